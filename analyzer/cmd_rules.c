@@ -1,0 +1,103 @@
+/*
+ * cmd_rules.c - `hotscan rules`: the rules, and the API lists they use.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "commands.h"
+#include "hotscan/common.h"
+#include "hotscan/rules.h"
+#include "hotscan/ruledata.h"
+
+int cmd_rules(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"rules", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    hs_vec dirs = {0};
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            printf("usage: hotscan rules [--rules DIR]\n\nLists the rules and the API lists they use "
+                   "(bundled rule data plus DIR's).\n");
+            hs_vec_free(&dirs);
+            return 0;
+        }
+        if (c == 'r') {
+            hs_vec_push(&dirs, optarg);
+            continue;
+        }
+        fprintf(stderr, "hotscan: unknown option '%s' (see 'hotscan rules --help')\n", argv[optind - 1]);
+        hs_vec_free(&dirs);
+        return 2;
+    }
+    hs_ruledata *rd = hs_ruledata_create();
+    char *err = NULL;
+    char *dir = hs_ruledata_default_dir();
+    bool ok = hs_ruledata_load_dir(rd, dir, &err);
+    free(dir);
+    for (size_t i = 0; ok && i < dirs.len; i++)
+        ok = hs_ruledata_load_dir(rd, dirs.items[i], &err);
+    hs_vec_free(&dirs);
+    if (!ok) {
+        fprintf(stderr, "hotscan: error: %s\n", err);
+        free(err);
+        hs_ruledata_delete(rd);
+        return 2;
+    }
+    size_t n;
+    const hs_rule *const *rules = hs_rules_all(&n);
+    printf("Rules:\n");
+    for (size_t i = 0; i < n; i++)
+        printf("  %-22s %s\n                         doc: %s\n", rules[i]->id, rules[i]->summary, rules[i]->doc);
+    printf("\nRule data loaded from:\n");
+    for (size_t i = 0; i < rd->files.len; i++)
+        printf("  %s\n", (char *)rd->files.items[i]);
+    printf("\nClock reads (timer-hot-path, timer-duplicate):\n");
+    for (size_t i = 0; i < rd->timers.len; i++) {
+        const hs_timer_api *t = rd->timers.items[i];
+        printf("  %-40s %-13s %s\n", t->name, hs_cost_name(t->cost), t->clock);
+    }
+    printf("\nClock ids (clock_gettime's first argument):\n");
+    const char *key;
+    void *val;
+    for (size_t it = 0; hs_strmap_next(rd->clock_ids, &it, &key, &val);) {
+        hs_cost cost;
+        hs_ruledata_clock_id_cost(rd, key, &cost);
+        printf("  %-40s %s\n", key, hs_cost_name(cost));
+    }
+    printf("\nBlocking calls (a loop that makes one is paced by it, not hot):\n ");
+    size_t col = 1;
+    for (size_t it = 0; hs_strmap_next(rd->blocking, &it, &key, &val);) {
+        if (col + strlen(key) + 1 > 78) {
+            printf("\n ");
+            col = 1;
+        }
+        printf(" %s", key);
+        col += strlen(key) + 1;
+    }
+    printf("\n");
+    if (rd->hot_functions.len) {
+        printf("\nHot roots declared in rule data:\n");
+        for (size_t i = 0; i < rd->hot_functions.len; i++)
+            printf("  %s\n", (char *)rd->hot_functions.items[i]);
+    }
+    if (rd->events.len) {
+        printf("\nEvent APIs (os-event):\n");
+        for (size_t i = 0; i < rd->events.len; i++) {
+            const hs_event_api *e = rd->events.items[i];
+            printf("  %-40s %s\n", e->name, e->kind);
+        }
+    }
+    if (rd->atomic_wrappers.len) {
+        printf("\nAtomic wrappers (atomic-seqcst-counter):\n");
+        for (size_t i = 0; i < rd->atomic_wrappers.len; i++)
+            printf("  %s\n", json_string_value(json_object_get(rd->atomic_wrappers.items[i], "name")));
+    }
+    hs_ruledata_delete(rd);
+    return 0;
+}

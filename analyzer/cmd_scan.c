@@ -1,0 +1,397 @@
+/*
+ * cmd_scan.c - `hotscan scan`: discover -> extract (parallel) -> merge -> judge -> emit.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "hotscan/common.h"
+#include "hotscan/discover.h"
+#include "hotscan/emit.h"
+#include "hotscan/findings.h"
+#include "hotscan/program.h"
+#include "hotscan/rules.h"
+#include "hotscan/workers.h"
+
+typedef enum { FORMAT_TEXT, FORMAT_JSON } output_format;
+
+typedef struct {
+    const char *database;
+    hs_vec hot;           /* char* */
+    output_format format;
+    const char *output;
+    int jobs;
+    hs_vec rule_dirs;     /* char* */
+    hs_vec enable;        /* char* */
+    hs_vec disable;       /* char* */
+    const char *root;
+    double tu_timeout;
+    int color;            /* -1 auto, 0 never, 1 always */
+    bool quiet;
+} scan_options;
+
+static void scan_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: hotscan scan [options] [PATH...]\n\n"
+            "Scans the translation units of a compile_commands.json, narrowed to PATHs (files or\n"
+            "folders). A PATH the database does not list is parsed with default flags.\n\n"
+            "options:\n"
+            "  -p FILE|DIR          compile_commands.json or its folder (default: ./build, then .)\n"
+            "  --hot FUNC           treat FUNC as a hot root (repeatable; qualified or plain name)\n"
+            "  --format text|json   output format (default: text)\n"
+            "  -o FILE              write the report to FILE instead of standard output\n"
+            "  -j N                 parse N translation units at once (default: all cores)\n"
+            "  --rules DIR          load extra rule data (*.json) from DIR (repeatable)\n"
+            "  --enable RULE[,RULE] run only these rules (repeatable)\n"
+            "  --disable RULE[,RULE] do not run these rules (repeatable)\n"
+            "  --root DIR           report paths relative to DIR; only files under it are\n"
+            "                       analyzed (default: the current directory)\n"
+            "  --tu-timeout SEC     give up on a translation unit after SEC seconds (default 300)\n"
+            "  --color auto|always|never  colored text output (default: auto)\n"
+            "  -q, --quiet          no notes or summary on standard error\n"
+            "  -h, --help           show this help\n\n"
+            "Exit status: 0 no findings, 1 findings, 2 usage or input error (including a\n"
+            "translation unit that failed to parse: the rest is still reported).\n");
+}
+
+static void push_list(hs_vec *v, const char *arg)
+{
+    char *copy = hs_xstrdup(arg);
+    for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
+        hs_vec_push(v, hs_xstrdup(tok));
+    free(copy);
+}
+
+static void free_list(hs_vec *v)
+{
+    for (size_t i = 0; i < v->len; i++)
+        free(v->items[i]);
+    hs_vec_free(v);
+}
+
+static bool in_list(const hs_vec *v, const char *s)
+{
+    for (size_t i = 0; i < v->len; i++)
+        if (strcmp(v->items[i], s) == 0)
+            return true;
+    return false;
+}
+
+static int parse_options(int argc, char **argv, scan_options *o)
+{
+    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR };
+    static const struct option longopts[] = {
+        {"hot", required_argument, NULL, OPT_HOT},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"rules", required_argument, NULL, OPT_RULES},
+        {"enable", required_argument, NULL, OPT_ENABLE},
+        {"disable", required_argument, NULL, OPT_DISABLE},
+        {"root", required_argument, NULL, OPT_ROOT},
+        {"tu-timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"color", required_argument, NULL, OPT_COLOR},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    o->jobs = ncpu > 0 ? (int)ncpu : 1;
+    o->tu_timeout = 300;
+    o->color = -1;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":p:o:j:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            o->database = optarg;
+            break;
+        case 'o':
+            o->output = optarg;
+            break;
+        case 'j': {
+            char *end;
+            long j = strtol(optarg, &end, 10);
+            if (*end || j < 1 || j > 1024) {
+                fprintf(stderr, "hotscan: -j needs a number of jobs from 1 to 1024, not '%s'\n", optarg);
+                return 2;
+            }
+            o->jobs = (int)j;
+            break;
+        }
+        case 'q':
+            o->quiet = true;
+            break;
+        case 'h':
+            scan_usage(stdout);
+            return 0;
+        case OPT_HOT:
+            hs_vec_push(&o->hot, hs_xstrdup(optarg));
+            break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "text") == 0)
+                o->format = FORMAT_TEXT;
+            else if (strcmp(optarg, "json") == 0)
+                o->format = FORMAT_JSON;
+            else {
+                fprintf(stderr, "hotscan: unknown --format '%s' (text or json)\n", optarg);
+                return 2;
+            }
+            break;
+        case OPT_RULES:
+            hs_vec_push(&o->rule_dirs, hs_xstrdup(optarg));
+            break;
+        case OPT_ENABLE:
+            push_list(&o->enable, optarg);
+            break;
+        case OPT_DISABLE:
+            push_list(&o->disable, optarg);
+            break;
+        case OPT_ROOT:
+            o->root = optarg;
+            break;
+        case OPT_TIMEOUT: {
+            char *end;
+            double t = strtod(optarg, &end);
+            if (*end || t < 0) {
+                fprintf(stderr, "hotscan: --tu-timeout needs seconds, not '%s'\n", optarg);
+                return 2;
+            }
+            o->tu_timeout = t;
+            break;
+        }
+        case OPT_COLOR:
+            if (strcmp(optarg, "auto") == 0)
+                o->color = -1;
+            else if (strcmp(optarg, "always") == 0)
+                o->color = 1;
+            else if (strcmp(optarg, "never") == 0)
+                o->color = 0;
+            else {
+                fprintf(stderr, "hotscan: unknown --color '%s' (auto, always or never)\n", optarg);
+                return 2;
+            }
+            break;
+        case ':':
+            fprintf(stderr, "hotscan: option '%s' needs a value\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "hotscan: unknown option '%s' (see 'hotscan scan --help')\n",
+                    argv[optind - 1]);
+            return 2;
+        }
+    }
+    size_t nrules;
+    const hs_rule *const *rules = hs_rules_all(&nrules);
+    hs_vec *lists[2] = {&o->enable, &o->disable};
+    for (int l = 0; l < 2; l++) {
+        for (size_t i = 0; i < lists[l]->len; i++) {
+            if (!hs_rule_find(lists[l]->items[i])) {
+                fprintf(stderr, "hotscan: unknown rule '%s'; the rules are:", (char *)lists[l]->items[i]);
+                for (size_t r = 0; r < nrules; r++)
+                    fprintf(stderr, " %s", rules[r]->id);
+                fprintf(stderr, "\n");
+                return 2;
+            }
+        }
+    }
+    return -1; /* go on */
+}
+
+static bool rule_enabled(const scan_options *o, const hs_rule *r)
+{
+    if (o->enable.len && !in_list(&o->enable, r->id))
+        return false;
+    return !in_list(&o->disable, r->id);
+}
+
+static hs_ruledata *load_rule_data(const scan_options *o)
+{
+    hs_ruledata *rd = hs_ruledata_create();
+    char *err = NULL;
+    char *dir = hs_ruledata_default_dir();
+    bool ok = hs_ruledata_load_dir(rd, dir, &err);
+    free(dir);
+    for (size_t i = 0; ok && i < o->rule_dirs.len; i++) {
+        const char *extra = o->rule_dirs.items[i];
+        size_t n = strlen(extra);
+        ok = (n > 5 && strcmp(extra + n - 5, ".json") == 0) ? hs_ruledata_load_file(rd, extra, &err)
+                                                            : hs_ruledata_load_dir(rd, extra, &err);
+    }
+    if (!ok) {
+        fprintf(stderr, "hotscan: error: %s\n", err);
+        free(err);
+        hs_ruledata_delete(rd);
+        return NULL;
+    }
+    return rd;
+}
+
+static json_t *error_entry(const char *file, const char *message)
+{
+    return json_pack("{s:s, s:s}", "file", file, "message", message);
+}
+
+/* A TU that parsed with errors still gives facts, but its findings may be incomplete. */
+static json_t *parse_error_entry(const char *root, const char *file, json_t *parse_errors)
+{
+    size_t n = json_array_size(parse_errors);
+    char *rel = hs_path_relative(root, file);
+    char *msg = hs_printf("%zu%s compile error%s; findings from this file may be incomplete; first: %s",
+                          n, n >= 5 ? "+" : "", n == 1 ? "" : "s",
+                          json_string_value(json_array_get(parse_errors, 0)));
+    json_t *e = error_entry(rel, msg);
+    free(rel);
+    free(msg);
+    return e;
+}
+
+static int run_scan(scan_options *o, char **paths, int npaths)
+{
+    double t0 = hs_now_seconds();
+    char *root = hs_realpath(o->root ? o->root : ".");
+    if (!root) {
+        fprintf(stderr, "hotscan: error: --root %s: %s\n", o->root ? o->root : ".", strerror(errno));
+        return 2;
+    }
+    hs_ruledata *rd = load_rule_data(o);
+    if (!rd) {
+        free(root);
+        return 2;
+    }
+    hs_discovery disc;
+    char *err = NULL;
+    if (!hs_discover(o->database, paths, npaths, &disc, &err)) {
+        fprintf(stderr, "hotscan: error: %s\n", err);
+        free(err);
+        hs_discovery_free(&disc);
+        hs_ruledata_delete(rd);
+        free(root);
+        return 2;
+    }
+    if (!o->quiet)
+        for (size_t i = 0; i < disc.notes.len; i++)
+            fprintf(stderr, "hotscan: note: %s\n", (char *)disc.notes.items[i]);
+
+    size_t n = disc.tus.len;
+    hs_tu_result *results = hs_xcalloc(n ? n : 1, sizeof *results);
+    hs_pool_options pool = {.jobs = o->jobs, .tu_timeout = o->tu_timeout, .rd = rd, .root = root,
+                            .progress = !o->quiet && isatty(STDERR_FILENO)};
+    int status = 0;
+    if (!hs_extract_all((hs_tu_input **)disc.tus.items, n, &pool, results, &err)) {
+        fprintf(stderr, "hotscan: error: %s\n", err);
+        free(err);
+        status = 2;
+    }
+
+    hs_program *program = hs_program_create();
+    json_t *errors = json_array();
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        hs_tu_input *in = disc.tus.items[i];
+        if (results[i].facts) {
+            hs_program_merge(program, results[i].facts);
+            json_t *pe = json_object_get(results[i].facts, "parse_errors");
+            if (json_array_size(pe) > 0)
+                json_array_append_new(errors, parse_error_entry(root, in->file, pe));
+            json_decref(results[i].facts);
+        } else {
+            char *rel = hs_path_relative(root, in->file);
+            json_array_append_new(errors, error_entry(rel, results[i].error ? results[i].error : "not parsed"));
+            free(rel);
+            failed++;
+        }
+        free(results[i].error);
+    }
+    free(results);
+    hs_program_compute_hotness(program, (char **)o->hot.items, o->hot.len);
+    for (size_t i = 0; i < rd->hot_functions.len; i++) {
+        /* Hot roots declared in rule data join those named on the command line. */
+        hs_vec_push(&o->hot, hs_xstrdup(rd->hot_functions.items[i]));
+    }
+    if (rd->hot_functions.len)
+        hs_program_compute_hotness(program, (char **)o->hot.items, o->hot.len);
+
+    json_t *findings = json_array();
+    json_t *extra = json_object();
+    size_t nrules;
+    const hs_rule *const *rules = hs_rules_all(&nrules);
+    for (size_t r = 0; r < nrules; r++) {
+        if (!rule_enabled(o, rules[r]))
+            continue;
+        hs_judge_ctx ctx = {.program = program, .rd = rd, .fix_level = HS_FIX_SAFE,
+                            .findings = findings, .extra = extra};
+        rules[r]->judge(&ctx);
+    }
+    hs_findings_finalize(findings, root);
+
+    double seconds = hs_now_seconds() - t0;
+    json_t *report = json_object();
+    json_object_set_new(report, "schema_version", json_integer(1));
+    json_object_set_new(report, "tool", json_pack("{s:s, s:s}", "name", "hotscan", "version", HOTSCAN_VERSION));
+    json_object_set_new(report, "root", json_string(root));
+    json_object_set_new(report, "summary",
+                        json_pack("{s:i, s:i, s:i, s:f}", "translation_units", (json_int_t)n, "findings",
+                                  (json_int_t)json_array_size(findings), "errors",
+                                  (json_int_t)json_array_size(errors), "seconds", seconds));
+    json_object_set_new(report, "findings", findings);
+    json_object_set_new(report, "errors", errors);
+    json_object_update(report, extra);
+    json_decref(extra);
+
+    FILE *out = stdout;
+    if (o->output) {
+        out = fopen(o->output, "w");
+        if (!out) {
+            fprintf(stderr, "hotscan: error: -o %s: %s\n", o->output, strerror(errno));
+            status = 2;
+        }
+    }
+    if (out) {
+        bool color = o->color == 1 || (o->color == -1 && !o->output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+        bool ok = o->format == FORMAT_JSON ? hs_emit_json(out, report) : hs_emit_text(out, report, color);
+        if (out != stdout && fclose(out) != 0)
+            ok = false;
+        if (!ok) {
+            fprintf(stderr, "hotscan: error: could not write the report%s%s\n", o->output ? " to " : "",
+                    o->output ? o->output : "");
+            status = 2;
+        }
+    }
+    size_t nfind = json_array_size(findings), nerr = json_array_size(errors);
+    if (!o->quiet || nerr) {
+        size_t i;
+        json_t *e;
+        json_array_foreach(errors, i, e)
+            fprintf(stderr, "hotscan: error: %s: %s\n", json_string_value(json_object_get(e, "file")),
+                    json_string_value(json_object_get(e, "message")));
+    }
+    if (!o->quiet)
+        fprintf(stderr, "hotscan: %zu finding%s in %zu translation unit%s (%zu with errors, %zu failed) in %.1f s\n",
+                nfind, nfind == 1 ? "" : "s", n, n == 1 ? "" : "s", nerr - failed, failed, seconds);
+    if (status == 0)
+        status = nerr ? 2 : nfind ? 1 : 0;
+    json_decref(report);
+    hs_program_delete(program);
+    hs_discovery_free(&disc);
+    hs_ruledata_delete(rd);
+    free(root);
+    return status;
+}
+
+int cmd_scan(int argc, char **argv)
+{
+    scan_options o = {0};
+    int status = parse_options(argc, argv, &o);
+    if (status < 0)
+        status = run_scan(&o, argv + optind, argc - optind);
+    free_list(&o.hot);
+    free_list(&o.rule_dirs);
+    free_list(&o.enable);
+    free_list(&o.disable);
+    return status;
+}

@@ -1,0 +1,11 @@
+/*
+ * commands.h - the subcommands, one file each (cmd_<name>.c), dispatched from main.c.
+ * Each returns the process exit status: 0 clean, 1 findings, 2 usage or input error.
+ */
+#ifndef HOTSCAN_COMMANDS_H
+#define HOTSCAN_COMMANDS_H
+
+int cmd_scan(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+
+#endif

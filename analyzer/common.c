@@ -1,0 +1,238 @@
+/*
+ * common.c - allocation, buffers, vectors and path helpers shared by every module.
+ */
+#define _GNU_SOURCE
+#include "hotscan/common.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void *hs_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "hotscan: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+void *hs_xcalloc(size_t count, size_t n)
+{
+    void *p = calloc(count ? count : 1, n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "hotscan: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+void *hs_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fprintf(stderr, "hotscan: out of memory\n");
+        abort();
+    }
+    return q;
+}
+
+char *hs_xstrdup(const char *s)
+{
+    return hs_xstrndup(s, strlen(s));
+}
+
+char *hs_xstrndup(const char *s, size_t n)
+{
+    char *p = hs_xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *hs_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *out = NULL;
+    if (vasprintf(&out, fmt, ap) < 0) {
+        fprintf(stderr, "hotscan: out of memory\n");
+        abort();
+    }
+    va_end(ap);
+    return out;
+}
+
+void hs_buf_init(hs_buf *b)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}
+
+void hs_buf_free(hs_buf *b)
+{
+    free(b->data);
+    hs_buf_init(b);
+}
+
+static void buf_reserve(hs_buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    b->data = hs_xrealloc(b->data, cap);
+    b->cap = cap;
+}
+
+void hs_buf_append(hs_buf *b, const char *s, size_t n)
+{
+    buf_reserve(b, n);
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void hs_buf_puts(hs_buf *b, const char *s)
+{
+    hs_buf_append(b, s, strlen(s));
+}
+
+void hs_buf_printf(hs_buf *b, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        va_end(ap2);
+        return;
+    }
+    buf_reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    b->len += (size_t)n;
+}
+
+char *hs_buf_take(hs_buf *b)
+{
+    char *s = b->data ? b->data : hs_xstrdup("");
+    hs_buf_init(b);
+    return s;
+}
+
+void hs_vec_push(hs_vec *v, void *item)
+{
+    if (v->len == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 16;
+        v->items = hs_xrealloc(v->items, v->cap * sizeof(void *));
+    }
+    v->items[v->len++] = item;
+}
+
+void hs_vec_free(hs_vec *v)
+{
+    free(v->items);
+    v->items = NULL;
+    v->len = v->cap = 0;
+}
+
+char *hs_realpath(const char *path)
+{
+    char *r = realpath(path, NULL);
+    return r;
+}
+
+char *hs_path_join(const char *dir, const char *name)
+{
+    if (name[0] == '/' || !dir || !dir[0])
+        return hs_xstrdup(name);
+    size_t dl = strlen(dir);
+    if (dir[dl - 1] == '/')
+        return hs_printf("%s%s", dir, name);
+    return hs_printf("%s/%s", dir, name);
+}
+
+char *hs_dirname(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return hs_xstrdup(".");
+    if (slash == path)
+        return hs_xstrdup("/");
+    return hs_xstrndup(path, (size_t)(slash - path));
+}
+
+bool hs_path_is_under(const char *root, const char *path)
+{
+    size_t rl = strlen(root);
+    while (rl > 1 && root[rl - 1] == '/')
+        rl--;
+    if (strncmp(root, path, rl) != 0)
+        return false;
+    if (rl == 1 && root[0] == '/')
+        return true;
+    return path[rl] == '\0' || path[rl] == '/';
+}
+
+char *hs_path_relative(const char *root, const char *path)
+{
+    if (!root || !hs_path_is_under(root, path))
+        return hs_xstrdup(path);
+    size_t rl = strlen(root);
+    while (rl > 1 && root[rl - 1] == '/')
+        rl--;
+    const char *rest = path + rl;
+    while (*rest == '/')
+        rest++;
+    return hs_xstrdup(*rest ? rest : ".");
+}
+
+char *hs_read_file(const char *path, size_t *len_out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    hs_buf b;
+    hs_buf_init(&b);
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        hs_buf_append(&b, chunk, n);
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        hs_buf_free(&b);
+        errno = EIO;
+        return NULL;
+    }
+    if (len_out)
+        *len_out = b.len;
+    return hs_buf_take(&b);
+}
+
+unsigned long long hs_hash64(const void *data, size_t n, unsigned long long seed)
+{
+    const unsigned char *p = data;
+    unsigned long long h = 1469598103934665603ULL ^ seed;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+double hs_now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

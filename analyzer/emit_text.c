@@ -1,0 +1,71 @@
+/*
+ * emit_text.c - compiler-style diagnostics, so editors and CI log parsers pick them up:
+ *
+ *   src/trx0trx.cc:1187:28: error: clock() on a hot path costs ... [timer-hot-path]
+ *   src/sql_parse.cc:1021:3: note: hot path: dispatch_command calls trx_start_low here
+ */
+#include "hotscan/emit.h"
+
+#include <string.h>
+
+typedef struct {
+    const char *bold, *error, *warning, *note, *reset;
+} palette;
+
+static const palette colors = {"\033[1m", "\033[1;31m", "\033[1;35m", "\033[1;36m", "\033[0m"};
+static const palette plain = {"", "", "", "", ""};
+
+static const char *str(json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static long long num(json_t *o, const char *k)
+{
+    return (long long)json_integer_value(json_object_get(o, k));
+}
+
+static void note(FILE *out, const palette *p, const char *file, long long line, long long col,
+                 const char *fmt_msg)
+{
+    fprintf(out, "%s%s:%lld:%lld:%s %snote:%s %s\n", p->bold, file, line, col > 0 ? col : 1, p->reset,
+            p->note, p->reset, fmt_msg);
+}
+
+bool hs_emit_text(FILE *out, json_t *report, bool color)
+{
+    const palette *p = color ? &colors : &plain;
+    size_t i;
+    json_t *f;
+    json_array_foreach(json_object_get(report, "findings"), i, f) {
+        const char *sev = str(f, "severity");
+        const char *sev_color = strcmp(sev, "error") == 0 ? p->error
+                                : strcmp(sev, "warning") == 0 ? p->warning
+                                                              : p->note;
+        fprintf(out, "%s%s:%lld:%lld:%s %s%s:%s %s [%s]\n", p->bold, str(f, "file"), num(f, "line"),
+                num(f, "column"), p->reset, sev_color, sev, p->reset, str(f, "message"), str(f, "rule"));
+        json_t *path = json_object_get(f, "hot_path");
+        size_t n = json_array_size(path);
+        for (size_t k = 0; k + 1 < n; k++) {
+            json_t *step = json_array_get(path, k);
+            json_t *next = json_array_get(path, k + 1);
+            char msg[1024];
+            snprintf(msg, sizeof msg, "hot path: %s calls %s here", str(step, "function"),
+                     str(next, "function"));
+            note(out, p, str(step, "file"), num(step, "line"), 0, msg);
+        }
+        size_t k;
+        json_t *rel;
+        json_array_foreach(json_object_get(f, "related"), k, rel)
+            note(out, p, str(rel, "file"), num(rel, "line"), num(rel, "column"), str(rel, "message"));
+        json_t *fix;
+        json_array_foreach(json_object_get(f, "fixes"), k, fix) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "fix-it%s: %s", json_is_true(json_object_get(fix, "verified")) ? "" : " (unverified)",
+                     str(fix, "description"));
+            note(out, p, str(f, "file"), num(f, "line"), num(f, "column"), msg);
+        }
+    }
+    return !ferror(out);
+}

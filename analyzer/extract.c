@@ -1,0 +1,1118 @@
+/*
+ * extract.c - parses one translation unit with libclang and walks the project's own
+ * code, producing the TU's facts: functions (with hot/cold attributes), call edges
+ * (with loop context) and what the collectors record (clock reads, atomics, events).
+ *
+ * The walk tracks the control-flow context a rule needs without building a CFG:
+ * which loops enclose a cursor, which branch arm it sits in, and whether that arm
+ * leaves the enclosing scope (return, break, throw), so that two clock reads can be
+ * told to be on one straight-line path or on exclusive ones.
+ */
+#define _GNU_SOURCE
+#include "extract_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void hs_tu_input_free(hs_tu_input *in)
+{
+    if (!in)
+        return;
+    free(in->file);
+    free(in->directory);
+    for (int i = 0; i < in->argc; i++)
+        free(in->argv[i]);
+    free(in->argv);
+    free(in);
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+void hs_tu_input_set_default_flags(hs_tu_input *in)
+{
+    bool is_c = has_suffix(in->file, ".c");
+    const char *args[] = {is_c ? "clang" : "clang++", "-x", is_c ? "c" : "c++",
+                          is_c ? "-std=gnu17" : "-std=gnu++20", "-fsyntax-only", in->file};
+    size_t n = sizeof args / sizeof args[0];
+    in->argv = hs_xcalloc(n + 1, sizeof(char *));
+    for (size_t i = 0; i < n; i++)
+        in->argv[i] = hs_xstrdup(args[i]);
+    in->argc = (int)n;
+    in->default_flags = true;
+}
+
+/* ---- cursor and location helpers ------------------------------------------------ */
+
+static void children_visitor_push(hs_cursor_list *l, CXCursor c)
+{
+    if (l->len == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 8;
+        l->items = hs_xrealloc(l->items, l->cap * sizeof(CXCursor));
+    }
+    l->items[l->len++] = c;
+}
+
+static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    children_visitor_push(data, c);
+    return CXChildVisit_Continue;
+}
+
+void hs_children(CXCursor c, hs_cursor_list *out)
+{
+    out->items = NULL;
+    out->len = out->cap = 0;
+    clang_visitChildren(c, collect_child, out);
+}
+
+void hs_cursor_list_free(hs_cursor_list *l)
+{
+    free(l->items);
+    l->items = NULL;
+    l->len = l->cap = 0;
+}
+
+char *hs_cursor_usr(CXCursor c)
+{
+    CXString s = clang_getCursorUSR(c);
+    char *r = hs_xstrdup(clang_getCString(s));
+    clang_disposeString(s);
+    return r;
+}
+
+static char *cursor_spelling(CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    char *r = hs_xstrdup(clang_getCString(s));
+    clang_disposeString(s);
+    return r;
+}
+
+/* Real path of a CXFile when it belongs to the project, else "" (cached per file). */
+static const char *project_file(hs_extract_ctx *x, CXFile file)
+{
+    if (!file)
+        return "";
+    char key[32];
+    snprintf(key, sizeof key, "%p", file);
+    const char *cached = hs_strmap_get(x->files, key);
+    if (cached)
+        return cached;
+    CXString name = clang_File_tryGetRealPathName(file);
+    const char *n = clang_getCString(name);
+    char *real = NULL;
+    if (!n || !n[0]) {
+        clang_disposeString(name);
+        name = clang_getFileName(file);
+        n = clang_getCString(name);
+    }
+    if (n && n[0])
+        real = hs_realpath(n);
+    clang_disposeString(name);
+    char *value = (real && hs_path_is_under(x->root, real)) ? real : hs_xstrdup("");
+    if (value != real)
+        free(real);
+    hs_strmap_put(x->files, key, value);
+    return value;
+}
+
+bool hs_location_is_project(hs_extract_ctx *x, CXSourceLocation loc)
+{
+    if (clang_Location_isInSystemHeader(loc))
+        return false;
+    CXFile file;
+    clang_getExpansionLocation(loc, &file, NULL, NULL, NULL);
+    return project_file(x, file)[0] != '\0';
+}
+
+/* Length of the identifier starting at `offset` in the file (a macro name). */
+static unsigned identifier_length(hs_extract_ctx *x, CXFile file, unsigned offset)
+{
+    size_t size = 0;
+    const char *text = clang_getFileContents(x->tu, file, &size);
+    if (!text || offset >= size)
+        return 0;
+    unsigned n = 0;
+    while (offset + n < size) {
+        char ch = text[offset + n];
+        if (!(ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+              (ch >= '0' && ch <= '9')))
+            break;
+        n++;
+    }
+    return n;
+}
+
+bool hs_cursor_pos(hs_extract_ctx *x, CXCursor c, hs_pos *start, hs_pos *end)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXSourceLocation b = clang_getRangeStart(r), e = clang_getRangeEnd(r);
+    CXFile fb, fe, fs;
+    clang_getExpansionLocation(b, &fb, &start->line, &start->column, &start->offset);
+    start->file = project_file(x, fb);
+    if (!start->file[0])
+        return false;
+    if (!end)
+        return true;
+    unsigned sline, scol, soff;
+    clang_getSpellingLocation(b, &fs, &sline, &scol, &soff);
+    clang_getExpansionLocation(e, &fe, &end->line, &end->column, &end->offset);
+    end->file = start->file;
+    bool in_macro = (fs != fb || soff != start->offset);
+    if (in_macro || fe != fb || end->offset < start->offset) {
+        /* Inside a macro expansion: the range a person sees is the macro's name. */
+        unsigned n = identifier_length(x, fb, start->offset);
+        end->line = start->line;
+        end->column = start->column + n;
+        end->offset = start->offset + n;
+    }
+    return true;
+}
+
+void hs_fact_set_position(json_t *fact, const hs_pos *start, const hs_pos *end)
+{
+    json_object_set_new(fact, "file", json_string(start->file));
+    json_object_set_new(fact, "line", json_integer(start->line));
+    json_object_set_new(fact, "column", json_integer(start->column));
+    json_object_set_new(fact, "offset", json_integer(start->offset));
+    if (end) {
+        json_object_set_new(fact, "end_line", json_integer(end->line));
+        json_object_set_new(fact, "end_column", json_integer(end->column));
+        json_object_set_new(fact, "length", json_integer(end->offset - start->offset));
+    }
+}
+
+static char *tokens_text(hs_extract_ctx *x, CXSourceRange r, bool spaced)
+{
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(x->tu, r, &toks, &n);
+    hs_buf b;
+    hs_buf_init(&b);
+    for (unsigned i = 0; i < n; i++) {
+        CXString s = clang_getTokenSpelling(x->tu, toks[i]);
+        if (spaced && i > 0)
+            hs_buf_puts(&b, " ");
+        hs_buf_puts(&b, clang_getCString(s));
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(x->tu, toks, n);
+    return hs_buf_take(&b);
+}
+
+char *hs_cursor_text(hs_extract_ctx *x, CXCursor c)
+{
+    return tokens_text(x, clang_getCursorExtent(c), false);
+}
+
+char *hs_cursor_source(hs_extract_ctx *x, CXCursor c)
+{
+    hs_pos s, e;
+    if (!hs_cursor_pos(x, c, &s, &e))
+        return hs_xstrdup("");
+    CXFile file;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &file, NULL, NULL,
+                               NULL);
+    size_t size = 0;
+    const char *text = clang_getFileContents(x->tu, file, &size);
+    if (!text || e.offset > size || e.offset < s.offset)
+        return hs_xstrdup("");
+    return hs_xstrndup(text + s.offset, e.offset - s.offset);
+}
+
+static bool is_scope_kind(enum CXCursorKind k)
+{
+    return k == CXCursor_Namespace || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
+           k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate ||
+           k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_EnumDecl;
+}
+
+/* "ns::Class::method", inline namespaces (std::chrono::_V2) left out. */
+const char *hs_qualified_name(hs_extract_ctx *x, CXCursor decl)
+{
+    char *usr = hs_cursor_usr(decl);
+    const char *cached = usr[0] ? hs_strmap_get(x->qualnames, usr) : NULL;
+    if (cached) {
+        free(usr);
+        return cached;
+    }
+    char *name = cursor_spelling(decl);
+    CXCursor p = clang_getCursorSemanticParent(decl);
+    while (!clang_Cursor_isNull(p) && is_scope_kind(clang_getCursorKind(p))) {
+        bool skip = clang_getCursorKind(p) == CXCursor_Namespace && clang_Cursor_isInlineNamespace(p);
+        char *pn = cursor_spelling(p);
+        if (!skip && pn[0]) {
+            char *joined = hs_printf("%s::%s", pn, name);
+            free(name);
+            name = joined;
+        }
+        free(pn);
+        p = clang_getCursorSemanticParent(p);
+    }
+    if (!usr[0]) {
+        /* No USR to cache under: keep the string alive in the cache by its own text. */
+        free(hs_strmap_put(x->qualnames, name, name));
+        free(usr);
+        return name;
+    }
+    hs_strmap_put(x->qualnames, usr, name);
+    free(usr);
+    return name;
+}
+
+CXCursor hs_strip_expr(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr &&
+            k != CXCursor_CXXStaticCastExpr && k != CXCursor_CXXFunctionalCastExpr)
+            return c;
+        hs_cursor_list kids;
+        hs_children(c, &kids);
+        if (kids.len != 1) {
+            /* A cast's first child may be its type reference; the expression is last. */
+            if (kids.len == 0 || k == CXCursor_UnexposedExpr) {
+                hs_cursor_list_free(&kids);
+                return c;
+            }
+        }
+        CXCursor next = kids.items[kids.len - 1];
+        hs_cursor_list_free(&kids);
+        c = next;
+    }
+}
+
+char *hs_expr_key(hs_extract_ctx *x, CXCursor c)
+{
+    c = hs_strip_expr(c);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
+        hs_cursor_list kids;
+        hs_children(c, &kids);
+        char *r = kids.len == 1 ? hs_expr_key(x, kids.items[0]) : NULL;
+        hs_cursor_list_free(&kids);
+        return r;
+    }
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        enum CXCursorKind rk = clang_getCursorKind(ref);
+        if (rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl || rk == CXCursor_FieldDecl) {
+            char *usr = hs_cursor_usr(ref);
+            char *key = hs_printf("v:%s", usr);
+            free(usr);
+            return key;
+        }
+        return NULL;
+    }
+    if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr ||
+        (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref)) {
+        char *text = hs_cursor_text(x, c);
+        char *key = hs_printf("m:%s", text);
+        free(text);
+        return key;
+    }
+    return NULL;
+}
+
+static void set_add(json_t *set, const char *key)
+{
+    json_object_set_new(set, key, json_true());
+}
+
+static enum CXChildVisitResult collect_keys_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    void **args = data;
+    hs_collect_keys(args[0], c, args[1]);
+    return CXChildVisit_Continue;
+}
+
+void hs_collect_keys(hs_extract_ctx *x, CXCursor c, json_t *set)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+        char *key = hs_expr_key(x, c);
+        if (key)
+            set_add(set, key);
+        free(key);
+    } else if (k == CXCursor_CallExpr) {
+        char key[32];
+        snprintf(key, sizeof key, "r:%u", clang_hashCursor(c));
+        set_add(set, key);
+    }
+    void *args[2] = {x, set};
+    clang_visitChildren(c, collect_keys_visitor, args);
+}
+
+bool hs_in_loop(const hs_extract_ctx *x)
+{
+    for (int i = 0; i < x->nscopes; i++)
+        if (x->scopes[i].is_loop)
+            return true;
+    return false;
+}
+
+char *hs_loop_path(const hs_extract_ctx *x)
+{
+    hs_buf b;
+    hs_buf_init(&b);
+    for (int i = 0; i < x->nscopes; i++)
+        if (x->scopes[i].is_loop)
+            hs_buf_printf(&b, "%s%u", b.len ? "/" : "", x->scopes[i].id);
+    return hs_buf_take(&b);
+}
+
+json_t *hs_branch_path(const hs_extract_ctx *x)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < x->nbranches; i++)
+        json_array_append(arr, x->branches[i]); /* shared: exits are patched later */
+    return arr;
+}
+
+/* ---- attributes -------------------------------------------------------------------- */
+
+/* The attribute's name as written: "hot" for __attribute__((hot)) and [[gnu::hot]]. */
+static char *attribute_name(hs_extract_ctx *x, CXCursor attr)
+{
+    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(attr));
+    CXFile file;
+    unsigned offset;
+    clang_getSpellingLocation(start, &file, NULL, NULL, &offset);
+    if (!file)
+        return NULL;
+    size_t size = 0;
+    clang_getFileContents(x->tu, file, &size);
+    unsigned end = offset + 48 < size ? offset + 48 : (unsigned)size;
+    CXSourceRange r = clang_getRange(clang_getLocationForOffset(x->tu, file, offset),
+                                     clang_getLocationForOffset(x->tu, file, end));
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(x->tu, r, &toks, &n);
+    char *name = NULL;
+    for (unsigned i = 0; i < n && !name; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier &&
+            clang_getTokenKind(toks[i]) != CXToken_Keyword)
+            break;
+        CXString s = clang_getTokenSpelling(x->tu, toks[i]);
+        const char *t = clang_getCString(s);
+        bool ns = i + 1 < n && (strcmp(t, "gnu") == 0 || strcmp(t, "clang") == 0);
+        if (!ns)
+            name = hs_xstrdup(t);
+        clang_disposeString(s);
+        if (ns)
+            i++; /* skip "::" */
+    }
+    clang_disposeTokens(x->tu, toks, n);
+    return name;
+}
+
+static enum CXChildVisitResult attr_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    void **args = data;
+    hs_extract_ctx *x = args[0];
+    int *flags = args[1];
+    if (!clang_isAttribute(clang_getCursorKind(c)))
+        return CXChildVisit_Continue;
+    char *name = attribute_name(x, c);
+    if (name) {
+        if (strcmp(name, "hot") == 0 || strcmp(name, "__hot__") == 0)
+            *flags |= 1;
+        if (strcmp(name, "cold") == 0 || strcmp(name, "__cold__") == 0)
+            *flags |= 2;
+    }
+    free(name);
+    return CXChildVisit_Continue;
+}
+
+/* Bit 1: hot, bit 2: cold. */
+static int function_temperature(hs_extract_ctx *x, CXCursor fn)
+{
+    int flags = 0;
+    void *args[2] = {x, &flags};
+    clang_visitChildren(fn, attr_visitor, args);
+    return flags;
+}
+
+/* ---- the walk ---------------------------------------------------------------------- */
+
+static void walk(hs_extract_ctx *x, CXCursor c);
+
+static void walk_children(hs_extract_ctx *x, CXCursor c)
+{
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    enum CXCursorKind saved = x->parent_kind;
+    x->parent_kind = clang_getCursorKind(c);
+    for (unsigned i = 0; i < kids.len; i++)
+        walk(x, kids.items[i]);
+    x->parent_kind = saved;
+    hs_cursor_list_free(&kids);
+}
+
+static unsigned offset_of(CXSourceLocation loc)
+{
+    unsigned off = 0;
+    clang_getExpansionLocation(loc, NULL, NULL, NULL, &off);
+    return off;
+}
+
+static unsigned start_offset(CXCursor c)
+{
+    return offset_of(clang_getRangeStart(clang_getCursorExtent(c)));
+}
+
+static unsigned end_offset(CXCursor c)
+{
+    return offset_of(clang_getRangeEnd(clang_getCursorExtent(c)));
+}
+
+static bool push_scope(hs_extract_ctx *x, CXCursor c, bool is_loop)
+{
+    if (x->nscopes >= HS_MAX_NEST)
+        return false;
+    x->scopes[x->nscopes].id = start_offset(c);
+    x->scopes[x->nscopes].end = end_offset(c);
+    x->scopes[x->nscopes].is_loop = is_loop;
+    x->nscopes++;
+    return true;
+}
+
+static const char *const noreturn_calls[] = {
+    "abort", "exit", "_exit", "_Exit", "quick_exit", "std::abort", "std::exit", "std::terminate",
+    "std::quick_exit", "longjmp", "siglongjmp", "__assert_fail", "__builtin_unreachable",
+    "__builtin_trap", "pthread_exit", "ut_error", NULL};
+
+/*
+ * Where control goes after `stmt` finishes, as the end offset up to which code that
+ * follows is skipped: the function's end for return/throw/goto/noreturn calls, the
+ * innermost loop's or switch's end for break, the loop's end for continue, 0 when
+ * control falls through.
+ */
+static unsigned exit_until(hs_extract_ctx *x, CXCursor stmt)
+{
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    switch (k) {
+    case CXCursor_ReturnStmt:
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+    case CXCursor_CXXThrowExpr:
+        return x->fn->body_end;
+    case CXCursor_BreakStmt:
+        return x->nscopes ? x->scopes[x->nscopes - 1].end : 0;
+    case CXCursor_ContinueStmt:
+        for (int i = x->nscopes - 1; i >= 0; i--)
+            if (x->scopes[i].is_loop)
+                return x->scopes[i].end;
+        return 0;
+    case CXCursor_CompoundStmt:
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt:
+    case CXCursor_LabelStmt: {
+        hs_cursor_list kids;
+        hs_children(stmt, &kids);
+        unsigned r = kids.len ? exit_until(x, kids.items[kids.len - 1]) : 0;
+        hs_cursor_list_free(&kids);
+        return r;
+    }
+    case CXCursor_UnexposedExpr:
+    case CXCursor_CallExpr: {
+        CXCursor s = hs_strip_expr(stmt);
+        if (clang_getCursorKind(s) == CXCursor_CXXThrowExpr)
+            return x->fn->body_end;
+        if (clang_getCursorKind(s) != CXCursor_CallExpr)
+            return 0;
+        CXCursor callee = clang_getCursorReferenced(s);
+        if (clang_Cursor_isNull(callee))
+            return 0;
+        const char *q = hs_qualified_name(x, callee);
+        for (size_t i = 0; noreturn_calls[i]; i++)
+            if (strcmp(q, noreturn_calls[i]) == 0)
+                return x->fn->body_end;
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Walks `arm` as arm number `arm_index` of branch node `node`. */
+static void walk_arm(hs_extract_ctx *x, CXCursor node, unsigned arm_index, CXCursor arm,
+                     unsigned exit)
+{
+    if (x->nbranches >= HS_MAX_NEST) {
+        walk(x, arm);
+        return;
+    }
+    json_t *entry = json_pack("[iiii]", (json_int_t)start_offset(node), (json_int_t)end_offset(node),
+                              (json_int_t)arm_index, (json_int_t)exit);
+    x->branches[x->nbranches++] = entry;
+    walk(x, arm);
+    x->nbranches--;
+    json_decref(entry);
+}
+
+static bool range_has_token(hs_extract_ctx *x, CXCursor from, CXCursor to, const char *word,
+                            bool from_end)
+{
+    CXSourceLocation a = from_end ? clang_getRangeEnd(clang_getCursorExtent(from))
+                                  : clang_getRangeStart(clang_getCursorExtent(from));
+    CXSourceLocation b = clang_getRangeStart(clang_getCursorExtent(to));
+    if (offset_of(b) <= offset_of(a))
+        return false;
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(x->tu, clang_getRange(a, b), &toks, &n);
+    bool found = false;
+    for (unsigned i = 0; i < n && !found; i++) {
+        CXString s = clang_getTokenSpelling(x->tu, toks[i]);
+        found = strcmp(clang_getCString(s), word) == 0;
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(x->tu, toks, n);
+    return found;
+}
+
+static void walk_if(hs_extract_ctx *x, CXCursor c)
+{
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    if (kids.len < 2) {
+        for (unsigned i = 0; i < kids.len; i++)
+            walk(x, kids.items[i]);
+        hs_cursor_list_free(&kids);
+        return;
+    }
+    unsigned n = kids.len;
+    bool has_else = n >= 3 && range_has_token(x, kids.items[n - 2], kids.items[n - 1], "else", true);
+    unsigned then_index = has_else ? n - 2 : n - 1;
+    for (unsigned i = 0; i < then_index; i++)
+        walk(x, kids.items[i]); /* init and condition run on every path */
+    walk_arm(x, c, 0, kids.items[then_index], exit_until(x, kids.items[then_index]));
+    if (has_else)
+        walk_arm(x, c, 1, kids.items[n - 1], exit_until(x, kids.items[n - 1]));
+    hs_cursor_list_free(&kids);
+}
+
+static void walk_conditional(hs_extract_ctx *x, CXCursor c)
+{
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    if (kids.len == 3) {
+        walk(x, kids.items[0]);
+        walk_arm(x, c, 0, kids.items[1], 0);
+        walk_arm(x, c, 1, kids.items[2], 0);
+    } else {
+        for (unsigned i = 0; i < kids.len; i++)
+            walk(x, kids.items[i]);
+    }
+    hs_cursor_list_free(&kids);
+}
+
+static bool is_case_label(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    return k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt;
+}
+
+static void walk_switch(hs_extract_ctx *x, CXCursor c)
+{
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    if (kids.len == 0) {
+        hs_cursor_list_free(&kids);
+        return;
+    }
+    for (unsigned i = 0; i + 1 < kids.len; i++)
+        walk(x, kids.items[i]);
+    CXCursor body = kids.items[kids.len - 1];
+    bool pushed = push_scope(x, c, false);
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt) {
+        walk_arm(x, c, 0, body, 0);
+    } else {
+        hs_cursor_list stmts;
+        hs_children(body, &stmts);
+        /* Each case label starts an arm; an arm's exit comes from its last statement. */
+        unsigned arm = 0;
+        unsigned i = 0;
+        while (i < stmts.len) {
+            unsigned j = i + 1;
+            while (j < stmts.len && !is_case_label(stmts.items[j]))
+                j++;
+            unsigned exit = exit_until(x, stmts.items[j - 1]);
+            if (exit == x->scopes[x->nscopes - 1].end && pushed)
+                exit = 0; /* break leaves the switch: code after it still runs */
+            for (unsigned k = i; k < j; k++)
+                walk_arm(x, c, arm, stmts.items[k], exit);
+            arm++;
+            i = j;
+        }
+        hs_cursor_list_free(&stmts);
+    }
+    if (pushed)
+        x->nscopes--;
+    hs_cursor_list_free(&kids);
+}
+
+/* Offset of the first ';' at parenthesis depth 1 between `from` and `to`. */
+static unsigned for_init_end(hs_extract_ctx *x, CXCursor stmt, CXCursor body)
+{
+    CXSourceLocation a = clang_getRangeStart(clang_getCursorExtent(stmt));
+    CXSourceLocation b = clang_getRangeStart(clang_getCursorExtent(body));
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(x->tu, clang_getRange(a, b), &toks, &n);
+    unsigned result = 0, depth = 0;
+    for (unsigned i = 0; i < n && !result; i++) {
+        CXString s = clang_getTokenSpelling(x->tu, toks[i]);
+        const char *t = clang_getCString(s);
+        if (strcmp(t, "(") == 0)
+            depth++;
+        else if (strcmp(t, ")") == 0)
+            depth--;
+        else if (strcmp(t, ";") == 0 && depth == 1)
+            result = offset_of(clang_getTokenLocation(x->tu, toks[i]));
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(x->tu, toks, n);
+    return result;
+}
+
+static void walk_loop(hs_extract_ctx *x, CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    /* Parts evaluated once, before the first iteration: for-init, a range-for's range. */
+    unsigned once_until = 0;
+    if (kids.len > 0 && k == CXCursor_ForStmt)
+        once_until = for_init_end(x, c, kids.items[kids.len - 1]);
+    unsigned first_in_loop = 0;
+    if (k == CXCursor_CXXForRangeStmt && kids.len > 0)
+        first_in_loop = kids.len - 1;
+    else if (k == CXCursor_ForStmt)
+        while (first_in_loop + 1 < kids.len && start_offset(kids.items[first_in_loop]) < once_until)
+            first_in_loop++;
+    for (unsigned i = 0; i < first_in_loop; i++)
+        walk(x, kids.items[i]);
+    bool pushed = push_scope(x, c, true);
+    for (unsigned i = first_in_loop; i < kids.len; i++)
+        walk(x, kids.items[i]);
+    if (pushed)
+        x->nscopes--;
+    hs_cursor_list_free(&kids);
+}
+
+static bool is_function_kind(enum CXCursorKind k)
+{
+    return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+           k == CXCursor_Destructor || k == CXCursor_ConversionFunction ||
+           k == CXCursor_FunctionTemplate;
+}
+
+static void record_write(hs_extract_ctx *x, CXCursor target, unsigned offset)
+{
+    char *key = hs_expr_key(x, target);
+    if (!key)
+        return;
+    hs_vec_push(&x->fn->writes, json_pack("[si]", key, (json_int_t)offset));
+    free(key);
+}
+
+/* Marks every enclosing loop as containing a blocking call. */
+static void mark_loops_blocking(hs_extract_ctx *x)
+{
+    for (int i = 0; i < x->nscopes; i++) {
+        if (!x->scopes[i].is_loop)
+            continue;
+        char key[16];
+        snprintf(key, sizeof key, "%u", x->scopes[i].id);
+        hs_strmap_put(x->fn->blocking_loops, key, (void *)1);
+    }
+}
+
+static void walk_call(hs_extract_ctx *x, CXCursor c)
+{
+    CXCursor callee = clang_getCursorReferenced(c);
+    enum CXCursorKind ck = clang_getCursorKind(callee);
+    x->fn->call_seq++;
+    if (!clang_Cursor_isNull(callee) && is_function_kind(ck)) {
+        const char *qname = hs_qualified_name(x, callee);
+        if (hs_ruledata_is_blocking(x->rd, qname))
+            mark_loops_blocking(x);
+        hs_timers_on_call(x, c, callee, qname);
+        hs_pos pos;
+        if (hs_cursor_pos(x, c, &pos, NULL)) {
+            char *usr = hs_cursor_usr(callee);
+            json_t *edge = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:b}", "caller", x->fn->usr,
+                                     "callee", usr, "callee_name", qname, "file", pos.file, "line",
+                                     (json_int_t)pos.line, "column", (json_int_t)pos.column,
+                                     "in_loop", hs_in_loop(x));
+            json_array_append_new(x->calls, edge);
+            free(usr);
+        }
+    }
+    /* Values passed together to one call may be combined (a diff function). */
+    int nargs = clang_Cursor_getNumArguments(c);
+    if (nargs >= 2) {
+        json_t *sets = json_array();
+        for (int i = 0; i < nargs; i++) {
+            json_t *set = json_object();
+            hs_collect_keys(x, clang_Cursor_getArgument(c, (unsigned)i), set);
+            json_array_append_new(sets, set);
+        }
+        hs_vec_push(&x->fn->combiners, sets);
+    }
+    /* Arguments passed by address may be written. */
+    for (int i = 0; i < nargs; i++) {
+        CXCursor a = hs_strip_expr(clang_Cursor_getArgument(c, (unsigned)i));
+        if (clang_getCursorKind(a) == CXCursor_UnaryOperator &&
+            clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_AddrOf)
+            record_write(x, a, start_offset(c));
+    }
+    walk_children(x, c);
+}
+
+static bool is_combining_operator(enum CXBinaryOperatorKind op)
+{
+    switch (op) {
+    case CXBinaryOperator_Sub:
+    case CXBinaryOperator_SubAssign:
+    case CXBinaryOperator_LT:
+    case CXBinaryOperator_GT:
+    case CXBinaryOperator_LE:
+    case CXBinaryOperator_GE:
+    case CXBinaryOperator_EQ:
+    case CXBinaryOperator_NE:
+    case CXBinaryOperator_Cmp:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Walks the value written to `target_key`: clock reads in it flow into that name. */
+static void walk_assigned_value(hs_extract_ctx *x, const char *target_key, CXCursor value)
+{
+    /* Copies: names already holding a reading now also hold it in target_key. */
+    if (target_key) {
+        json_t *set = json_object();
+        hs_collect_keys(x, value, set);
+        for (size_t i = 0; i < x->fn->reads.len; i++) {
+            hs_read_state *r = x->fn->reads.items[i];
+            const char *k;
+            void *unused;
+            bool hit = false;
+            for (size_t it = 0; !hit && hs_strmap_next(r->keys, &it, &k, &unused);)
+                hit = json_object_get(set, k) != NULL;
+            if (hit)
+                hs_strmap_put(r->keys, target_key, (void *)1);
+        }
+        json_decref(set);
+    }
+    const char *saved = x->sink_key;
+    x->sink_key = target_key;
+    walk(x, value);
+    x->sink_key = saved;
+}
+
+static void walk_binary(hs_extract_ctx *x, CXCursor c)
+{
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    if (kids.len != 2) {
+        hs_cursor_list_free(&kids);
+        walk_children(x, c);
+        return;
+    }
+    if (is_combining_operator(op)) {
+        json_t *sets = json_array();
+        for (int i = 0; i < 2; i++) {
+            json_t *set = json_object();
+            hs_collect_keys(x, kids.items[i], set);
+            json_array_append_new(sets, set);
+        }
+        hs_vec_push(&x->fn->combiners, sets);
+    }
+    bool assigns = op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
+    if (assigns) {
+        record_write(x, kids.items[0], start_offset(c));
+        char *key = hs_expr_key(x, kids.items[0]);
+        walk(x, kids.items[0]);
+        walk_assigned_value(x, key, kids.items[1]);
+        free(key);
+    } else {
+        walk(x, kids.items[0]);
+        walk(x, kids.items[1]);
+    }
+    hs_cursor_list_free(&kids);
+}
+
+static void walk_var_decl(hs_extract_ctx *x, CXCursor c)
+{
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    char *usr = hs_cursor_usr(c);
+    char *key = hs_printf("v:%s", usr);
+    free(usr);
+    for (unsigned i = 0; i < kids.len; i++) {
+        enum CXCursorKind k = clang_getCursorKind(kids.items[i]);
+        if (clang_isExpression(k))
+            walk_assigned_value(x, key, kids.items[i]);
+        else
+            walk(x, kids.items[i]);
+    }
+    free(key);
+    hs_cursor_list_free(&kids);
+}
+
+static void walk(hs_extract_ctx *x, CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    hs_atomics_on_cursor(x, c);
+    hs_events_on_cursor(x, c);
+    switch (k) {
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_CXXForRangeStmt:
+        walk_loop(x, c);
+        return;
+    case CXCursor_IfStmt:
+        walk_if(x, c);
+        return;
+    case CXCursor_SwitchStmt:
+        walk_switch(x, c);
+        return;
+    case CXCursor_ConditionalOperator:
+        walk_conditional(x, c);
+        return;
+    case CXCursor_CallExpr:
+        walk_call(x, c);
+        return;
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+        walk_binary(x, c);
+        return;
+    case CXCursor_VarDecl:
+        walk_var_decl(x, c);
+        return;
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
+            op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec) {
+            hs_cursor_list kids;
+            hs_children(c, &kids);
+            if (kids.len == 1)
+                record_write(x, kids.items[0], start_offset(c));
+            hs_cursor_list_free(&kids);
+        }
+        walk_children(x, c);
+        return;
+    }
+    default:
+        walk_children(x, c);
+        return;
+    }
+}
+
+static void emit_function(hs_extract_ctx *x, CXCursor c, int temperature, bool defined)
+{
+    hs_pos pos, end;
+    if (!hs_cursor_pos(x, c, &pos, &end))
+        return;
+    char *usr = hs_cursor_usr(c);
+    json_t *f = json_pack("{s:s, s:s, s:b, s:b, s:b}", "usr", usr, "name", hs_qualified_name(x, c),
+                          "defined", defined, "hot", (temperature & 1) != 0, "cold",
+                          (temperature & 2) != 0);
+    hs_fact_set_position(f, &pos, NULL);
+    json_array_append_new(x->functions, f);
+    free(usr);
+}
+
+static void free_fn_state(hs_fn_state *fn)
+{
+    for (size_t i = 0; i < fn->reads.len; i++) {
+        hs_read_state *r = fn->reads.items[i];
+        json_decref(r->fact);
+        hs_strmap_delete(r->keys);
+        free(r->loop_path);
+        free(r);
+    }
+    hs_vec_free(&fn->reads);
+    for (size_t i = 0; i < fn->combiners.len; i++)
+        json_decref(fn->combiners.items[i]);
+    hs_vec_free(&fn->combiners);
+    for (size_t i = 0; i < fn->writes.len; i++)
+        json_decref(fn->writes.items[i]);
+    hs_vec_free(&fn->writes);
+    hs_strmap_delete(fn->blocking_loops);
+    free(fn->usr);
+    free(fn->name);
+}
+
+static void extract_function(hs_extract_ctx *x, CXCursor c)
+{
+    int temperature = function_temperature(x, c);
+    if (!clang_isCursorDefinition(c)) {
+        if (temperature)
+            emit_function(x, c, temperature, false);
+        return;
+    }
+    emit_function(x, c, temperature, true);
+    hs_pos pos;
+    if (!hs_cursor_pos(x, c, &pos, NULL))
+        return;
+    hs_fn_state fn = {0};
+    fn.usr = hs_cursor_usr(c);
+    fn.name = hs_xstrdup(hs_qualified_name(x, c));
+    fn.file = pos.file;
+    fn.body_end = end_offset(c);
+    fn.is_timer_wrapper = hs_ruledata_find_timer(x->rd, fn.name) != NULL;
+    fn.blocking_loops = hs_strmap_create();
+    x->fn = &fn;
+    x->nscopes = 0;
+    x->nbranches = 0;
+    x->sink_key = NULL;
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    for (unsigned i = 0; i < kids.len; i++) {
+        enum CXCursorKind k = clang_getCursorKind(kids.items[i]);
+        /* The body and constructor initializers; parameters and attributes hold no code. */
+        if (k == CXCursor_CompoundStmt || k == CXCursor_MemberRef || clang_isExpression(k) ||
+            k == CXCursor_CXXTryStmt)
+            walk(x, kids.items[i]);
+    }
+    hs_cursor_list_free(&kids);
+    hs_timers_finish_function(x);
+    x->fn = NULL;
+    free_fn_state(&fn);
+}
+
+static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    hs_extract_ctx *x = data;
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    if (!hs_location_is_project(x, loc))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (is_function_kind(k)) {
+        extract_function(x, c);
+        return CXChildVisit_Continue;
+    }
+    if (k == CXCursor_Namespace || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
+        k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate || k == CXCursor_LinkageSpec ||
+        k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnexposedDecl)
+        return CXChildVisit_Recurse;
+    /* Declarations outside functions: globals and fields matter to the atomic and event rules. */
+    if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) {
+        hs_atomics_on_cursor(x, c);
+        hs_events_on_cursor(x, c);
+    }
+    return CXChildVisit_Continue;
+}
+
+/* The first few errors, so a person can see why a TU's findings may be incomplete. */
+static json_t *parse_errors(CXTranslationUnit tu)
+{
+    json_t *errors = json_array();
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n && json_array_size(errors) < 5; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        if (sev >= CXDiagnostic_Error) {
+            CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
+                                                       CXDiagnostic_DisplayColumn);
+            json_array_append_new(errors, json_string(clang_getCString(s)));
+            clang_disposeString(s);
+        }
+        clang_disposeDiagnostic(d);
+    }
+    return errors;
+}
+
+static const char *parse_error_name(enum CXErrorCode code)
+{
+    switch (code) {
+    case CXError_Crashed:
+        return "libclang crashed while parsing";
+    case CXError_InvalidArguments:
+        return "libclang rejected the command line";
+    case CXError_ASTReadError:
+        return "libclang could not read the AST";
+    default:
+        return "libclang could not parse the file";
+    }
+}
+
+json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
+                      const char *root, char **err)
+{
+    if (in->directory && in->directory[0] && chdir(in->directory) != 0) {
+        *err = hs_printf("cannot enter the build directory %s: %s", in->directory, strerror(errno));
+        return NULL;
+    }
+    /* gcc-only options must not turn into clang errors; keep the rest of the command. */
+    const char *extra[] = {"-Wno-unknown-warning-option", "-Wno-unused-command-line-argument",
+                           "-Wno-ignored-optimization-argument", "-ferror-limit=50"};
+    int nextra = (int)(sizeof extra / sizeof extra[0]);
+    const char **argv = hs_xcalloc((size_t)(in->argc + nextra + 1), sizeof(char *));
+    int argc = 0;
+    for (int i = 0; i < in->argc; i++)
+        argv[argc++] = in->argv[i];
+    /* Extra flags go before the source file is fine for the driver: it accepts any order. */
+    for (int i = 0; i < nextra; i++)
+        argv[argc++] = extra[i];
+    CXTranslationUnit tu = NULL;
+    unsigned options = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+    enum CXErrorCode code =
+        clang_parseTranslationUnit2FullArgv(index, NULL, argv, argc, NULL, 0, options, &tu);
+    free(argv);
+    if (code != CXError_Success || !tu) {
+        *err = hs_xstrdup(parse_error_name(code));
+        return NULL;
+    }
+    hs_extract_ctx x = {0};
+    x.tu = tu;
+    x.rd = rd;
+    x.root = root;
+    x.files = hs_strmap_create();
+    x.qualnames = hs_strmap_create();
+    x.facts = json_object();
+    x.functions = json_array();
+    x.calls = json_array();
+    x.clock_reads = json_array();
+    x.atomics = json_array();
+    x.events = json_array();
+    x.event_objects = json_array();
+    json_object_set_new(x.facts, "tu", json_string(in->file));
+    json_object_set_new(x.facts, "default_flags", json_boolean(in->default_flags));
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visitor, &x);
+    json_object_set_new(x.facts, "functions", x.functions);
+    json_object_set_new(x.facts, "calls", x.calls);
+    json_object_set_new(x.facts, "clock_reads", x.clock_reads);
+    json_object_set_new(x.facts, "atomics", x.atomics);
+    json_object_set_new(x.facts, "events", x.events);
+    json_object_set_new(x.facts, "event_objects", x.event_objects);
+    json_object_set_new(x.facts, "parse_errors", parse_errors(tu));
+    const char *key;
+    void *value;
+    for (size_t it = 0; hs_strmap_next(x.files, &it, &key, &value);)
+        free(value);
+    hs_strmap_delete(x.files);
+    for (size_t it = 0; hs_strmap_next(x.qualnames, &it, &key, &value);)
+        free(value);
+    hs_strmap_delete(x.qualnames);
+    clang_disposeTranslationUnit(tu);
+    return x.facts;
+}

@@ -1,0 +1,97 @@
+/*
+ * extract_internal.h - state shared by the extractor's walk (extract.c) and the
+ * per-concern collectors (extract_timers.c, extract_atomics.c, extract_events.c).
+ *
+ * The walk owns control flow (loops, branches, the enclosing function); collectors see
+ * each interesting cursor once, with that context, and append facts.
+ */
+#ifndef HOTSCAN_EXTRACT_INTERNAL_H
+#define HOTSCAN_EXTRACT_INTERNAL_H
+
+#include "hotscan/extract.h"
+#include "hotscan/strmap.h"
+
+#define HS_MAX_NEST 128
+
+/* A source position after macro expansion: where a person sees the code. */
+typedef struct {
+    const char *file;   /* real path, owned by the context's file cache */
+    unsigned line, column, offset;
+} hs_pos;
+
+/* A loop or a breakable statement the walk is inside. */
+typedef struct {
+    unsigned id;        /* start offset of the statement */
+    unsigned end;       /* end offset */
+    bool is_loop;       /* false for switch */
+} hs_scope;
+
+/* One clock read inside the current function, kept until the function is finished. */
+typedef struct {
+    json_t *fact;       /* the fact object, also appended to the TU's clock_reads */
+    unsigned hash;      /* clang_hashCursor of the call, for "r:" keys */
+    unsigned offset;
+    hs_strmap *keys;    /* names that hold this reading: the sink and copies of it */
+    char *loop_path;
+} hs_read_state;
+
+typedef struct {
+    char *usr;
+    char *name;
+    const char *file;
+    unsigned body_end;
+    bool is_timer_wrapper;  /* the function is itself a listed timer API */
+    hs_vec reads;           /* hs_read_state* */
+    hs_vec combiners;       /* json_t* arrays of key arrays: values combined together */
+    hs_vec writes;          /* json_t* [key, offset] */
+    hs_strmap *blocking_loops; /* loop id (as text) -> 1 when the loop blocks */
+    unsigned call_seq;
+} hs_fn_state;
+
+typedef struct hs_extract_ctx {
+    CXTranslationUnit tu;
+    const hs_ruledata *rd;
+    const char *root;
+    hs_strmap *files;        /* "%p" of CXFile -> real path, or "" when not the project's */
+    hs_strmap *qualnames;    /* USR -> qualified name cache */
+    json_t *facts;
+    json_t *functions, *calls, *clock_reads, *atomics, *events, *event_objects;
+
+    /* Walk state, valid inside a function body. */
+    hs_fn_state *fn;
+    hs_scope scopes[HS_MAX_NEST];
+    int nscopes;
+    json_t *branches[HS_MAX_NEST]; /* each [node, end, arm, exit_until] */
+    int nbranches;
+    const char *sink_key;    /* set while walking the right side of an assignment */
+    enum CXCursorKind parent_kind;
+} hs_extract_ctx;
+
+/* Helpers from extract.c. */
+bool hs_cursor_pos(hs_extract_ctx *x, CXCursor c, hs_pos *start, hs_pos *end);
+bool hs_location_is_project(hs_extract_ctx *x, CXSourceLocation loc);
+char *hs_cursor_text(hs_extract_ctx *x, CXCursor c);  /* tokens joined, no spaces */
+char *hs_cursor_source(hs_extract_ctx *x, CXCursor c); /* exact source text of the extent */
+const char *hs_qualified_name(hs_extract_ctx *x, CXCursor decl);
+char *hs_cursor_usr(CXCursor c);
+CXCursor hs_strip_expr(CXCursor c);      /* through parens, casts, implicit nodes */
+char *hs_expr_key(hs_extract_ctx *x, CXCursor c); /* "v:USR" or "m:text", or NULL */
+void hs_collect_keys(hs_extract_ctx *x, CXCursor c, json_t *set);
+bool hs_in_loop(const hs_extract_ctx *x);
+char *hs_loop_path(const hs_extract_ctx *x);
+json_t *hs_branch_path(const hs_extract_ctx *x);
+void hs_fact_set_position(json_t *fact, const hs_pos *start, const hs_pos *end);
+typedef struct {
+    CXCursor *items;
+    unsigned len, cap;
+} hs_cursor_list;
+void hs_children(CXCursor c, hs_cursor_list *out);
+void hs_cursor_list_free(hs_cursor_list *l);
+
+/* Collectors. */
+void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname);
+void hs_timers_finish_function(hs_extract_ctx *x);
+void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c);
+void hs_events_on_cursor(hs_extract_ctx *x, CXCursor c);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * extract_timers.c - records clock reads: which API, which clock and its cost, where,
+ * in which loops and branch arms, and which names hold the reading afterwards.
+ *
+ * When a function is finished, readings that are combined with each other (one
+ * subtracted from or compared with the other, or both passed to one call) are marked
+ * "elapsed_with" each other: that is a measurement, not a duplicate.
+ */
+#include "extract_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Linux clockid_t values, for clock ids written as numbers or through variables. */
+static const char *const linux_clock_ids[] = {
+    "CLOCK_REALTIME",        "CLOCK_MONOTONIC",       "CLOCK_PROCESS_CPUTIME_ID",
+    "CLOCK_THREAD_CPUTIME_ID", "CLOCK_MONOTONIC_RAW", "CLOCK_REALTIME_COARSE",
+    "CLOCK_MONOTONIC_COARSE", "CLOCK_BOOTTIME",       "CLOCK_REALTIME_ALARM",
+    "CLOCK_BOOTTIME_ALARM"};
+
+/* The clock id an argument names: its spelling when it is one identifier, else its value. */
+static char *decode_clock_id(hs_extract_ctx *x, CXCursor arg)
+{
+    char *text = hs_cursor_text(x, arg);
+    if (hs_strmap_has(x->rd->clock_ids, text))
+        return text;
+    free(text);
+    CXEvalResult ev = clang_Cursor_Evaluate(arg);
+    char *result = NULL;
+    if (ev) {
+        if (clang_EvalResult_getKind(ev) == CXEval_Int) {
+            long long v = clang_EvalResult_getAsLongLong(ev);
+            if (v >= 0 && v < (long long)(sizeof linux_clock_ids / sizeof linux_clock_ids[0]))
+                result = hs_xstrdup(linux_clock_ids[v]);
+        }
+        clang_EvalResult_dispose(ev);
+    }
+    return result;
+}
+
+static bool is_null_argument(CXCursor arg)
+{
+    CXCursor s = hs_strip_expr(arg);
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k == CXCursor_GNUNullExpr || k == CXCursor_CXXNullPtrLiteralExpr)
+        return true;
+    if (k == CXCursor_IntegerLiteral) {
+        CXEvalResult ev = clang_Cursor_Evaluate(s);
+        bool zero = ev && clang_EvalResult_getKind(ev) == CXEval_Int &&
+                    clang_EvalResult_getAsLongLong(ev) == 0;
+        if (ev)
+            clang_EvalResult_dispose(ev);
+        return zero;
+    }
+    return false;
+}
+
+void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname)
+{
+    (void)callee;
+    if (!x->fn || x->fn->is_timer_wrapper)
+        return;
+    const hs_timer_api *api = hs_ruledata_find_timer(x->rd, qname);
+    if (!api)
+        return;
+    hs_pos start, end;
+    if (!hs_cursor_pos(x, call, &start, &end))
+        return;
+    int nargs = clang_Cursor_getNumArguments(call);
+    hs_cost cost = api->cost;
+    char *clock_id = NULL;
+    if (api->clock_id_arg >= 0 && api->clock_id_arg < nargs) {
+        clock_id = decode_clock_id(x, clang_Cursor_getArgument(call, (unsigned)api->clock_id_arg));
+        hs_cost id_cost;
+        if (clock_id && hs_ruledata_clock_id_cost(x->rd, clock_id, &id_cost))
+            cost = id_cost;
+    }
+    /* Where the reading goes: the out argument, else the name being assigned. */
+    char *sink = NULL;
+    char *sink_text = NULL;
+    if (api->out_arg >= 0 && api->out_arg < nargs) {
+        CXCursor out = clang_Cursor_getArgument(call, (unsigned)api->out_arg);
+        if (!is_null_argument(out)) {
+            sink = hs_expr_key(x, out);
+            sink_text = hs_cursor_source(x, out);
+        }
+    }
+    if (!sink && x->sink_key)
+        sink = hs_xstrdup(x->sink_key);
+
+    hs_read_state *r = hs_xcalloc(1, sizeof *r);
+    r->hash = clang_hashCursor(call);
+    r->offset = start.offset;
+    r->keys = hs_strmap_create();
+    char rkey[32];
+    snprintf(rkey, sizeof rkey, "r:%u", r->hash);
+    hs_strmap_put(r->keys, rkey, (void *)1);
+    if (sink)
+        hs_strmap_put(r->keys, sink, (void *)1);
+    r->loop_path = hs_loop_path(x);
+
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
+    CXFile sf, ef;
+    unsigned soff, eoff;
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
+    bool in_macro = sf != ef || soff != eoff;
+
+    json_t *fact = json_object();
+    json_object_set_new(fact, "api", json_string(qname));
+    json_object_set_new(fact, "clock", json_string(api->clock));
+    json_object_set_new(fact, "clock_id", clock_id ? json_string(clock_id) : json_null());
+    json_object_set_new(fact, "cost", json_string(hs_cost_name(cost)));
+    json_object_set_new(fact, "function", json_string(x->fn->usr));
+    json_object_set_new(fact, "function_name", json_string(x->fn->name));
+    hs_fact_set_position(fact, &start, &end);
+    json_object_set_new(fact, "macro", json_boolean(in_macro));
+    char *text = hs_cursor_source(x, call);
+    json_object_set_new(fact, "text", json_string(text));
+    free(text);
+    json_object_set_new(fact, "in_loop", json_boolean(hs_in_loop(x)));
+    json_object_set_new(fact, "loop_path", json_string(r->loop_path));
+    json_object_set_new(fact, "branches", hs_branch_path(x));
+    json_object_set_new(fact, "sink", sink ? json_string(sink) : json_null());
+    if (sink_text)
+        json_object_set_new(fact, "sink_text", json_string(sink_text));
+    json_object_set_new(fact, "result_used",
+                        json_boolean(x->parent_kind != CXCursor_CompoundStmt || sink != NULL));
+    json_object_set_new(fact, "seq", json_integer(x->fn->call_seq));
+    json_object_set_new(fact, "ordinal", json_integer((json_int_t)x->fn->reads.len));
+    r->fact = fact;
+    hs_vec_push(&x->fn->reads, r);
+    free(sink);
+    free(sink_text);
+    free(clock_id);
+}
+
+static bool read_in_set(const hs_read_state *r, json_t *set)
+{
+    const char *k;
+    void *unused;
+    for (size_t it = 0; hs_strmap_next(r->keys, &it, &k, &unused);)
+        if (json_object_get(set, k))
+            return true;
+    return false;
+}
+
+static const char *innermost_loop(const char *loop_path)
+{
+    const char *slash = strrchr(loop_path, '/');
+    return slash ? slash + 1 : loop_path;
+}
+
+void hs_timers_finish_function(hs_extract_ctx *x)
+{
+    hs_fn_state *fn = x->fn;
+    size_t n = fn->reads.len;
+    if (n == 0)
+        return;
+    /* elapsed_with[i] lists the ordinals of readings combined with reading i. */
+    json_t **elapsed = hs_xcalloc(n, sizeof(json_t *));
+    for (size_t i = 0; i < n; i++)
+        elapsed[i] = json_array();
+    for (size_t c = 0; c < fn->combiners.len; c++) {
+        json_t *sets = fn->combiners.items[c];
+        size_t nsets = json_array_size(sets);
+        for (size_t a = 0; a < nsets; a++) {
+            for (size_t b = a + 1; b < nsets; b++) {
+                for (size_t i = 0; i < n; i++) {
+                    if (!read_in_set(fn->reads.items[i], json_array_get(sets, a)))
+                        continue;
+                    for (size_t j = 0; j < n; j++) {
+                        if (i == j || !read_in_set(fn->reads.items[j], json_array_get(sets, b)))
+                            continue;
+                        json_array_append_new(elapsed[i], json_integer((json_int_t)j));
+                        json_array_append_new(elapsed[j], json_integer((json_int_t)i));
+                    }
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        hs_read_state *r = fn->reads.items[i];
+        json_object_set_new(r->fact, "elapsed_with", elapsed[i]);
+        bool blocking = r->loop_path[0] && hs_strmap_has(fn->blocking_loops, innermost_loop(r->loop_path));
+        json_object_set_new(r->fact, "loop_blocking", json_boolean(blocking));
+        /* The first later write to the name holding this reading, for the reuse fix-it. */
+        const char *sink = json_string_value(json_object_get(r->fact, "sink"));
+        json_int_t modified = -1;
+        for (size_t w = 0; sink && w < fn->writes.len; w++) {
+            json_t *write = fn->writes.items[w];
+            json_int_t off = json_integer_value(json_array_get(write, 1));
+            if (off > (json_int_t)r->offset && strcmp(json_string_value(json_array_get(write, 0)), sink) == 0 &&
+                (modified < 0 || off < modified))
+                modified = off;
+        }
+        json_object_set_new(r->fact, "sink_modified_at", modified >= 0 ? json_integer(modified) : json_null());
+        json_array_append(x->clock_reads, r->fact);
+    }
+    free(elapsed);
+}

@@ -1,0 +1,57 @@
+/*
+ * main.c - hotscan's entry point: the command table and top-level help.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "hotscan/common.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"scan", cmd_scan, "find needless clock reads, seq_cst counters and os_event uses"},
+    {"rules", cmd_rules, "list the rules and the API lists they use"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: hotscan <command> [options] [PATH...]\n\n"
+                 "hotscan finds needless costs in large C and C++ trees with libclang.\n\n"
+                 "commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'hotscan <command> --help' describes a command's options.\n"
+                 "'hotscan PATH...' is short for 'hotscan scan PATH...'.\n"
+                 "Exit status: 0 no findings, 1 findings, 2 usage or input error.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("hotscan %s\n", HOTSCAN_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    /* Bare options or paths: the scan is the main job. */
+    if (name[0] == '-' || strchr(name, '/') || strchr(name, '.'))
+        return cmd_scan(argc, argv);
+    fprintf(stderr, "hotscan: unknown command '%s'\n\n", name);
+    usage(stderr);
+    return 2;
+}

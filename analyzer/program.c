@@ -1,0 +1,275 @@
+/*
+ * program.c - merges per-TU facts into the program model and answers call-graph
+ * questions: which functions are hot (and by which shortest path), and which are
+ * reachable only from cold code.
+ */
+#include "hotscan/program.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+hs_program *hs_program_create(void)
+{
+    hs_program *p = hs_xcalloc(1, sizeof *p);
+    p->functions = hs_strmap_create();
+    p->clock_reads = json_array();
+    p->atomics = json_array();
+    p->events = json_array();
+    p->event_objects = json_array();
+    p->seen = hs_strmap_create();
+    return p;
+}
+
+void hs_program_delete(hs_program *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->function_list.len; i++) {
+        hs_function *f = p->function_list.items[i];
+        free(f->usr);
+        free(f->name);
+        free(f->file);
+        hs_vec_free(&f->callees);
+        hs_vec_free(&f->callers);
+        free(f);
+    }
+    hs_vec_free(&p->function_list);
+    for (size_t i = 0; i < p->edges.len; i++) {
+        hs_call_edge *e = p->edges.items[i];
+        free(e->file);
+        free(e);
+    }
+    hs_vec_free(&p->edges);
+    hs_strmap_delete(p->functions);
+    hs_strmap_delete(p->seen);
+    json_decref(p->clock_reads);
+    json_decref(p->atomics);
+    json_decref(p->events);
+    json_decref(p->event_objects);
+    free(p);
+}
+
+hs_function *hs_program_function(hs_program *p, const char *usr, const char *name)
+{
+    hs_function *f = hs_strmap_get(p->functions, usr);
+    if (f)
+        return f;
+    f = hs_xcalloc(1, sizeof *f);
+    f->usr = hs_xstrdup(usr);
+    f->name = hs_xstrdup(name ? name : usr);
+    f->hot_depth = -1;
+    hs_strmap_put(p->functions, usr, f);
+    hs_vec_push(&p->function_list, f);
+    return f;
+}
+
+hs_call_edge *hs_program_add_call(hs_program *p, hs_function *caller, hs_function *callee,
+                                  const char *file, unsigned line, unsigned column, bool in_loop)
+{
+    hs_call_edge *e = hs_xcalloc(1, sizeof *e);
+    e->caller = caller;
+    e->callee = callee;
+    e->file = hs_xstrdup(file ? file : "");
+    e->line = line;
+    e->column = column;
+    e->in_loop = in_loop;
+    hs_vec_push(&p->edges, e);
+    hs_vec_push(&caller->callees, e);
+    hs_vec_push(&callee->callers, e);
+    return e;
+}
+
+static const char *str(json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static unsigned uint_of(json_t *o, const char *k)
+{
+    return (unsigned)json_integer_value(json_object_get(o, k));
+}
+
+/* True the first time a key is offered: facts seen by several TUs count once. */
+static bool first_time(hs_program *p, const char *key)
+{
+    if (hs_strmap_has(p->seen, key))
+        return false;
+    hs_strmap_put(p->seen, key, (void *)1);
+    return true;
+}
+
+/* A fact's identity: where it is (real path and offset) and what it is. */
+static bool first_fact(hs_program *p, const char *kind, json_t *fact)
+{
+    char *key = hs_printf("%s|%s|%u|%s|%lld", kind, str(fact, "file"), uint_of(fact, "offset"),
+                          str(fact, "function"),
+                          (long long)json_integer_value(json_object_get(fact, "ordinal")));
+    bool r = first_time(p, key);
+    free(key);
+    return r;
+}
+
+static void merge_array(hs_program *p, json_t *facts, const char *member, const char *kind,
+                        json_t *into)
+{
+    size_t i;
+    json_t *fact;
+    json_array_foreach(json_object_get(facts, member), i, fact) {
+        if (first_fact(p, kind, fact))
+            json_array_append(into, fact);
+    }
+}
+
+void hs_program_merge(hs_program *p, json_t *facts)
+{
+    p->translation_units++;
+    size_t i;
+    json_t *fj;
+    json_array_foreach(json_object_get(facts, "functions"), i, fj) {
+        hs_function *f = hs_program_function(p, str(fj, "usr"), str(fj, "name"));
+        f->hot_attr |= json_is_true(json_object_get(fj, "hot"));
+        f->cold_attr |= json_is_true(json_object_get(fj, "cold"));
+        bool defined = json_is_true(json_object_get(fj, "defined"));
+        if (!f->file || (defined && !f->defined)) {
+            free(f->file);
+            f->file = hs_xstrdup(str(fj, "file"));
+            f->line = uint_of(fj, "line");
+            f->column = uint_of(fj, "column");
+        }
+        f->defined |= defined;
+    }
+    json_t *cj;
+    json_array_foreach(json_object_get(facts, "calls"), i, cj) {
+        char *key = hs_printf("call|%s|%s|%s|%u|%u", str(cj, "caller"), str(cj, "callee"),
+                              str(cj, "file"), uint_of(cj, "line"), uint_of(cj, "column"));
+        bool fresh = first_time(p, key);
+        free(key);
+        if (!fresh)
+            continue;
+        hs_function *caller = hs_program_function(p, str(cj, "caller"), NULL);
+        hs_function *callee = hs_program_function(p, str(cj, "callee"), str(cj, "callee_name"));
+        hs_program_add_call(p, caller, callee, str(cj, "file"), uint_of(cj, "line"),
+                            uint_of(cj, "column"), json_is_true(json_object_get(cj, "in_loop")));
+    }
+    merge_array(p, facts, "clock_reads", "read", p->clock_reads);
+    merge_array(p, facts, "atomics", "atomic", p->atomics);
+    merge_array(p, facts, "events", "event", p->events);
+    merge_array(p, facts, "event_objects", "event_object", p->event_objects);
+}
+
+static const char *unqualified(const char *name)
+{
+    const char *last = name;
+    for (const char *s = name; (s = strstr(s, "::")) != NULL; s += 2)
+        last = s + 2;
+    return last;
+}
+
+static bool named_hot(const hs_function *f, char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(f->name, names[i]) == 0)
+            return true;
+        /* An unqualified --hot name matches a method or namespaced function too. */
+        if (!strstr(names[i], "::") && strcmp(unqualified(f->name), names[i]) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Breadth-first over call edges from `queue`, never entering cold functions. */
+static void bfs_hot(hs_vec *queue)
+{
+    for (size_t head = 0; head < queue->len; head++) {
+        hs_function *f = queue->items[head];
+        for (size_t i = 0; i < f->callees.len; i++) {
+            hs_call_edge *e = f->callees.items[i];
+            hs_function *g = e->callee;
+            if (g->hot_depth >= 0 || g->cold_attr)
+                continue;
+            g->hot_depth = f->hot_depth + 1;
+            g->hot_via = e;
+            hs_vec_push(queue, g);
+        }
+    }
+}
+
+void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_names)
+{
+    size_t n = p->function_list.len;
+    hs_vec queue = {0};
+    for (size_t i = 0; i < n; i++) {
+        hs_function *f = p->function_list.items[i];
+        f->hot_depth = -1;
+        f->hot_via = NULL;
+        f->hot_root = !f->cold_attr && (f->hot_attr || named_hot(f, hot_names, n_hot_names));
+        if (f->hot_root) {
+            f->hot_depth = 0;
+            hs_vec_push(&queue, f);
+        }
+    }
+    bfs_hot(&queue);
+    hs_vec_free(&queue);
+
+    /*
+     * Cold-only: not reachable from any warm entry point (a non-cold function nothing
+     * calls, or a hot root) without passing through a cold function, yet reachable
+     * from a cold one. Functions in unreached cycles stay warm: nothing proves them cold.
+     */
+    unsigned char *state = hs_xcalloc(n ? n : 1, 1); /* bit 1: warm, bit 2: from cold */
+    hs_strmap *index = hs_strmap_create();
+    for (size_t i = 0; i < n; i++)
+        hs_strmap_put(index, ((hs_function *)p->function_list.items[i])->usr, (void *)(i + 1));
+    for (int pass = 0; pass < 2; pass++) {
+        unsigned char bit = pass == 0 ? 1 : 2;
+        hs_vec q = {0};
+        for (size_t i = 0; i < n; i++) {
+            hs_function *f = p->function_list.items[i];
+            bool start = pass == 0 ? (!f->cold_attr && (f->callers.len == 0 || f->hot_root))
+                                   : f->cold_attr;
+            if (start) {
+                state[i] |= bit;
+                hs_vec_push(&q, f);
+            }
+        }
+        for (size_t head = 0; head < q.len; head++) {
+            hs_function *f = q.items[head];
+            for (size_t k = 0; k < f->callees.len; k++) {
+                hs_function *g = ((hs_call_edge *)f->callees.items[k])->callee;
+                size_t gi = (size_t)(uintptr_t)hs_strmap_get(index, g->usr) - 1;
+                if ((state[gi] & bit) || (pass == 0 && g->cold_attr))
+                    continue;
+                state[gi] |= bit;
+                hs_vec_push(&q, g);
+            }
+        }
+        hs_vec_free(&q);
+    }
+    for (size_t i = 0; i < n; i++) {
+        hs_function *f = p->function_list.items[i];
+        f->cold_only = f->cold_attr || (!(state[i] & 1) && (state[i] & 2));
+    }
+    hs_strmap_delete(index);
+    free(state);
+}
+
+void hs_program_hot_path(const hs_function *f, hs_vec *edges_out)
+{
+    edges_out->items = NULL;
+    edges_out->len = edges_out->cap = 0;
+    size_t depth = f->hot_depth > 0 ? (size_t)f->hot_depth : 0;
+    if (depth == 0)
+        return;
+    hs_call_edge **tmp = hs_xcalloc(depth, sizeof *tmp);
+    const hs_function *g = f;
+    size_t k = depth;
+    while (g && g->hot_via && k > 0) {
+        tmp[--k] = g->hot_via;
+        g = g->hot_via->caller;
+    }
+    for (size_t i = k; i < depth; i++)
+        hs_vec_push(edges_out, tmp[i]);
+    free(tmp);
+}

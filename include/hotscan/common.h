@@ -1,0 +1,66 @@
+/*
+ * common.h - small helpers every hotscan module uses: checked allocation, a growable
+ * string buffer, a growable pointer vector, and path utilities.
+ *
+ * Library code never exits on bad input; it returns an error the caller can report.
+ * Allocation failure is the one exception: it aborts, as there is nothing sane to do.
+ */
+#ifndef HOTSCAN_COMMON_H
+#define HOTSCAN_COMMON_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#define HOTSCAN_VERSION "0.1.0"
+
+void *hs_xmalloc(size_t n);
+void *hs_xcalloc(size_t count, size_t n);
+void *hs_xrealloc(void *p, size_t n);
+char *hs_xstrdup(const char *s);
+char *hs_xstrndup(const char *s, size_t n);
+char *hs_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable, always NUL-terminated string. */
+typedef struct {
+    char *data;
+    size_t len;
+    size_t cap;
+} hs_buf;
+
+void hs_buf_init(hs_buf *b);
+void hs_buf_free(hs_buf *b);
+void hs_buf_append(hs_buf *b, const char *s, size_t n);
+void hs_buf_puts(hs_buf *b, const char *s);
+void hs_buf_printf(hs_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Hands the string to the caller and leaves the buffer empty. */
+char *hs_buf_take(hs_buf *b);
+
+/* A growable array of pointers; the vector does not own what it points to. */
+typedef struct {
+    void **items;
+    size_t len;
+    size_t cap;
+} hs_vec;
+
+void hs_vec_push(hs_vec *v, void *item);
+void hs_vec_free(hs_vec *v);
+
+/* Paths. All return freshly allocated strings or NULL. */
+char *hs_realpath(const char *path);              /* NULL when the path does not exist */
+char *hs_path_join(const char *dir, const char *name);
+char *hs_dirname(const char *path);
+/* `path` relative to `root` when it lies under it, else a copy of `path`. */
+char *hs_path_relative(const char *root, const char *path);
+/* True when `path` is `root` or lies under it (both absolute, normalized). */
+bool hs_path_is_under(const char *root, const char *path);
+
+/* Reads a whole file; NULL and errno set on failure. */
+char *hs_read_file(const char *path, size_t *len_out);
+
+/* FNV-1a 64-bit, for fingerprints and content hashes. */
+unsigned long long hs_hash64(const void *data, size_t n, unsigned long long seed);
+
+double hs_now_seconds(void);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * discover.h - finds the translation units to scan: the compile database's entries,
+ * narrowed by the PATHs given, each file+flags pair once; PATHs the database does
+ * not know are parsed with default flags, and a note says so.
+ */
+#ifndef HOTSCAN_DISCOVER_H
+#define HOTSCAN_DISCOVER_H
+
+#include "hotscan/common.h"
+#include "hotscan/extract.h"
+
+typedef struct {
+    hs_vec tus;       /* hs_tu_input* */
+    hs_vec notes;     /* char*: things the user should know (where the database was found) */
+    char *database;   /* path of compile_commands.json, or NULL */
+} hs_discovery;
+
+/*
+ * `database_option` is -p's argument or NULL. Returns false with *err set (naming the
+ * path and the problem) for input errors: a missing PATH, an unreadable database.
+ */
+bool hs_discover(const char *database_option, char **paths, int npaths, hs_discovery *out,
+                 char **err);
+void hs_discovery_free(hs_discovery *d);
+
+bool hs_is_source_file(const char *path);
+
+#endif

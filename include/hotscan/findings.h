@@ -1,0 +1,30 @@
+/*
+ * findings.h - builds findings as schema v1 JSON objects and puts a finished list in
+ * its final form: paths relative to the root, a stable order, fingerprints.
+ */
+#ifndef HOTSCAN_FINDINGS_H
+#define HOTSCAN_FINDINGS_H
+
+#include <jansson.h>
+
+/* A finding located at `fact` (which has file, line, column, end_line, end_column). */
+json_t *hs_finding_new(const char *rule, const char *severity, const char *confidence,
+                       json_t *fact, const char *function, const char *message);
+void hs_finding_add_related(json_t *finding, const char *file, unsigned line, unsigned column,
+                            const char *message);
+void hs_finding_add_path_step(json_t *finding, const char *function, const char *file,
+                              unsigned line);
+/* A fix made of edits; `edits` is an array of {file, offset, length, replacement}. */
+void hs_finding_add_fix(json_t *finding, const char *description, json_t *edits);
+
+/*
+ * Makes every path relative to `root`, sorts by file, line, column and rule, and gives
+ * each finding a fingerprint built from what it is (rule, file, function, code) rather
+ * than where it is, so it survives unrelated edits and line shifts.
+ */
+void hs_findings_finalize(json_t *findings, const char *root);
+
+/* Severity order for comparisons: error > warning > note. */
+int hs_severity_rank(const char *severity);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * program.h - the whole-program model: every TU's facts merged into one call graph
+ * and one list of each kind of fact, with what several TUs saw (a header's inline
+ * function, a header's clock read) counted once.
+ */
+#ifndef HOTSCAN_PROGRAM_H
+#define HOTSCAN_PROGRAM_H
+
+#include <jansson.h>
+
+#include "hotscan/common.h"
+#include "hotscan/strmap.h"
+
+typedef struct hs_function hs_function;
+
+typedef struct {
+    hs_function *caller;
+    hs_function *callee;
+    char *file;
+    unsigned line, column;
+    bool in_loop;
+} hs_call_edge;
+
+struct hs_function {
+    char *usr;
+    char *name;        /* qualified name */
+    char *file;        /* definition, or first declaration seen; NULL when never seen */
+    unsigned line, column;
+    bool defined;
+    bool hot_attr, cold_attr;
+    hs_vec callees;    /* hs_call_edge* going out */
+    hs_vec callers;    /* hs_call_edge* coming in */
+
+    /* Filled by hs_program_compute_hotness. */
+    bool hot_root;
+    int hot_depth;           /* calls from the nearest hot root; -1 when not reachable */
+    hs_call_edge *hot_via;   /* the edge the shortest hot path arrives by */
+    bool cold_only;          /* cold, or reachable only through cold functions */
+};
+
+typedef struct {
+    hs_strmap *functions;  /* USR -> hs_function* */
+    hs_vec function_list;  /* hs_function*, in insertion order */
+    hs_vec edges;          /* hs_call_edge* */
+    json_t *clock_reads;   /* array of read facts, each once */
+    json_t *atomics;       /* array of atomic-operation facts, each once */
+    json_t *events;        /* array of event-API-use facts, each once */
+    json_t *event_objects; /* array of event-object declarations, each once */
+    hs_strmap *seen;       /* de-duplication keys of merged facts */
+    size_t translation_units;
+} hs_program;
+
+hs_program *hs_program_create(void);
+void hs_program_delete(hs_program *p);
+
+/* Adds one TU's facts. */
+void hs_program_merge(hs_program *p, json_t *facts);
+
+/* Finds or creates a function by USR (used by the merge and the unit tests). */
+hs_function *hs_program_function(hs_program *p, const char *usr, const char *name);
+hs_call_edge *hs_program_add_call(hs_program *p, hs_function *caller, hs_function *callee,
+                                  const char *file, unsigned line, unsigned column, bool in_loop);
+
+/*
+ * Marks hot roots (hot attribute, or a name in `hot_names`: qualified or unqualified),
+ * then the shortest path from a root to every function reachable without passing
+ * through a cold function, and which functions are reachable only from cold code.
+ */
+void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_names);
+
+/* The hot path to `f`, root first: hs_call_edge* in order. Caller frees with hs_vec_free. */
+void hs_program_hot_path(const hs_function *f, hs_vec *edges_out);
+
+#endif

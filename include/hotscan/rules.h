@@ -1,0 +1,39 @@
+/*
+ * rules.h - the uniform interface every rule implements, and the rule table.
+ *
+ * A rule is one file under rules/: it reads the program model and the rule data and
+ * appends findings (schema v1 objects, see DESIGN.md) through findings.h. Adding a
+ * rule touches only its own file, its doc page, its corpus and the table in
+ * rules/registry.c.
+ */
+#ifndef HOTSCAN_RULES_H
+#define HOTSCAN_RULES_H
+
+#include <jansson.h>
+
+#include "hotscan/program.h"
+#include "hotscan/ruledata.h"
+
+typedef enum { HS_FIX_SAFE = 0, HS_FIX_AGGRESSIVE = 1 } hs_fix_level;
+
+typedef struct {
+    const hs_program *program;
+    const hs_ruledata *rd;
+    hs_fix_level fix_level;
+    json_t *findings;         /* the rule appends here */
+    json_t *extra;            /* report-level additions (e.g. os-event's "objects") */
+} hs_judge_ctx;
+
+typedef struct hs_rule {
+    const char *id;
+    const char *summary;      /* one line, for `hotscan rules` and SARIF shortDescription */
+    const char *description;  /* a paragraph, for SARIF fullDescription */
+    const char *doc;          /* doc page, relative to the repository */
+    void (*judge)(hs_judge_ctx *ctx);
+} hs_rule;
+
+/* The table, in a fixed order. */
+const hs_rule *const *hs_rules_all(size_t *count);
+const hs_rule *hs_rule_find(const char *id);
+
+#endif

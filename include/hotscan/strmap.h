@@ -1,0 +1,27 @@
+/*
+ * strmap.h - an open-addressing hash map from strings to pointers.
+ *
+ * Keys are copied and owned by the map; values are not. Used for USR -> function,
+ * file -> facts and the like, where the program model needs O(1) lookups over
+ * hundreds of thousands of entries.
+ */
+#ifndef HOTSCAN_STRMAP_H
+#define HOTSCAN_STRMAP_H
+
+#include <stddef.h>
+#include <stdbool.h>
+
+typedef struct hs_strmap hs_strmap;
+
+hs_strmap *hs_strmap_create(void);
+void hs_strmap_delete(hs_strmap *m);
+/* Returns the previous value for the key, or NULL. */
+void *hs_strmap_put(hs_strmap *m, const char *key, void *value);
+void *hs_strmap_get(const hs_strmap *m, const char *key);
+bool hs_strmap_has(const hs_strmap *m, const char *key);
+size_t hs_strmap_size(const hs_strmap *m);
+
+/* Iteration: for (size_t it = 0; hs_strmap_next(m, &it, &k, &v);) */
+bool hs_strmap_next(const hs_strmap *m, size_t *iter, const char **key, void **value);
+
+#endif

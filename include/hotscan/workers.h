@@ -1,0 +1,35 @@
+/*
+ * workers.h - runs extraction over many TUs in parallel, in worker processes.
+ *
+ * Processes, not threads: a TU that crashes or hangs libclang kills or stalls only its
+ * worker; the supervisor records an error for that TU, starts a fresh worker and goes
+ * on. Workers are long-lived (one parses many TUs) because starting libclang costs
+ * about 0.1 s per process, more than parsing a typical TU.
+ */
+#ifndef HOTSCAN_WORKERS_H
+#define HOTSCAN_WORKERS_H
+
+#include <jansson.h>
+
+#include "hotscan/extract.h"
+#include "hotscan/ruledata.h"
+
+typedef struct {
+    json_t *facts;   /* the TU's facts, or NULL when it failed */
+    char *error;     /* why it failed, or NULL */
+    double seconds;
+} hs_tu_result;
+
+typedef struct {
+    int jobs;            /* worker processes */
+    double tu_timeout;   /* seconds before a TU's worker is killed; <= 0: never */
+    const hs_ruledata *rd;
+    const char *root;
+    bool progress;       /* a progress line on stderr */
+} hs_pool_options;
+
+/* Fills results[i] for tus[i]. Returns false only when no worker could be started. */
+bool hs_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
+                    hs_tu_result *results, char **err);
+
+#endif
