@@ -32,6 +32,8 @@ typedef struct {
     double tu_timeout;
     int color;            /* -1 auto, 0 never, 1 always */
     bool quiet;
+    bool exit_zero;       /* findings alone do not make the exit status 1 */
+    int min_confidence;   /* findings below this rank are left out */
 } scan_options;
 
 static void scan_usage(FILE *out)
@@ -54,6 +56,9 @@ static void scan_usage(FILE *out)
             "  --tu-timeout SEC     give up on a translation unit after SEC seconds (default 300)\n"
             "  --color auto|always|never  colored text output (default: auto)\n"
             "  -q, --quiet          no notes or summary on standard error\n"
+            "  --min-confidence low|medium|high  leave out findings below this confidence\n"
+            "                       (default: medium)\n"
+            "  --exit-zero          exit 0 even when there are findings (errors still exit 2)\n"
             "  -h, --help           show this help\n\n"
             "Exit status: 0 no findings, 1 findings, 2 usage or input error (including a\n"
             "translation unit that failed to parse: the rest is still reported).\n");
@@ -82,9 +87,28 @@ static bool in_list(const hs_vec *v, const char *s)
     return false;
 }
 
+static int confidence_rank(const char *c)
+{
+    return strcmp(c, "low") == 0 ? 1 : strcmp(c, "medium") == 0 ? 2 : strcmp(c, "high") == 0 ? 3 : 0;
+}
+
+/* Drops findings below the minimum confidence; returns how many were dropped. */
+static size_t drop_below(json_t *findings, int min_rank)
+{
+    size_t dropped = 0;
+    for (size_t i = json_array_size(findings); i-- > 0;) {
+        const char *c = json_string_value(json_object_get(json_array_get(findings, i), "confidence"));
+        if (confidence_rank(c ? c : "high") < min_rank) {
+            json_array_remove(findings, i);
+            dropped++;
+        }
+    }
+    return dropped;
+}
+
 static int parse_options(int argc, char **argv, scan_options *o)
 {
-    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR };
+    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE };
     static const struct option longopts[] = {
         {"hot", required_argument, NULL, OPT_HOT},
         {"format", required_argument, NULL, OPT_FORMAT},
@@ -95,6 +119,8 @@ static int parse_options(int argc, char **argv, scan_options *o)
         {"tu-timeout", required_argument, NULL, OPT_TIMEOUT},
         {"color", required_argument, NULL, OPT_COLOR},
         {"quiet", no_argument, NULL, 'q'},
+        {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
+        {"min-confidence", required_argument, NULL, OPT_MIN_CONFIDENCE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -102,6 +128,7 @@ static int parse_options(int argc, char **argv, scan_options *o)
     o->jobs = ncpu > 0 ? (int)ncpu : 1;
     o->tu_timeout = 300;
     o->color = -1;
+    o->min_confidence = 2;
     optind = 1;
     opterr = 0;
     int c;
@@ -125,6 +152,16 @@ static int parse_options(int argc, char **argv, scan_options *o)
         }
         case 'q':
             o->quiet = true;
+            break;
+        case OPT_EXIT_ZERO:
+            o->exit_zero = true;
+            break;
+        case OPT_MIN_CONFIDENCE:
+            o->min_confidence = confidence_rank(optarg);
+            if (!o->min_confidence) {
+                fprintf(stderr, "hotscan: unknown --min-confidence '%s' (low, medium or high)\n", optarg);
+                return 2;
+            }
             break;
         case 'h':
             scan_usage(stdout);
@@ -327,6 +364,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                             .findings = findings, .extra = extra};
         rules[r]->judge(&ctx);
     }
+    size_t hidden = drop_below(findings, o->min_confidence);
     hs_findings_finalize(findings, root);
 
     double seconds = hs_now_seconds() - t0;
@@ -370,11 +408,14 @@ static int run_scan(scan_options *o, char **paths, int npaths)
             fprintf(stderr, "hotscan: error: %s: %s\n", json_string_value(json_object_get(e, "file")),
                     json_string_value(json_object_get(e, "message")));
     }
+    if (!o->quiet && hidden)
+        fprintf(stderr, "hotscan: note: %zu lower-confidence finding%s left out (--min-confidence low shows them)\n",
+                hidden, hidden == 1 ? "" : "s");
     if (!o->quiet)
         fprintf(stderr, "hotscan: %zu finding%s in %zu translation unit%s (%zu with errors, %zu failed) in %.1f s\n",
                 nfind, nfind == 1 ? "" : "s", n, n == 1 ? "" : "s", nerr - failed, failed, seconds);
     if (status == 0)
-        status = nerr ? 2 : nfind ? 1 : 0;
+        status = nerr ? 2 : (nfind && !o->exit_zero) ? 1 : 0;
     json_decref(report);
     hs_program_delete(program);
     hs_discovery_free(&disc);

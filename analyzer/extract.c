@@ -428,17 +428,27 @@ static enum CXChildVisitResult attr_visitor(CXCursor c, CXCursor parent, CXClien
             *flags |= 1;
         if (strcmp(name, "cold") == 0 || strcmp(name, "__cold__") == 0)
             *flags |= 2;
+        if (strcmp(name, "noreturn") == 0 || strcmp(name, "_Noreturn") == 0 ||
+            strcmp(name, "__noreturn__") == 0)
+            *flags |= 4;
     }
     free(name);
     return CXChildVisit_Continue;
 }
 
-/* Bit 1: hot, bit 2: cold. */
+/*
+ * Bit 1: hot, bit 2: cold, bit 4: never returns. GNU noreturn lives on the function
+ * type rather than as an attribute cursor, so the type's spelling is checked too.
+ */
 static int function_temperature(hs_extract_ctx *x, CXCursor fn)
 {
     int flags = 0;
     void *args[2] = {x, &flags};
     clang_visitChildren(fn, attr_visitor, args);
+    CXString type = clang_getTypeSpelling(clang_getCursorType(fn));
+    if (strstr(clang_getCString(type), "__attribute__((noreturn))"))
+        flags |= 4;
+    clang_disposeString(type);
     return flags;
 }
 
@@ -484,6 +494,36 @@ static bool push_scope(hs_extract_ctx *x, CXCursor c, bool is_loop)
     x->scopes[x->nscopes].is_loop = is_loop;
     x->nscopes++;
     return true;
+}
+
+/* Calls that end an error path: what precedes them in a statement list is not hot. */
+static const char *const abort_calls[] = {
+    "abort", "std::abort", "std::terminate", "__assert_fail", "__assert_rtn", "__builtin_unreachable",
+    "__builtin_trap", "ut_error", "ut_dbg_assertion_failed", NULL};
+
+static bool function_never_returns(CXCursor fn)
+{
+    CXString type = clang_getTypeSpelling(clang_getCursorType(fn));
+    bool r = strstr(clang_getCString(type), "__attribute__((noreturn))") != NULL;
+    clang_disposeString(type);
+    return r;
+}
+
+/* True for a statement or expression that is a call to an abort-like function. */
+static bool is_abort_call(hs_extract_ctx *x, CXCursor c)
+{
+    c = hs_strip_expr(c);
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return false;
+    CXCursor callee = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(callee))
+        return false;
+    const char *q = hs_qualified_name(x, callee);
+    for (size_t i = 0; abort_calls[i]; i++)
+        if (strcmp(q, abort_calls[i]) == 0)
+            return true;
+    /* exit() is noreturn too, but ends normal runs (the end of main) as often as errors. */
+    return strcmp(q, "exit") != 0 && strcmp(q, "std::exit") != 0 && function_never_returns(callee);
 }
 
 static const char *const noreturn_calls[] = {
@@ -686,11 +726,34 @@ static unsigned for_init_end(hs_extract_ctx *x, CXCursor stmt, CXCursor body)
     return result;
 }
 
+/* `do { ... } while (0)` and `while (0)`: statement macros, not loops. */
+static bool condition_is_false(CXCursor cond)
+{
+    CXEvalResult ev = clang_Cursor_Evaluate(cond);
+    if (!ev)
+        return false;
+    bool is_false = clang_EvalResult_getKind(ev) == CXEval_Int && clang_EvalResult_getAsLongLong(ev) == 0;
+    clang_EvalResult_dispose(ev);
+    return is_false;
+}
+
 static void walk_loop(hs_extract_ctx *x, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     hs_cursor_list kids;
     hs_children(c, &kids);
+    CXCursor *cond = k == CXCursor_DoStmt && kids.len == 2      ? &kids.items[1]
+                     : k == CXCursor_WhileStmt && kids.len >= 2 ? &kids.items[kids.len - 2]
+                                                                : NULL;
+    if (cond && condition_is_false(*cond)) {
+        bool pushed = push_scope(x, c, false); /* still the target of break */
+        for (unsigned i = 0; i < kids.len; i++)
+            walk(x, kids.items[i]);
+        if (pushed)
+            x->nscopes--;
+        hs_cursor_list_free(&kids);
+        return;
+    }
     /* Parts evaluated once, before the first iteration: for-init, a range-for's range. */
     unsigned once_until = 0;
     if (kids.len > 0 && k == CXCursor_ForStmt)
@@ -746,16 +809,20 @@ static void walk_call(hs_extract_ctx *x, CXCursor c)
     x->fn->call_seq++;
     if (!clang_Cursor_isNull(callee) && is_function_kind(ck)) {
         const char *qname = hs_qualified_name(x, callee);
-        if (hs_ruledata_is_blocking(x->rd, qname))
+        if (hs_ruledata_is_blocking(x->rd, qname)) {
             mark_loops_blocking(x);
+            x->fn->blocking_seq++;
+        }
         hs_timers_on_call(x, c, callee, qname);
         hs_pos pos;
         if (hs_cursor_pos(x, c, &pos, NULL)) {
             char *usr = hs_cursor_usr(callee);
-            json_t *edge = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:b}", "caller", x->fn->usr,
-                                     "callee", usr, "callee_name", qname, "file", pos.file, "line",
-                                     (json_int_t)pos.line, "column", (json_int_t)pos.column,
-                                     "in_loop", hs_in_loop(x));
+            json_t *edge = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:b, s:b}", "caller",
+                                     x->fn->usr, "callee", usr, "callee_name", qname, "file",
+                                     pos.file, "line", (json_int_t)pos.line, "column",
+                                     (json_int_t)pos.column, "in_loop", hs_in_loop(x),
+                                     "error_path", x->error_path > 0, "callee_noreturn",
+                                     function_never_returns(callee));
             json_array_append_new(x->calls, edge);
             free(usr);
         }
@@ -875,6 +942,31 @@ static void walk_var_decl(hs_extract_ctx *x, CXCursor c)
     hs_cursor_list_free(&kids);
 }
 
+/*
+ * A statement list (or comma expression) whose later element aborts: the elements
+ * before it are an error path (`log_error(...); abort();`, assert macros).
+ */
+static void walk_sequence(hs_extract_ctx *x, CXCursor c)
+{
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    unsigned abort_at = 0;
+    for (unsigned i = 1; i < kids.len; i++)
+        if (is_abort_call(x, kids.items[i]))
+            abort_at = i;
+    enum CXCursorKind saved = x->parent_kind;
+    x->parent_kind = clang_getCursorKind(c);
+    for (unsigned i = 0; i < kids.len; i++) {
+        if (i < abort_at)
+            x->error_path++;
+        walk(x, kids.items[i]);
+        if (i < abort_at)
+            x->error_path--;
+    }
+    x->parent_kind = saved;
+    hs_cursor_list_free(&kids);
+}
+
 static void walk(hs_extract_ctx *x, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
@@ -899,7 +991,16 @@ static void walk(hs_extract_ctx *x, CXCursor c)
     case CXCursor_CallExpr:
         walk_call(x, c);
         return;
+    case CXCursor_CompoundStmt:
+        walk_sequence(x, c);
+        return;
     case CXCursor_BinaryOperator:
+        if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Comma) {
+            walk_sequence(x, c);
+            return;
+        }
+        walk_binary(x, c);
+        return;
     case CXCursor_CompoundAssignOperator:
         walk_binary(x, c);
         return;
@@ -931,9 +1032,9 @@ static void emit_function(hs_extract_ctx *x, CXCursor c, int temperature, bool d
     if (!hs_cursor_pos(x, c, &pos, &end))
         return;
     char *usr = hs_cursor_usr(c);
-    json_t *f = json_pack("{s:s, s:s, s:b, s:b, s:b}", "usr", usr, "name", hs_qualified_name(x, c),
-                          "defined", defined, "hot", (temperature & 1) != 0, "cold",
-                          (temperature & 2) != 0);
+    json_t *f = json_pack("{s:s, s:s, s:b, s:b, s:b, s:b}", "usr", usr, "name",
+                          hs_qualified_name(x, c), "defined", defined, "hot", (temperature & 1) != 0,
+                          "cold", (temperature & 2) != 0, "noreturn", (temperature & 4) != 0);
     hs_fact_set_position(f, &pos, NULL);
     json_array_append_new(x->functions, f);
     free(usr);
@@ -983,6 +1084,7 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
     x->nscopes = 0;
     x->nbranches = 0;
     x->sink_key = NULL;
+    x->error_path = 0;
     hs_cursor_list kids;
     hs_children(c, &kids);
     for (unsigned i = 0; i < kids.len; i++) {

@@ -46,6 +46,7 @@ typedef struct {
     hs_vec writes;          /* json_t* [key, offset] */
     hs_strmap *blocking_loops; /* loop id (as text) -> 1 when the loop blocks */
     unsigned call_seq;
+    unsigned blocking_seq;  /* blocking or slow calls seen so far */
 } hs_fn_state;
 
 typedef struct hs_extract_ctx {
@@ -64,6 +65,7 @@ typedef struct hs_extract_ctx {
     json_t *branches[HS_MAX_NEST]; /* each [node, end, arm, exit_until] */
     int nbranches;
     const char *sink_key;    /* set while walking the right side of an assignment */
+    int error_path;          /* > 0 inside code that ends in an abort-like call */
     enum CXCursorKind parent_kind;
 } hs_extract_ctx;
 

@@ -55,6 +55,25 @@ static bool is_null_argument(CXCursor arg)
     return false;
 }
 
+/*
+ * True when the read sits in a branch arm inside its innermost loop: it runs on some
+ * iterations only, often on purpose (`if (i % 1000 == 0) now = time(NULL);`).
+ */
+static bool branch_inside_innermost_loop(const hs_extract_ctx *x)
+{
+    int loop = -1;
+    for (int i = 0; i < x->nscopes; i++)
+        if (x->scopes[i].is_loop)
+            loop = i;
+    if (loop < 0)
+        return false;
+    unsigned loop_start = x->scopes[loop].id;
+    for (int i = 0; i < x->nbranches; i++)
+        if ((unsigned)json_integer_value(json_array_get(x->branches[i], 0)) > loop_start)
+            return true;
+    return false;
+}
+
 void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname)
 {
     (void)callee;
@@ -127,6 +146,8 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     json_object_set_new(fact, "result_used",
                         json_boolean(x->parent_kind != CXCursor_CompoundStmt || sink != NULL));
     json_object_set_new(fact, "seq", json_integer(x->fn->call_seq));
+    json_object_set_new(fact, "blocking_seq", json_integer(x->fn->blocking_seq));
+    json_object_set_new(fact, "branch_in_loop", json_boolean(branch_inside_innermost_loop(x)));
     json_object_set_new(fact, "ordinal", json_integer((json_int_t)x->fn->reads.len));
     r->fact = fact;
     hs_vec_push(&x->fn->reads, r);
@@ -184,6 +205,7 @@ void hs_timers_finish_function(hs_extract_ctx *x)
         json_object_set_new(r->fact, "elapsed_with", elapsed[i]);
         bool blocking = r->loop_path[0] && hs_strmap_has(fn->blocking_loops, innermost_loop(r->loop_path));
         json_object_set_new(r->fact, "loop_blocking", json_boolean(blocking));
+        json_object_set_new(r->fact, "function_blocks", json_boolean(fn->blocking_seq > 0));
         /* The first later write to the name holding this reading, for the reuse fix-it. */
         const char *sink = json_string_value(json_object_get(r->fact, "sink"));
         json_int_t modified = -1;

@@ -130,7 +130,9 @@ void hs_program_merge(hs_program *p, json_t *facts)
     json_array_foreach(json_object_get(facts, "functions"), i, fj) {
         hs_function *f = hs_program_function(p, str(fj, "usr"), str(fj, "name"));
         f->hot_attr |= json_is_true(json_object_get(fj, "hot"));
-        f->cold_attr |= json_is_true(json_object_get(fj, "cold"));
+        /* Like GCC, treat functions that never return (assert, panic) as cold. */
+        f->cold_attr |= json_is_true(json_object_get(fj, "cold")) ||
+                        json_is_true(json_object_get(fj, "noreturn"));
         bool defined = json_is_true(json_object_get(fj, "defined"));
         if (!f->file || (defined && !f->defined)) {
             free(f->file);
@@ -150,8 +152,12 @@ void hs_program_merge(hs_program *p, json_t *facts)
             continue;
         hs_function *caller = hs_program_function(p, str(cj, "caller"), NULL);
         hs_function *callee = hs_program_function(p, str(cj, "callee"), str(cj, "callee_name"));
-        hs_program_add_call(p, caller, callee, str(cj, "file"), uint_of(cj, "line"),
-                            uint_of(cj, "column"), json_is_true(json_object_get(cj, "in_loop")));
+        hs_call_edge *e = hs_program_add_call(p, caller, callee, str(cj, "file"), uint_of(cj, "line"),
+                                              uint_of(cj, "column"),
+                                              json_is_true(json_object_get(cj, "in_loop")));
+        e->error_path = json_is_true(json_object_get(cj, "error_path"));
+        /* A callee declared noreturn in a header hotscan does not visit is still cold. */
+        callee->cold_attr |= json_is_true(json_object_get(cj, "callee_noreturn"));
     }
     merge_array(p, facts, "clock_reads", "read", p->clock_reads);
     merge_array(p, facts, "atomics", "atomic", p->atomics);
@@ -187,7 +193,7 @@ static void bfs_hot(hs_vec *queue)
         for (size_t i = 0; i < f->callees.len; i++) {
             hs_call_edge *e = f->callees.items[i];
             hs_function *g = e->callee;
-            if (g->hot_depth >= 0 || g->cold_attr)
+            if (g->hot_depth >= 0 || g->cold_attr || e->error_path)
                 continue;
             g->hot_depth = f->hot_depth + 1;
             g->hot_via = e;

@@ -113,6 +113,9 @@ static void judge(hs_judge_ctx *ctx)
         if (!a)
             continue;
         json_int_t calls_between = num(b, "seq") - num(a, "seq") - 1;
+        /* A blocking or slow call in between makes distinct readings plausible. */
+        bool blocked_between = num(b, "blocking_seq") > num(a, "blocking_seq");
+        const char *confidence = blocked_between ? "low" : calls_between > 0 ? "medium" : "high";
         const char *api = s(b, "api");
         json_t *clock_id = json_object_get(b, "clock_id");
         char *what = json_is_string(clock_id) ? hs_printf("%s(%s)", api, json_string_value(clock_id))
@@ -120,8 +123,7 @@ static void judge(hs_judge_ctx *ctx)
         char *message = hs_printf("%s is read again here although the reading at line %lld is "
                                   "still at hand on this path; reuse it instead of a second read",
                                   what, (long long)num(a, "line"));
-        json_t *finding = hs_finding_new("timer-duplicate", "warning",
-                                         calls_between > 0 ? "medium" : "high", b,
+        json_t *finding = hs_finding_new("timer-duplicate", "warning", confidence, b,
                                          s(b, "function_name"), message);
         hs_finding_add_related(finding, s(a, "file"), (unsigned)num(a, "line"),
                                (unsigned)num(a, "column"), "the earlier read of the same clock");

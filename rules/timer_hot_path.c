@@ -45,7 +45,8 @@ static const hs_call_edge *hot_loop_caller(const hs_function *f)
     return NULL;
 }
 
-static void add_hot_path(json_t *finding, const hs_function *f, json_t *read)
+/* Steps from the hot root to `f`, each at the call it makes, then `f` at file:line. */
+static void add_hot_path_to(json_t *finding, const hs_function *f, const char *file, unsigned line)
 {
     hs_vec edges;
     hs_program_hot_path(f, &edges);
@@ -54,8 +55,7 @@ static void add_hot_path(json_t *finding, const hs_function *f, json_t *read)
         hs_finding_add_path_step(finding, e->caller->name, e->file, e->line);
     }
     hs_vec_free(&edges);
-    hs_finding_add_path_step(finding, f->name, json_string_value(json_object_get(read, "file")),
-                             (unsigned)json_integer_value(json_object_get(read, "line")));
+    hs_finding_add_path_step(finding, f->name, file, line);
 }
 
 static char *chain_text(const hs_function *f)
@@ -95,7 +95,8 @@ static void judge(hs_judge_ctx *ctx)
         if (in_loop) {
             json_array_append_new(reasons, json_string("in-loop"));
             if (!why)
-                why = hs_xstrdup("it runs on every iteration of a loop");
+                why = hs_xstrdup("it runs on every iteration of a loop (hoist it out of the loop "
+                                 "if one reading per loop is enough)");
         }
         if (loop_call) {
             json_array_append_new(reasons, json_string("called-in-hot-loop"));
@@ -122,17 +123,32 @@ static void judge(hs_judge_ctx *ctx)
         char *message = hs_printf("%s on a hot path costs %s: %s; read the clock once per "
                                   "request and reuse it, or use a cheaper clock",
                                   what, cost_phrase(cost), why);
+        /* Only "in a loop" is weaker evidence; a read in a branch inside the loop runs on
+         * some iterations only, often as deliberate amortization: weaker still. */
         bool only_loop = !f->hot_root && !loop_call && f->hot_depth <= 0;
-        json_t *finding = hs_finding_new("timer-hot-path", severity_for(cost),
-                                         only_loop ? "medium" : "high", read, f->name, message);
+        const char *confidence = !only_loop ? "high"
+                                 : json_is_true(json_object_get(read, "branch_in_loop")) ? "low"
+                                                                                       : "medium";
+        /* Beside blocking I/O in the same function a cheap clock read is noise; a syscall
+         * read is not (MDEV-12345's clock() cost as much as the network read). */
+        if (strcmp(cost, "syscall") != 0 && json_is_true(json_object_get(read, "function_blocks")))
+            confidence = "low";
+        json_t *finding = hs_finding_new("timer-hot-path", severity_for(cost), confidence, read,
+                                         f->name, message);
         json_object_set_new(finding, "reasons", reasons);
         json_object_set(finding, "cost", json_object_get(read, "cost"));
         json_object_set(finding, "api", json_object_get(read, "api"));
         json_object_set(finding, "fingerprint_basis", json_object_get(read, "text"));
-        if (f->hot_depth >= 0)
-            add_hot_path(finding, f, read);
-        if (loop_call && f->hot_depth <= 0)
-            hs_finding_add_path_step(finding, loop_call->caller->name, loop_call->file, loop_call->line);
+        /* The path shown is the one the message names. */
+        bool loop_call_leads = loop_call && !f->hot_root && !in_loop;
+        if (loop_call_leads) {
+            add_hot_path_to(finding, loop_call->caller, loop_call->file, loop_call->line);
+            hs_finding_add_path_step(finding, f->name, json_string_value(json_object_get(read, "file")),
+                                     (unsigned)json_integer_value(json_object_get(read, "line")));
+        } else if (f->hot_depth >= 0) {
+            add_hot_path_to(finding, f, json_string_value(json_object_get(read, "file")),
+                            (unsigned)json_integer_value(json_object_get(read, "line")));
+        }
         json_array_append_new(ctx->findings, finding);
         free(what);
         free(message);

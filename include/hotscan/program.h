@@ -19,6 +19,7 @@ typedef struct {
     char *file;
     unsigned line, column;
     bool in_loop;
+    bool error_path;   /* followed by an abort-like call: never part of a hot path */
 } hs_call_edge;
 
 struct hs_function {
