@@ -7,10 +7,14 @@
 
 extern const hs_rule hs_rule_timer_hot_path;
 extern const hs_rule hs_rule_timer_duplicate;
+extern const hs_rule hs_rule_atomic_seqcst_counter;
+extern const hs_rule hs_rule_os_event;
 
 static const hs_rule *const all_rules[] = {
     &hs_rule_timer_hot_path,
     &hs_rule_timer_duplicate,
+    &hs_rule_atomic_seqcst_counter,
+    &hs_rule_os_event,
 };
 
 const hs_rule *const *hs_rules_all(size_t *count)
