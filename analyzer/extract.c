@@ -634,8 +634,10 @@ static void walk_if(hs_extract_ctx *x, CXCursor c)
     unsigned n = kids.len;
     bool has_else = n >= 3 && range_has_token(x, kids.items[n - 2], kids.items[n - 1], "else", true);
     unsigned then_index = has_else ? n - 2 : n - 1;
+    x->condition++;
     for (unsigned i = 0; i < then_index; i++)
         walk(x, kids.items[i]); /* init and condition run on every path */
+    x->condition--;
     walk_arm(x, c, 0, kids.items[then_index], exit_until(x, kids.items[then_index]));
     if (has_else)
         walk_arm(x, c, 1, kids.items[n - 1], exit_until(x, kids.items[n - 1]));
@@ -647,7 +649,9 @@ static void walk_conditional(hs_extract_ctx *x, CXCursor c)
     hs_cursor_list kids;
     hs_children(c, &kids);
     if (kids.len == 3) {
+        x->condition++;
         walk(x, kids.items[0]);
+        x->condition--;
         walk_arm(x, c, 0, kids.items[1], 0);
         walk_arm(x, c, 1, kids.items[2], 0);
     } else {
@@ -671,8 +675,10 @@ static void walk_switch(hs_extract_ctx *x, CXCursor c)
         hs_cursor_list_free(&kids);
         return;
     }
+    x->condition++;
     for (unsigned i = 0; i + 1 < kids.len; i++)
         walk(x, kids.items[i]);
+    x->condition--;
     CXCursor body = kids.items[kids.len - 1];
     bool pushed = push_scope(x, c, false);
     if (clang_getCursorKind(body) != CXCursor_CompoundStmt) {
@@ -702,16 +708,16 @@ static void walk_switch(hs_extract_ctx *x, CXCursor c)
     hs_cursor_list_free(&kids);
 }
 
-/* Offset of the first ';' at parenthesis depth 1 between `from` and `to`. */
-static unsigned for_init_end(hs_extract_ctx *x, CXCursor stmt, CXCursor body)
+/* Offsets of a for statement's two header semicolons (at parenthesis depth 1). */
+static void for_header_semicolons(hs_extract_ctx *x, CXCursor stmt, CXCursor body, unsigned out[2])
 {
     CXSourceLocation a = clang_getRangeStart(clang_getCursorExtent(stmt));
     CXSourceLocation b = clang_getRangeStart(clang_getCursorExtent(body));
     CXToken *toks = NULL;
-    unsigned n = 0;
+    unsigned n = 0, found = 0, depth = 0;
+    out[0] = out[1] = 0;
     clang_tokenize(x->tu, clang_getRange(a, b), &toks, &n);
-    unsigned result = 0, depth = 0;
-    for (unsigned i = 0; i < n && !result; i++) {
+    for (unsigned i = 0; i < n && found < 2; i++) {
         CXString s = clang_getTokenSpelling(x->tu, toks[i]);
         const char *t = clang_getCString(s);
         if (strcmp(t, "(") == 0)
@@ -719,11 +725,10 @@ static unsigned for_init_end(hs_extract_ctx *x, CXCursor stmt, CXCursor body)
         else if (strcmp(t, ")") == 0)
             depth--;
         else if (strcmp(t, ";") == 0 && depth == 1)
-            result = offset_of(clang_getTokenLocation(x->tu, toks[i]));
+            out[found++] = offset_of(clang_getTokenLocation(x->tu, toks[i]));
         clang_disposeString(s);
     }
     clang_disposeTokens(x->tu, toks, n);
-    return result;
 }
 
 /* `do { ... } while (0)` and `while (0)`: statement macros, not loops. */
@@ -754,21 +759,35 @@ static void walk_loop(hs_extract_ctx *x, CXCursor c)
         hs_cursor_list_free(&kids);
         return;
     }
-    /* Parts evaluated once, before the first iteration: for-init, a range-for's range. */
-    unsigned once_until = 0;
+    /*
+     * Which child is what. Parts run once, before the first iteration: a for's init,
+     * a range-for's range. The condition runs every iteration: a while's first
+     * part(s), a do's last, what a for has between its two semicolons.
+     */
+    unsigned semis[2] = {0, 0};
     if (kids.len > 0 && k == CXCursor_ForStmt)
-        once_until = for_init_end(x, c, kids.items[kids.len - 1]);
-    unsigned first_in_loop = 0;
-    if (k == CXCursor_CXXForRangeStmt && kids.len > 0)
-        first_in_loop = kids.len - 1;
-    else if (k == CXCursor_ForStmt)
-        while (first_in_loop + 1 < kids.len && start_offset(kids.items[first_in_loop]) < once_until)
-            first_in_loop++;
-    for (unsigned i = 0; i < first_in_loop; i++)
+        for_header_semicolons(x, c, kids.items[kids.len - 1], semis);
+    unsigned body_index = k == CXCursor_DoStmt ? 0 : (kids.len ? kids.len - 1 : 0);
+    bool pushed = false;
+    for (unsigned i = 0; i < kids.len; i++) {
+        unsigned start = start_offset(kids.items[i]);
+        bool once = i != body_index && ((k == CXCursor_ForStmt && start < semis[0]) ||
+                                        k == CXCursor_CXXForRangeStmt);
+        bool is_cond = i != body_index && !once &&
+                       (k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
+                        (k == CXCursor_ForStmt && start < semis[1]));
+        if (!once && !pushed)
+            pushed = push_scope(x, c, true);
+        if (is_cond) {
+            x->condition++;
+            x->loop_condition++;
+        }
         walk(x, kids.items[i]);
-    bool pushed = push_scope(x, c, true);
-    for (unsigned i = first_in_loop; i < kids.len; i++)
-        walk(x, kids.items[i]);
+        if (is_cond) {
+            x->condition--;
+            x->loop_condition--;
+        }
+    }
     if (pushed)
         x->nscopes--;
     hs_cursor_list_free(&kids);
@@ -911,7 +930,14 @@ static void walk_binary(hs_extract_ctx *x, CXCursor c)
         hs_vec_push(&x->fn->combiners, sets);
     }
     bool assigns = op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
-    if (assigns) {
+    bool compares = (is_combining_operator(op) && op != CXBinaryOperator_Sub && op != CXBinaryOperator_SubAssign) ||
+                    op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr;
+    if (compares) {
+        x->comparison++;
+        walk(x, kids.items[0]);
+        walk(x, kids.items[1]);
+        x->comparison--;
+    } else if (assigns) {
         record_write(x, kids.items[0], start_offset(c));
         char *key = hs_expr_key(x, kids.items[0]);
         walk(x, kids.items[0]);
@@ -1085,6 +1111,7 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
     x->nbranches = 0;
     x->sink_key = NULL;
     x->error_path = 0;
+    x->condition = x->loop_condition = x->comparison = 0;
     hs_cursor_list kids;
     hs_children(c, &kids);
     for (unsigned i = 0; i < kids.len; i++) {

@@ -66,6 +66,9 @@ typedef struct hs_extract_ctx {
     int nbranches;
     const char *sink_key;    /* set while walking the right side of an assignment */
     int error_path;          /* > 0 inside code that ends in an abort-like call */
+    int condition;           /* > 0 inside the condition of an if, ?: or loop */
+    int loop_condition;      /* > 0 inside a loop's condition */
+    int comparison;          /* > 0 inside an operand of a comparison or && / || */
     enum CXCursorKind parent_kind;
 } hs_extract_ctx;
 

@@ -16,12 +16,14 @@ json_t *hs_finding_new(const char *rule, const char *severity, const char *confi
     json_object_set_new(f, "rule", json_string(rule));
     json_object_set_new(f, "severity", json_string(severity));
     json_object_set_new(f, "confidence", json_string(confidence));
-    static const char *const pos[] = {"file", "line", "column", "end_line", "end_column"};
-    for (size_t i = 0; i < 5; i++) {
+    json_t *file = json_object_get(fact, "file");
+    json_object_set_new(f, "file", json_is_string(file) ? json_incref(file) : json_string(""));
+    static const char *const pos[] = {"line", "column", "end_line", "end_column"};
+    for (size_t i = 0; i < 4; i++) {
         json_t *v = json_object_get(fact, pos[i]);
-        json_object_set(f, pos[i], v ? v : json_integer(0));
+        json_object_set_new(f, pos[i], v ? json_incref(v) : json_integer(0));
     }
-    if (!json_object_get(fact, "end_line")) {
+    if (!json_object_get(fact, "end_line") || !json_object_get(fact, "end_column")) {
         json_object_set(f, "end_line", json_object_get(fact, "line"));
         json_object_set(f, "end_column", json_object_get(fact, "column"));
     }

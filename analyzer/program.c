@@ -228,13 +228,17 @@ void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_na
     hs_strmap *index = hs_strmap_create();
     for (size_t i = 0; i < n; i++)
         hs_strmap_put(index, ((hs_function *)p->function_list.items[i])->usr, (void *)(i + 1));
+    /* Pass 1 marks what cold functions reach (bit 2). Pass 2 spreads warmth (bit 1) from
+     * every non-cold function that nothing calls, every hot root, and every non-cold
+     * function cold code does not reach (which covers cycles nothing else calls). */
     for (int pass = 0; pass < 2; pass++) {
-        unsigned char bit = pass == 0 ? 1 : 2;
+        unsigned char bit = pass == 0 ? 2 : 1;
         hs_vec q = {0};
         for (size_t i = 0; i < n; i++) {
             hs_function *f = p->function_list.items[i];
-            bool start = pass == 0 ? (!f->cold_attr && (f->callers.len == 0 || f->hot_root))
-                                   : f->cold_attr;
+            bool start = pass == 0 ? f->cold_attr
+                                   : !f->cold_attr && (f->callers.len == 0 || f->hot_root ||
+                                                       !(state[i] & 2));
             if (start) {
                 state[i] |= bit;
                 hs_vec_push(&q, f);
@@ -245,7 +249,7 @@ void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_na
             for (size_t k = 0; k < f->callees.len; k++) {
                 hs_function *g = ((hs_call_edge *)f->callees.items[k])->callee;
                 size_t gi = (size_t)(uintptr_t)hs_strmap_get(index, g->usr) - 1;
-                if ((state[gi] & bit) || (pass == 0 && g->cold_attr))
+                if ((state[gi] & bit) || (bit == 1 && g->cold_attr))
                     continue;
                 state[gi] |= bit;
                 hs_vec_push(&q, g);

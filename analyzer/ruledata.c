@@ -292,7 +292,10 @@ bool hs_ruledata_load_file(hs_ruledata *rd, const char *path, char **err)
     json_error_t jerr;
     json_t *root = json_load_file(path, 0, &jerr);
     if (!root) {
-        *err = hs_printf("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+        if (jerr.line < 0)
+            *err = hs_printf("%s: %s", path, jerr.text);
+        else
+            *err = hs_printf("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
         return false;
     }
     bool ok = true;
@@ -373,7 +376,9 @@ bool hs_ruledata_load_dir(hs_ruledata *rd, const char *dir, char **err)
             hs_vec_push(&names, hs_path_join(dir, ent->d_name));
     }
     closedir(d);
-    qsort(names.items, names.len, sizeof(void *), cmp_str);
+    if (names.len)
+        qsort(names.items, names.len, sizeof(void *), cmp_str);
+    size_t files_before = rd->files.len;
     bool ok = true;
     for (size_t i = 0; i < names.len; i++) {
         if (ok)
@@ -381,7 +386,7 @@ bool hs_ruledata_load_dir(hs_ruledata *rd, const char *dir, char **err)
         free(names.items[i]);
     }
     hs_vec_free(&names);
-    if (ok && rd->files.len == 0) {
+    if (ok && rd->files.len == files_before) {
         *err = hs_printf("%s: no rule-data files (*.json) found", dir);
         return false;
     }

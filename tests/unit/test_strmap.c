@@ -1,0 +1,181 @@
+/*
+ * test_strmap.c - unit tests for the string -> pointer hash map (analyzer/strmap.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotscan/strmap.h"
+
+static void *val(uintptr_t n)
+{
+    return (void *)n;
+}
+
+static void test_empty_map(void **state)
+{
+    (void)state;
+    hs_strmap *m = hs_strmap_create();
+    assert_int_equal(hs_strmap_size(m), 0);
+    assert_null(hs_strmap_get(m, "missing"));
+    assert_false(hs_strmap_has(m, "missing"));
+    assert_false(hs_strmap_has(m, ""));
+    size_t it = 0;
+    const char *k = NULL;
+    void *v = NULL;
+    assert_false(hs_strmap_next(m, &it, &k, &v));
+    hs_strmap_delete(m);
+    hs_strmap_delete(NULL); /* deleting nothing is allowed */
+}
+
+static void test_put_get(void **state)
+{
+    (void)state;
+    hs_strmap *m = hs_strmap_create();
+    assert_null(hs_strmap_put(m, "alpha", val(1)));
+    assert_null(hs_strmap_put(m, "beta", val(2)));
+    assert_null(hs_strmap_put(m, "", val(3))); /* the empty string is a key like any other */
+    assert_int_equal(hs_strmap_size(m), 3);
+    assert_ptr_equal(hs_strmap_get(m, "alpha"), val(1));
+    assert_ptr_equal(hs_strmap_get(m, "beta"), val(2));
+    assert_ptr_equal(hs_strmap_get(m, ""), val(3));
+    assert_true(hs_strmap_has(m, "alpha"));
+    assert_false(hs_strmap_has(m, "alph"));
+    assert_false(hs_strmap_has(m, "alphaa"));
+    assert_null(hs_strmap_get(m, "gamma"));
+    hs_strmap_delete(m);
+}
+
+static void test_keys_are_copied(void **state)
+{
+    (void)state;
+    hs_strmap *m = hs_strmap_create();
+    char key[16];
+    strcpy(key, "transient");
+    hs_strmap_put(m, key, val(7));
+    strcpy(key, "clobbered");
+    assert_ptr_equal(hs_strmap_get(m, "transient"), val(7));
+    assert_null(hs_strmap_get(m, "clobbered"));
+    hs_strmap_delete(m);
+}
+
+static void test_null_value_is_present(void **state)
+{
+    (void)state;
+    hs_strmap *m = hs_strmap_create();
+    hs_strmap_put(m, "k", NULL);
+    assert_true(hs_strmap_has(m, "k"));
+    assert_null(hs_strmap_get(m, "k"));
+    assert_int_equal(hs_strmap_size(m), 1);
+    hs_strmap_delete(m);
+}
+
+static void test_overwrite_returns_previous(void **state)
+{
+    (void)state;
+    hs_strmap *m = hs_strmap_create();
+    assert_null(hs_strmap_put(m, "k", val(1)));
+    assert_ptr_equal(hs_strmap_put(m, "k", val(2)), val(1));
+    assert_ptr_equal(hs_strmap_put(m, "k", val(3)), val(2));
+    assert_int_equal(hs_strmap_size(m), 1);
+    assert_ptr_equal(hs_strmap_get(m, "k"), val(3));
+    hs_strmap_delete(m);
+}
+
+static void test_iteration_visits_each_key_once(void **state)
+{
+    (void)state;
+    hs_strmap *m = hs_strmap_create();
+    const char *names[] = {"a", "bb", "ccc", "dddd", "Server::handle", "c:@F@main"};
+    const size_t n = sizeof names / sizeof names[0];
+    for (size_t i = 0; i < n; i++)
+        hs_strmap_put(m, names[i], val(i + 1));
+    int seen[6] = {0};
+    size_t count = 0;
+    const char *k;
+    void *v;
+    for (size_t it = 0; hs_strmap_next(m, &it, &k, &v);) {
+        count++;
+        uintptr_t idx = (uintptr_t)v;
+        assert_in_range(idx, 1, n);
+        assert_string_equal(k, names[idx - 1]);
+        seen[idx - 1]++;
+    }
+    assert_int_equal(count, n);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(seen[i], 1);
+
+    /* key and value out-parameters are optional */
+    count = 0;
+    for (size_t it = 0; hs_strmap_next(m, &it, NULL, NULL);)
+        count++;
+    assert_int_equal(count, n);
+    hs_strmap_delete(m);
+}
+
+static void test_growth_past_thousands_of_keys(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    hs_strmap *m = hs_strmap_create();
+    char key[64];
+    for (uintptr_t i = 0; i < N; i++) {
+        snprintf(key, sizeof key, "c:@F@function_%lu", (unsigned long)i);
+        assert_null(hs_strmap_put(m, key, val(i + 1)));
+        assert_int_equal(hs_strmap_size(m), i + 1);
+    }
+    for (uintptr_t i = 0; i < N; i++) {
+        snprintf(key, sizeof key, "c:@F@function_%lu", (unsigned long)i);
+        assert_ptr_equal(hs_strmap_get(m, key), val(i + 1));
+    }
+    assert_null(hs_strmap_get(m, "c:@F@function_20000"));
+    assert_false(hs_strmap_has(m, "c:@F@function_"));
+
+    /* overwrite every other key after growth: size unchanged, new values visible */
+    for (uintptr_t i = 0; i < N; i += 2) {
+        snprintf(key, sizeof key, "c:@F@function_%lu", (unsigned long)i);
+        assert_ptr_equal(hs_strmap_put(m, key, val(i + 1)), val(i + 1));
+        hs_strmap_put(m, key, val(N + i + 1));
+    }
+    assert_int_equal(hs_strmap_size(m), N);
+
+    /* iteration sees every key exactly once with its current value */
+    unsigned char *seen = calloc(N, 1);
+    assert_non_null(seen);
+    size_t count = 0;
+    const char *k;
+    void *v;
+    for (size_t it = 0; hs_strmap_next(m, &it, &k, &v);) {
+        unsigned long idx;
+        assert_int_equal(sscanf(k, "c:@F@function_%lu", &idx), 1);
+        assert_true(idx < N);
+        uintptr_t want = (idx % 2 == 0) ? N + idx + 1 : idx + 1;
+        assert_ptr_equal(v, val(want));
+        assert_int_equal(seen[idx], 0);
+        seen[idx] = 1;
+        count++;
+    }
+    assert_int_equal(count, N);
+    free(seen);
+    hs_strmap_delete(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_empty_map),
+        cmocka_unit_test(test_put_get),
+        cmocka_unit_test(test_keys_are_copied),
+        cmocka_unit_test(test_null_value_is_present),
+        cmocka_unit_test(test_overwrite_returns_previous),
+        cmocka_unit_test(test_iteration_visits_each_key_once),
+        cmocka_unit_test(test_growth_past_thousands_of_keys),
+    };
+    return cmocka_run_group_tests(tests, 0, 0);
+}
