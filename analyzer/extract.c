@@ -585,19 +585,52 @@ static unsigned exit_until(hs_extract_ctx *x, CXCursor stmt)
 }
 
 /* Walks `arm` as arm number `arm_index` of branch node `node`. */
-static void walk_arm(hs_extract_ctx *x, CXCursor node, unsigned arm_index, CXCursor arm,
-                     unsigned exit)
+static void walk_arm_sampled(hs_extract_ctx *x, CXCursor node, unsigned arm_index, CXCursor arm,
+                             unsigned exit, bool sampled)
 {
     if (x->nbranches >= HS_MAX_NEST) {
         walk(x, arm);
         return;
     }
-    json_t *entry = json_pack("[iiii]", (json_int_t)start_offset(node), (json_int_t)end_offset(node),
-                              (json_int_t)arm_index, (json_int_t)exit);
+    json_t *entry = json_pack("[iiiib]", (json_int_t)start_offset(node), (json_int_t)end_offset(node),
+                              (json_int_t)arm_index, (json_int_t)exit, sampled);
     x->branches[x->nbranches++] = entry;
     walk(x, arm);
     x->nbranches--;
     json_decref(entry);
+}
+
+static void walk_arm(hs_extract_ctx *x, CXCursor node, unsigned arm_index, CXCursor arm,
+                     unsigned exit)
+{
+    walk_arm_sampled(x, node, arm_index, arm, exit, false);
+}
+
+static enum CXChildVisitResult find_sampling(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+        if (op == CXBinaryOperator_Rem || op == CXBinaryOperator_And) {
+            *(bool *)data = true;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* A condition with % or & (`i % 1024 == 0`, `n & 63`): work done on some iterations only. */
+static bool is_sampling_condition(CXCursor cond)
+{
+    bool found = false;
+    if (clang_getCursorKind(cond) == CXCursor_BinaryOperator) {
+        void *unused = NULL;
+        find_sampling(cond, clang_getNullCursor(), &found);
+        (void)unused;
+    }
+    if (!found)
+        clang_visitChildren(cond, find_sampling, &found);
+    return found;
 }
 
 static bool range_has_token(hs_extract_ctx *x, CXCursor from, CXCursor to, const char *word,
@@ -638,9 +671,10 @@ static void walk_if(hs_extract_ctx *x, CXCursor c)
     for (unsigned i = 0; i < then_index; i++)
         walk(x, kids.items[i]); /* init and condition run on every path */
     x->condition--;
-    walk_arm(x, c, 0, kids.items[then_index], exit_until(x, kids.items[then_index]));
+    bool sampled = then_index > 0 && is_sampling_condition(kids.items[then_index - 1]);
+    walk_arm_sampled(x, c, 0, kids.items[then_index], exit_until(x, kids.items[then_index]), sampled);
     if (has_else)
-        walk_arm(x, c, 1, kids.items[n - 1], exit_until(x, kids.items[n - 1]));
+        walk_arm_sampled(x, c, 1, kids.items[n - 1], exit_until(x, kids.items[n - 1]), sampled);
     hs_cursor_list_free(&kids);
 }
 
@@ -686,7 +720,11 @@ static void walk_switch(hs_extract_ctx *x, CXCursor c)
     } else {
         hs_cursor_list stmts;
         hs_children(body, &stmts);
-        /* Each case label starts an arm; an arm's exit comes from its last statement. */
+        /*
+         * Each case label starts a segment; a segment that ends in break, return,
+         * continue or goto ends its arm, one that falls through shares its arm with
+         * the next (both run on one path). An arm's exit comes from its last statement.
+         */
         unsigned arm = 0;
         unsigned i = 0;
         while (i < stmts.len) {
@@ -694,11 +732,13 @@ static void walk_switch(hs_extract_ctx *x, CXCursor c)
             while (j < stmts.len && !is_case_label(stmts.items[j]))
                 j++;
             unsigned exit = exit_until(x, stmts.items[j - 1]);
+            bool ends_arm = exit != 0;
             if (exit == x->scopes[x->nscopes - 1].end && pushed)
                 exit = 0; /* break leaves the switch: code after it still runs */
             for (unsigned k = i; k < j; k++)
                 walk_arm(x, c, arm, stmts.items[k], exit);
-            arm++;
+            if (ends_arm)
+                arm++;
             i = j;
         }
         hs_cursor_list_free(&stmts);
@@ -993,11 +1033,27 @@ static void walk_sequence(hs_extract_ctx *x, CXCursor c)
     hs_cursor_list_free(&kids);
 }
 
+static void walk_node(hs_extract_ctx *x, CXCursor c, enum CXCursorKind k);
+
+/*
+ * Collectors see each cursor with parent_kind naming its parent; implicit wrappers
+ * (UnexposedExpr, parentheses) are transparent, so `x.fetch_add(1);` sees a
+ * statement as its parent and `y = x++` an operator.
+ */
 static void walk(hs_extract_ctx *x, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     hs_atomics_on_cursor(x, c);
     hs_events_on_cursor(x, c);
+    enum CXCursorKind saved = x->parent_kind;
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+        x->parent_kind = k;
+    walk_node(x, c, k);
+    x->parent_kind = saved;
+}
+
+static void walk_node(hs_extract_ctx *x, CXCursor c, enum CXCursorKind k)
+{
     switch (k) {
     case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
@@ -1033,6 +1089,14 @@ static void walk(hs_extract_ctx *x, CXCursor c)
     case CXCursor_VarDecl:
         walk_var_decl(x, c);
         return;
+    case CXCursor_LambdaExpr: {
+        /* A lambda's body runs when it is called, not here: its own straight-line code. */
+        unsigned saved = x->lambda;
+        x->lambda = start_offset(c);
+        walk_children(x, c);
+        x->lambda = saved;
+        return;
+    }
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
         if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
@@ -1112,6 +1176,7 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
     x->sink_key = NULL;
     x->error_path = 0;
     x->condition = x->loop_condition = x->comparison = 0;
+    x->lambda = 0;
     hs_cursor_list kids;
     hs_children(c, &kids);
     for (unsigned i = 0; i < kids.len; i++) {
@@ -1217,6 +1282,7 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     x.root = root;
     x.files = hs_strmap_create();
     x.qualnames = hs_strmap_create();
+    x.consumed = hs_strmap_create();
     x.facts = json_object();
     x.functions = json_array();
     x.calls = json_array();
@@ -1242,6 +1308,7 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     for (size_t it = 0; hs_strmap_next(x.qualnames, &it, &key, &value);)
         free(value);
     hs_strmap_delete(x.qualnames);
+    hs_strmap_delete(x.consumed);
     clang_disposeTranslationUnit(tu);
     return x.facts;
 }

@@ -55,6 +55,7 @@ typedef struct hs_extract_ctx {
     const char *root;
     hs_strmap *files;        /* "%p" of CXFile -> real path, or "" when not the project's */
     hs_strmap *qualnames;    /* USR -> qualified name cache */
+    hs_strmap *consumed;     /* cursors an atomic operation already accounted for */
     json_t *facts;
     json_t *functions, *calls, *clock_reads, *atomics, *events, *event_objects;
 
@@ -62,13 +63,14 @@ typedef struct hs_extract_ctx {
     hs_fn_state *fn;
     hs_scope scopes[HS_MAX_NEST];
     int nscopes;
-    json_t *branches[HS_MAX_NEST]; /* each [node, end, arm, exit_until] */
+    json_t *branches[HS_MAX_NEST]; /* each [node, end, arm, exit_until, sampled] */
     int nbranches;
     const char *sink_key;    /* set while walking the right side of an assignment */
     int error_path;          /* > 0 inside code that ends in an abort-like call */
     int condition;           /* > 0 inside the condition of an if, ?: or loop */
     int loop_condition;      /* > 0 inside a loop's condition */
     int comparison;          /* > 0 inside an operand of a comparison or && / || */
+    unsigned lambda;         /* start offset of the innermost enclosing lambda, or 0 */
     enum CXCursorKind parent_kind;
 } hs_extract_ctx;
 

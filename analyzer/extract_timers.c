@@ -56,10 +56,10 @@ static bool is_null_argument(CXCursor arg)
 }
 
 /*
- * True when the read sits in a branch arm inside its innermost loop: it runs on some
- * iterations only, often on purpose (`if (i % 1000 == 0) now = time(NULL);`).
+ * True when the read sits in a sampled branch inside its innermost loop: it runs on
+ * some iterations only, on purpose (`if (i % 1000 == 0) now = time(NULL);`).
  */
-static bool branch_inside_innermost_loop(const hs_extract_ctx *x)
+static bool sampled_inside_innermost_loop(const hs_extract_ctx *x)
 {
     int loop = -1;
     for (int i = 0; i < x->nscopes; i++)
@@ -69,7 +69,8 @@ static bool branch_inside_innermost_loop(const hs_extract_ctx *x)
         return false;
     unsigned loop_start = x->scopes[loop].id;
     for (int i = 0; i < x->nbranches; i++)
-        if ((unsigned)json_integer_value(json_array_get(x->branches[i], 0)) > loop_start)
+        if ((unsigned)json_integer_value(json_array_get(x->branches[i], 0)) > loop_start &&
+            json_is_true(json_array_get(x->branches[i], 4)))
             return true;
     return false;
 }
@@ -89,7 +90,10 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     hs_cost cost = api->cost;
     char *clock_id = NULL;
     if (api->clock_id_arg >= 0 && api->clock_id_arg < nargs) {
-        clock_id = decode_clock_id(x, clang_Cursor_getArgument(call, (unsigned)api->clock_id_arg));
+        CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->clock_id_arg);
+        clock_id = decode_clock_id(x, arg);
+        if (!clock_id)
+            clock_id = hs_cursor_text(x, arg); /* a variable: compared by its spelling */
         hs_cost id_cost;
         if (clock_id && hs_ruledata_clock_id_cost(x->rd, clock_id, &id_cost))
             cost = id_cost;
@@ -147,7 +151,8 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
                         json_boolean(x->parent_kind != CXCursor_CompoundStmt || sink != NULL));
     json_object_set_new(fact, "seq", json_integer(x->fn->call_seq));
     json_object_set_new(fact, "blocking_seq", json_integer(x->fn->blocking_seq));
-    json_object_set_new(fact, "branch_in_loop", json_boolean(branch_inside_innermost_loop(x)));
+    json_object_set_new(fact, "sampled_in_loop", json_boolean(sampled_inside_innermost_loop(x)));
+    json_object_set_new(fact, "lambda", json_integer(x->lambda));
     json_object_set_new(fact, "ordinal", json_integer((json_int_t)x->fn->reads.len));
     r->fact = fact;
     hs_vec_push(&x->fn->reads, r);

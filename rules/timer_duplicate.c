@@ -30,10 +30,10 @@ static bool same_clock(json_t *a, json_t *b)
 {
     if (strcmp(s(a, "api"), s(b, "api")) != 0)
         return false;
+    /* APIs without a clock argument read one clock; others must name the same one. */
     json_t *ia = json_object_get(a, "clock_id"), *ib = json_object_get(b, "clock_id");
     if (json_is_null(ia) || json_is_null(ib))
-        return json_is_null(ia) && json_is_null(ib) &&
-               strcmp(s(a, "text"), s(b, "text")) == 0; /* unknown ids: only the same text */
+        return json_is_null(ia) && json_is_null(ib);
     return strcmp(json_string_value(ia), json_string_value(ib)) == 0;
 }
 
@@ -105,6 +105,7 @@ static void judge(hs_judge_ctx *ctx)
             if (num(c, "offset") == num(b, "offset"))
                 continue; /* one macro expansion */
             if (same_clock(c, b) && strcmp(s(c, "loop_path"), s(b, "loop_path")) == 0 &&
+                num(c, "lambda") == num(b, "lambda") &&
                 json_is_true(json_object_get(c, "result_used")) && on_one_path(c, b)) {
                 a = c;
                 break;

@@ -127,11 +127,13 @@ static void judge(hs_judge_ctx *ctx)
          * some iterations only, often as deliberate amortization: weaker still. */
         bool only_loop = !f->hot_root && !loop_call && f->hot_depth <= 0;
         const char *confidence = !only_loop ? "high"
-                                 : json_is_true(json_object_get(read, "branch_in_loop")) ? "low"
-                                                                                       : "medium";
-        /* Beside blocking I/O in the same function a cheap clock read is noise; a syscall
-         * read is not (MDEV-12345's clock() cost as much as the network read). */
-        if (strcmp(cost, "syscall") != 0 && json_is_true(json_object_get(read, "function_blocks")))
+                                 : json_is_true(json_object_get(read, "sampled_in_loop")) ? "low"
+                                                                                        : "medium";
+        /* Outside a tight loop, a cheap clock read beside blocking I/O in the same
+         * function is noise; a syscall read is not (MDEV-12345's clock() cost as much as
+         * the network read). */
+        if (!in_loop && strcmp(cost, "syscall") != 0 &&
+            json_is_true(json_object_get(read, "function_blocks")))
             confidence = "low";
         json_t *finding = hs_finding_new("timer-hot-path", severity_for(cost), confidence, read,
                                          f->name, message);

@@ -397,7 +397,8 @@ typedef struct {
 typedef struct {
     char *out; /* stdout */
     char *err; /* stderr */
-    int status; /* exit status, or -1 when it did not exit normally */
+    int status; /* exit status, or -1 when killed by a signal */
+    int signal; /* the signal that killed it, when status is -1 */
 } run_result;
 
 static void print_command(const char *tmp, char *const argv[])
@@ -456,13 +457,8 @@ static bool run_hotscan(const options *o, const corpus_case *c, run_result *r)
         while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
             ;
         r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-        if (WIFSIGNALED(st)) {
-            char *e = read_file(err_path);
-            r->err = xprintf("%skilled by signal %d\n", e ? e : "", WTERMSIG(st));
-            free(e);
-        } else {
-            r->err = read_file(err_path);
-        }
+        r->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+        r->err = read_file(err_path);
         r->out = read_file(out_path);
         ran = true;
     } else {
@@ -517,6 +513,10 @@ static void show_stderr(const char *err)
 /* Compares hotscan's output with the case's expectations, printing each difference. */
 static bool judge(corpus_case *c, bool multi, const run_result *r, strvec *report)
 {
+    if (r->status == -1) {
+        strvec_push(report, xprintf("ERROR: hotscan was killed by signal %d", r->signal));
+        return false;
+    }
     if (r->status != 0 && r->status != 1) {
         strvec_push(report, xprintf("ERROR: hotscan exited with status %d", r->status));
         return false;
