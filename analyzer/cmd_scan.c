@@ -34,6 +34,7 @@ typedef struct {
     bool quiet;
     bool exit_zero;       /* findings alone do not make the exit status 1 */
     int min_confidence;   /* findings below this rank are left out */
+    const char *facts_dir; /* write each TU's facts here (debugging, future sharding) */
 } scan_options;
 
 static void scan_usage(FILE *out)
@@ -58,6 +59,7 @@ static void scan_usage(FILE *out)
             "  -q, --quiet          no notes or summary on standard error\n"
             "  --min-confidence low|medium|high  leave out findings below this confidence\n"
             "                       (default: medium)\n"
+            "  --facts-dir DIR      also write each translation unit's facts (JSON) to DIR\n"
             "  --exit-zero          exit 0 even when there are findings (errors still exit 2)\n"
             "  -h, --help           show this help\n\n"
             "Exit status: 0 no findings, 1 findings, 2 usage or input error (including a\n"
@@ -108,7 +110,7 @@ static size_t drop_below(json_t *findings, int min_rank)
 
 static int parse_options(int argc, char **argv, scan_options *o)
 {
-    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE };
+    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR };
     static const struct option longopts[] = {
         {"hot", required_argument, NULL, OPT_HOT},
         {"format", required_argument, NULL, OPT_FORMAT},
@@ -121,6 +123,7 @@ static int parse_options(int argc, char **argv, scan_options *o)
         {"quiet", no_argument, NULL, 'q'},
         {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
         {"min-confidence", required_argument, NULL, OPT_MIN_CONFIDENCE},
+        {"facts-dir", required_argument, NULL, OPT_FACTS_DIR},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -155,6 +158,9 @@ static int parse_options(int argc, char **argv, scan_options *o)
             break;
         case OPT_EXIT_ZERO:
             o->exit_zero = true;
+            break;
+        case OPT_FACTS_DIR:
+            o->facts_dir = optarg;
             break;
         case OPT_MIN_CONFIDENCE:
             o->min_confidence = confidence_rank(optarg);
@@ -287,6 +293,20 @@ static json_t *parse_error_entry(const char *root, const char *file, json_t *par
     return e;
 }
 
+/* DIR/<index>-<file name>.json; a failure to write is reported, not fatal. */
+static void write_facts(const char *dir, const char *root, const char *file, size_t index, json_t *facts)
+{
+    char *rel = hs_path_relative(root, file);
+    for (char *p = rel; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    char *path = hs_printf("%s/%04zu-%s.json", dir, index, rel);
+    if (json_dump_file(facts, path, JSON_INDENT(1)) != 0)
+        fprintf(stderr, "hotscan: warning: --facts-dir: cannot write %s: %s\n", path, strerror(errno));
+    free(path);
+    free(rel);
+}
+
 static int run_scan(scan_options *o, char **paths, int npaths)
 {
     double t0 = hs_now_seconds();
@@ -331,6 +351,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     for (size_t i = 0; i < n; i++) {
         hs_tu_input *in = disc.tus.items[i];
         if (results[i].facts) {
+            if (o->facts_dir)
+                write_facts(o->facts_dir, root, in->file, i, results[i].facts);
             hs_program_merge(program, results[i].facts);
             json_t *pe = json_object_get(results[i].facts, "parse_errors");
             if (json_array_size(pe) > 0)

@@ -1,11 +1,638 @@
 /*
- * extract_atomics.c - records atomic operations (placeholder until the
- * atomic-seqcst-counter rule lands; see issue 3).
+ * extract_atomics.c - records every operation on an atomic variable (a global, a static
+ * or a field; identified by its declaration's USR so uses meet across TUs):
+ *
+ *   C++   x.fetch_add(n[, order]), x.load(), x.store(v), x.exchange(), compare_exchange_*,
+ *         ++x, x--, x += n, implicit load (operator T) and store (operator=)
+ *   C11   atomic_fetch_add(&x, n) and _explicit forms, ++x/x += n on _Atomic, plain reads
+ *         and writes of _Atomic objects
+ *   GNU   __atomic_*(&x, ..., order), __sync_* (full barriers)
+ *   data  wrappers listed in rule data (my_atomic_add32, PFS_atomic::add_u32, Interlocked*)
+ *
+ * Each fact says the operation, its memory order, how its result is used (discarded,
+ * a value, a condition, a loop condition) and, for stores, whether the value is a
+ * constant. Passing the variable's address anywhere else is recorded as an escape.
+ * The atomic-seqcst-counter rule decides from all facts of a variable together.
  */
+#define _GNU_SOURCE
 #include "extract_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- types and objects ---------------------------------------------------------- */
+
+static bool type_is_atomic(CXType t)
+{
+    CXString s = clang_getTypeSpelling(clang_getCanonicalType(t));
+    const char *n = clang_getCString(s);
+    bool r = strstr(n, "_Atomic") || strstr(n, "std::atomic<") || strstr(n, "std::atomic_ref<") ||
+             strstr(n, "std::__atomic_base<");
+    clang_disposeString(s);
+    return r;
+}
+
+static bool type_is_c11_atomic(CXType t)
+{
+    CXString s = clang_getTypeSpelling(clang_getCanonicalType(t));
+    bool r = strncmp(clang_getCString(s), "_Atomic", 7) == 0;
+    clang_disposeString(s);
+    return r;
+}
+
+/*
+ * The declaration an object expression names: `x`, `&x`, `s->f`, `arr[i]`, `&s.f[2]`.
+ * Only globals, statics and fields: a local or a parameter is not a shared counter.
+ */
+static CXCursor object_decl(CXCursor e)
+{
+    for (int guard = 0; guard < 32; guard++) {
+        e = hs_strip_expr(e);
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_UnaryOperator) {
+            enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+            if (op != CXUnaryOperator_AddrOf && op != CXUnaryOperator_Deref)
+                return clang_getNullCursor();
+        } else if (k == CXCursor_ArraySubscriptExpr) {
+            /* the array, not the index */
+        } else if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
+            CXCursor d = clang_getCursorReferenced(e);
+            enum CXCursorKind dk = clang_getCursorKind(d);
+            if (dk == CXCursor_FieldDecl)
+                return d;
+            if (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 1)
+                return d;
+            return clang_getNullCursor();
+        } else {
+            return clang_getNullCursor();
+        }
+        hs_cursor_list kids;
+        hs_children(e, &kids);
+        if (kids.len == 0) {
+            hs_cursor_list_free(&kids);
+            return clang_getNullCursor();
+        }
+        CXCursor next = kids.items[0];
+        hs_cursor_list_free(&kids);
+        e = next;
+    }
+    return clang_getNullCursor();
+}
+
+static void consume_key(CXCursor c, char *buf, size_t n)
+{
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+    snprintf(buf, n, "%u:%u:%d", clang_hashCursor(c), off, (int)clang_getCursorKind(c));
+}
+
+/* Marks the DeclRef/MemberRef leaves of an object expression as accounted for. */
+static enum CXChildVisitResult consume_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_UnaryOperator) {
+        char key[64];
+        consume_key(c, key, sizeof key);
+        hs_strmap_put(data, key, (void *)1);
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void consume(hs_extract_ctx *x, CXCursor object)
+{
+    consume_visitor(object, clang_getNullCursor(), x->consumed);
+    clang_visitChildren(object, consume_visitor, x->consumed);
+}
+
+static bool is_consumed(hs_extract_ctx *x, CXCursor c)
+{
+    char key[64];
+    consume_key(c, key, sizeof key);
+    return hs_strmap_has(x->consumed, key);
+}
+
+/* ---- memory orders ------------------------------------------------------------------ */
+
+static const char *const order_names[] = {"relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"};
+
+/* The order an argument names, by spelling first (memory_order_relaxed,
+ * __ATOMIC_RELAXED, std::memory_order::relaxed), else by value (0-5). */
+static const char *decode_order(hs_extract_ctx *x, CXCursor arg)
+{
+    char *text = hs_cursor_text(x, arg);
+    const char *r = NULL;
+    if (text[0]) {
+        if (strstr(text, "acq_rel") || strstr(text, "ACQ_REL"))
+            r = "acq_rel";
+        else if (strstr(text, "relaxed") || strstr(text, "RELAXED"))
+            r = "relaxed";
+        else if (strstr(text, "consume") || strstr(text, "CONSUME"))
+            r = "consume";
+        else if (strstr(text, "acquire") || strstr(text, "ACQUIRE"))
+            r = "acquire";
+        else if (strstr(text, "release") || strstr(text, "RELEASE"))
+            r = "release";
+        else if (strstr(text, "seq_cst") || strstr(text, "SEQ_CST"))
+            r = "seq_cst";
+    }
+    bool spelled = text[0] != '\0';
+    free(text);
+    if (r)
+        return r;
+    CXEvalResult ev = clang_Cursor_Evaluate(arg);
+    if (ev) {
+        if (clang_EvalResult_getKind(ev) == CXEval_Int) {
+            long long v = clang_EvalResult_getAsLongLong(ev);
+            if (v >= 0 && v <= 5)
+                r = order_names[v];
+        }
+        clang_EvalResult_dispose(ev);
+    }
+    /* A defaulted argument (x.load()) has no spelling and the default is seq_cst. */
+    return r ? r : spelled ? "unknown" : "seq_cst";
+}
+
+/* ---- operation names ------------------------------------------------------------- */
+
+/* Normalizes an API's operation name: fetch_add, add_fetch, load, store, exchange, cas... */
+static const char *normalize_op(const char *name)
+{
+    static const struct {
+        const char *contains;
+        const char *op;
+    } table[] = {
+        {"compare_exchange", "cas"}, {"compare_and_swap", "cas"}, {"CompareExchange", "cas"},
+        {"cas", "cas"},
+        {"fetch_and_add", "fetch_add"}, {"add_and_fetch", "add_fetch"},
+        {"fetch_and_sub", "fetch_sub"}, {"sub_and_fetch", "sub_fetch"},
+        {"fetch_add", "fetch_add"}, {"add_fetch", "add_fetch"},
+        {"fetch_sub", "fetch_sub"}, {"sub_fetch", "sub_fetch"},
+        {"fetch_and", "bitwise"}, {"fetch_or", "bitwise"}, {"fetch_xor", "bitwise"},
+        {"fetch_nand", "bitwise"}, {"and_fetch", "bitwise"}, {"or_fetch", "bitwise"},
+        {"xor_fetch", "bitwise"}, {"nand_fetch", "bitwise"},
+        {"test_and_set", "exchange"}, {"lock_release", "store"}, {"exchange", "exchange"},
+        {"Exchange", "exchange"},
+        {"load", "load"}, {"store", "store"}, {"clear", "store"},
+        {"Increment", "add_fetch"}, {"Decrement", "sub_fetch"},
+        {"wait", "wait"}, {"notify", "wait"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strstr(name, table[i].contains))
+            return table[i].op;
+    return NULL;
+}
+
+/* ---- facts ------------------------------------------------------------------------- */
+
+static const char *result_use(const hs_extract_ctx *x)
+{
+    if (x->loop_condition > 0)
+        return "loop_condition";
+    if (x->condition > 0 || x->comparison > 0)
+        return "condition";
+    if (clang_isStatement(x->parent_kind) && x->parent_kind != CXCursor_ReturnStmt)
+        return "discarded";
+    if (x->parent_kind == CXCursor_ReturnStmt)
+        return "returned";
+    return "value";
+}
+
+static bool is_constant(CXCursor value)
+{
+    CXEvalResult ev = clang_Cursor_Evaluate(value);
+    if (!ev)
+        return false;
+    CXEvalResultKind k = clang_EvalResult_getKind(ev);
+    clang_EvalResult_dispose(ev);
+    return k == CXEval_Int || k == CXEval_Float;
+}
+
+static bool relaxed_type_context(hs_extract_ctx *x)
+{
+    if (!x->fn)
+        return false;
+    const char *key;
+    void *unused;
+    for (size_t it = 0; hs_strmap_next(x->rd->relaxed_types, &it, &key, &unused);) {
+        size_t n = strlen(key);
+        const char *hit = strstr(x->fn->name, key);
+        if (hit && strncmp(hit + n, "::", 2) == 0 && (hit == x->fn->name || hit[-1] == ':'))
+            return true;
+    }
+    return false;
+}
+
+typedef struct {
+    const char *op;      /* normalized operation */
+    const char *order;   /* relaxed ... seq_cst, or unknown */
+    const char *form;    /* member, operator, c11, c11_operator, gnu, sync, wrapper, escape */
+    const char *api;     /* the name as written: fetch_add, operator++, atomic_fetch_add, ... */
+    CXCursor order_arg;  /* null when the order is implicit */
+    int value_const;     /* stores: 1 constant, 0 not, -1 n/a */
+} atomic_op;
+
+static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const atomic_op *op)
+{
+    if (!x->fn || relaxed_type_context(x))
+        return;
+    hs_pos start, end;
+    if (!hs_cursor_pos(x, op_cursor, &start, &end))
+        return;
+    char *usr = hs_cursor_usr(decl);
+    json_t *fact = json_object();
+    json_object_set_new(fact, "var", json_string(usr));
+    json_object_set_new(fact, "var_name", json_string(hs_qualified_name(x, decl)));
+    hs_pos dpos;
+    CXSourceLocation dloc = clang_getCursorLocation(decl);
+    CXFile dfile;
+    clang_getExpansionLocation(dloc, &dfile, &dpos.line, &dpos.column, &dpos.offset);
+    json_object_set_new(fact, "var_visible", json_boolean(hs_location_is_project(x, dloc)));
+    if (hs_location_is_project(x, dloc)) {
+        hs_pos p2;
+        if (hs_cursor_pos(x, decl, &p2, NULL))
+            json_object_set_new(fact, "var_decl",
+                                json_pack("{s:s, s:i, s:i}", "file", p2.file, "line", (json_int_t)dpos.line,
+                                          "column", (json_int_t)dpos.column));
+    }
+    json_object_set_new(fact, "op", json_string(op->op));
+    json_object_set_new(fact, "order", json_string(op->order));
+    json_object_set_new(fact, "form", json_string(op->form));
+    json_object_set_new(fact, "api", json_string(op->api));
+    json_object_set_new(fact, "use", json_string(result_use(x)));
+    if (op->value_const >= 0)
+        json_object_set_new(fact, "value_constant", json_boolean(op->value_const == 1));
+    json_object_set_new(fact, "function", json_string(x->fn->usr));
+    json_object_set_new(fact, "function_name", json_string(x->fn->name));
+    hs_fact_set_position(fact, &start, &end);
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(op_cursor));
+    CXFile sf, ef;
+    unsigned soff, eoff;
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
+    json_object_set_new(fact, "macro", json_boolean(sf != ef || soff != eoff));
+    char *text = hs_cursor_source(x, op_cursor);
+    json_object_set_new(fact, "text", json_string(text));
+    free(text);
+    if (!clang_Cursor_isNull(op->order_arg)) {
+        hs_pos os, oe;
+        if (hs_cursor_pos(x, op->order_arg, &os, &oe) && oe.offset > os.offset) {
+            json_object_set_new(fact, "order_offset", json_integer(os.offset));
+            json_object_set_new(fact, "order_length", json_integer(oe.offset - os.offset));
+        }
+    }
+    /* An ordinal keeps two operations at one macro expansion apart in the merge. */
+    json_object_set_new(fact, "ordinal", json_integer((json_int_t)json_array_size(x->atomics)));
+    json_array_append_new(x->atomics, fact);
+    free(usr);
+}
+
+/* ---- recognizers --------------------------------------------------------------------- */
+
+/* The object of a member or operator call on std::atomic: x in x.load() or ++x. */
+static CXCursor member_object(CXCursor call)
+{
+    hs_cursor_list kids;
+    hs_children(call, &kids);
+    CXCursor r = clang_getNullCursor();
+    if (kids.len > 0) {
+        CXCursor first = hs_strip_expr(kids.items[0]);
+        enum CXCursorKind target = clang_getCursorKind(clang_getCursorReferenced(first));
+        bool names_method = target == CXCursor_CXXMethod || target == CXCursor_ConversionFunction;
+        if (clang_getCursorKind(first) == CXCursor_MemberRefExpr && names_method) {
+            hs_cursor_list inner;
+            hs_children(first, &inner);
+            if (inner.len > 0)
+                r = inner.items[0];
+            hs_cursor_list_free(&inner);
+        } else {
+            r = kids.items[0];
+        }
+    }
+    hs_cursor_list_free(&kids);
+    return r;
+}
+
+static bool std_atomic_method(const char *qname)
+{
+    if (strncmp(qname, "std::", 5) != 0)
+        return false;
+    const char *last = strrchr(qname, ':');
+    if (!last || last - qname < 2)
+        return false;
+    /* the class part, before "::method" */
+    return memmem(qname, (size_t)(last - qname), "atomic", 6) != NULL;
+}
+
+static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname)
+{
+    if (!std_atomic_method(qname))
+        return false;
+    const char *method = strrchr(qname, ':') + 1;
+    CXCursor object = member_object(call);
+    CXCursor decl = clang_Cursor_isNull(object) ? object : object_decl(object);
+    if (clang_Cursor_isNull(decl))
+        return true;
+    consume(x, object);
+    int nargs = clang_Cursor_getNumArguments(call);
+    atomic_op op = {.order = "seq_cst", .form = "member", .api = method,
+                    .order_arg = clang_getNullCursor(), .value_const = -1};
+    bool is_operator = strncmp(method, "operator", 8) == 0;
+    if (is_operator) {
+        op.form = "operator";
+        const char *sym = method + 8;
+        /* The object is argument 0; postfix ++/-- carry a dummy int as argument 1. */
+        bool postfix = nargs > 1;
+        if (strcmp(sym, "++") == 0)
+            op.op = postfix ? "fetch_add" : "add_fetch";
+        else if (strcmp(sym, "--") == 0)
+            op.op = postfix ? "fetch_sub" : "sub_fetch";
+        else if (strcmp(sym, "+=") == 0)
+            op.op = "add_fetch";
+        else if (strcmp(sym, "-=") == 0)
+            op.op = "sub_fetch";
+        else if (strcmp(sym, "&=") == 0 || strcmp(sym, "|=") == 0 || strcmp(sym, "^=") == 0)
+            op.op = "bitwise";
+        else if (strcmp(sym, "=") == 0) {
+            op.op = "store";
+            if (nargs > 0)
+                op.value_const = is_constant(clang_Cursor_getArgument(call, (unsigned)nargs - 1));
+        } else
+            op.op = "load"; /* operator T: an implicit load */
+    } else {
+        op.op = normalize_op(method);
+        if (!op.op)
+            op.op = "other";
+        /* The order is the last argument, after the value(s): load(o), fetch_add(v, o),
+         * store(v, o), exchange(v, o); compare_exchange has two orders. */
+        int value_args = strcmp(op.op, "load") == 0 ? 0 : strcmp(op.op, "cas") == 0 ? 2 : 1;
+        if (nargs > value_args) {
+            op.order_arg = clang_Cursor_getArgument(call, (unsigned)value_args);
+            op.order = decode_order(x, op.order_arg);
+            hs_pos p;
+            if (!hs_cursor_pos(x, op.order_arg, &p, NULL))
+                op.order_arg = clang_getNullCursor(); /* a defaulted argument */
+        }
+        if (strcmp(op.op, "store") == 0 && nargs > 0)
+            op.value_const = is_constant(clang_Cursor_getArgument(call, 0));
+    }
+    (void)callee;
+    record(x, call, decl, &op);
+    return true;
+}
+
+/* Wrappers from rule data: {"name", "op", "order" or "order_arg", "object_arg"}. */
+static bool on_wrapper_call(hs_extract_ctx *x, CXCursor call, const char *qname)
+{
+    for (size_t i = x->rd->atomic_wrappers.len; i-- > 0;) {
+        json_t *w = x->rd->atomic_wrappers.items[i];
+        const char *name = json_string_value(json_object_get(w, "name"));
+        size_t n = strlen(name);
+        bool match = (n && name[n - 1] == '*') ? strncmp(name, qname, n - 1) == 0 : strcmp(name, qname) == 0;
+        if (!match)
+            continue;
+        const char *opname = json_string_value(json_object_get(w, "op"));
+        json_t *oa = json_object_get(w, "object_arg");
+        int object_arg = json_is_integer(oa) ? (int)json_integer_value(oa) : 0;
+        int nargs = clang_Cursor_getNumArguments(call);
+        if (object_arg >= nargs)
+            return true;
+        CXCursor object = clang_Cursor_getArgument(call, (unsigned)object_arg);
+        CXCursor decl = object_decl(object);
+        if (clang_Cursor_isNull(decl))
+            return true;
+        consume(x, object);
+        atomic_op op = {.op = opname ? normalize_op(opname) : NULL, .form = "wrapper", .api = qname,
+                        .order_arg = clang_getNullCursor(), .value_const = -1};
+        if (!op.op)
+            op.op = opname ? opname : "other";
+        const char *order = json_string_value(json_object_get(w, "order"));
+        op.order = order ? order : "seq_cst";
+        json_t *ordarg = json_object_get(w, "order_arg");
+        if (json_is_integer(ordarg) && json_integer_value(ordarg) < nargs) {
+            op.order_arg = clang_Cursor_getArgument(call, (unsigned)json_integer_value(ordarg));
+            op.order = decode_order(x, op.order_arg);
+        }
+        json_t *va = json_object_get(w, "value_arg");
+        if (strcmp(op.op, "store") == 0 && json_is_integer(va) && json_integer_value(va) < nargs)
+            op.value_const = is_constant(clang_Cursor_getArgument(call, (unsigned)json_integer_value(va)));
+        record(x, call, decl, &op);
+        return true;
+    }
+    return false;
+}
+
+/* __sync_* builtins and std::atomic_* / C11 generic functions reached as calls. */
+static bool on_builtin_call(hs_extract_ctx *x, CXCursor call, const char *qname)
+{
+    bool sync = strncmp(qname, "__sync_", 7) == 0;
+    bool free_fn = strncmp(qname, "std::atomic_", 12) == 0 || strncmp(qname, "atomic_", 7) == 0;
+    if (!sync && !free_fn)
+        return false;
+    int nargs = clang_Cursor_getNumArguments(call);
+    if (nargs < 1)
+        return true;
+    CXCursor object = clang_Cursor_getArgument(call, 0);
+    CXCursor decl = object_decl(object);
+    if (clang_Cursor_isNull(decl))
+        return true;
+    consume(x, object);
+    const char *base = strrchr(qname, ':') ? strrchr(qname, ':') + 1 : qname;
+    atomic_op op = {.op = normalize_op(base), .order = "seq_cst", .form = sync ? "sync" : "c11",
+                    .api = qname, .order_arg = clang_getNullCursor(), .value_const = -1};
+    if (!op.op)
+        op.op = "other";
+    if (!sync && strstr(base, "_explicit")) {
+        op.order_arg = clang_Cursor_getArgument(call, (unsigned)nargs - 1);
+        op.order = decode_order(x, op.order_arg);
+    }
+    if (sync && strcmp(op.op, "store") == 0)
+        op.order = "release"; /* __sync_lock_release */
+    if (strcmp(op.op, "store") == 0 && nargs > 1)
+        op.value_const = is_constant(clang_Cursor_getArgument(call, 1));
+    record(x, call, decl, &op);
+    return true;
+}
+
+/* The first identifier where a cursor's code is spelled (inside macro definitions too). */
+static char *spelled_name(hs_extract_ctx *x, CXCursor c)
+{
+    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
+    CXFile file;
+    unsigned offset;
+    clang_getSpellingLocation(start, &file, NULL, NULL, &offset);
+    if (!file)
+        return NULL;
+    size_t size = 0;
+    const char *text = clang_getFileContents(x->tu, file, &size);
+    if (!text || offset >= size)
+        return NULL;
+    size_t n = 0;
+    while (offset + n < size && (text[offset + n] == '_' || (text[offset + n] >= 'a' && text[offset + n] <= 'z') ||
+                                 (text[offset + n] >= 'A' && text[offset + n] <= 'Z') ||
+                                 (text[offset + n] >= '0' && text[offset + n] <= '9')))
+        n++;
+    return n ? hs_xstrndup(text + offset, n) : NULL;
+}
+
+/*
+ * Clang's atomic builtins (the C11 generic functions expand to __c11_atomic_*, and the
+ * GNU __atomic_* family) are AtomicExpr nodes, unexposed in libclang. Their children are
+ * [object, order, value...]; the operation is read from the spelled builtin name.
+ */
+static bool on_atomic_expr(hs_extract_ctx *x, CXCursor c)
+{
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    if (kids.len < 2) {
+        hs_cursor_list_free(&kids);
+        return false;
+    }
+    char *name = spelled_name(x, c);
+    bool is_builtin = name && (strncmp(name, "__c11_atomic_", 13) == 0 || strncmp(name, "__atomic_", 9) == 0 ||
+                               strncmp(name, "atomic_", 7) == 0);
+    if (!is_builtin || strstr(name, "thread_fence") || strstr(name, "signal_fence") ||
+        strstr(name, "always_lock_free") || strstr(name, "is_lock_free")) {
+        free(name);
+        hs_cursor_list_free(&kids);
+        return false;
+    }
+    CXCursor object = kids.items[0];
+    CXCursor decl = object_decl(object);
+    if (!clang_Cursor_isNull(decl)) {
+        consume(x, object);
+        bool gnu = strncmp(name, "__atomic_", 9) == 0;
+        atomic_op op = {.op = normalize_op(name), .form = gnu ? "gnu" : "c11", .api = name,
+                        .order_arg = kids.items[1], .value_const = -1};
+        if (!op.op)
+            op.op = "other";
+        op.order = decode_order(x, kids.items[1]);
+        /* A C11 generic call without _explicit spells no order: it is seq_cst. */
+        hs_pos p;
+        if (!gnu && !strstr(name, "_explicit"))
+            op.order_arg = clang_getNullCursor();
+        else if (!hs_cursor_pos(x, op.order_arg, &p, NULL))
+            op.order_arg = clang_getNullCursor();
+        if (strcmp(op.op, "store") == 0 && kids.len > 2)
+            op.value_const = is_constant(kids.items[2]);
+        record(x, c, decl, &op);
+    }
+    free(name);
+    hs_cursor_list_free(&kids);
+    return true;
+}
+
+static void on_c11_operator(hs_extract_ctx *x, CXCursor c, CXCursor operand, const char *opname,
+                            const char *api, int value_const)
+{
+    if (!type_is_c11_atomic(clang_getCursorType(operand)))
+        return;
+    CXCursor decl = object_decl(operand);
+    if (clang_Cursor_isNull(decl))
+        return;
+    consume(x, operand);
+    atomic_op op = {.op = opname, .order = "seq_cst", .form = "c11_operator", .api = api,
+                    .order_arg = clang_getNullCursor(), .value_const = value_const};
+    record(x, c, decl, &op);
+}
 
 void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
 {
-    (void)x;
-    (void)c;
+    if (!x->fn)
+        return;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    switch (k) {
+    case CXCursor_CallExpr: {
+        CXCursor callee = clang_getCursorReferenced(c);
+        if (clang_Cursor_isNull(callee))
+            return;
+        const char *qname = hs_qualified_name(x, callee);
+        if (!on_std_atomic_call(x, c, callee, qname) && !on_wrapper_call(x, c, qname))
+            on_builtin_call(x, c, qname);
+        return;
+    }
+    case CXCursor_UnexposedExpr:
+        on_atomic_expr(x, c);
+        return;
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        hs_cursor_list kids;
+        hs_children(c, &kids);
+        if (kids.len == 1) {
+            if (op == CXUnaryOperator_PreInc)
+                on_c11_operator(x, c, kids.items[0], "add_fetch", "++", -1);
+            else if (op == CXUnaryOperator_PostInc)
+                on_c11_operator(x, c, kids.items[0], "fetch_add", "++", -1);
+            else if (op == CXUnaryOperator_PreDec)
+                on_c11_operator(x, c, kids.items[0], "sub_fetch", "--", -1);
+            else if (op == CXUnaryOperator_PostDec)
+                on_c11_operator(x, c, kids.items[0], "fetch_sub", "--", -1);
+            else if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) &&
+                     type_is_atomic(clang_getCursorType(kids.items[0]))) {
+                /* The address goes somewhere hotscan does not follow: an escape. */
+                CXCursor decl = object_decl(kids.items[0]);
+                if (!clang_Cursor_isNull(decl)) {
+                    consume(x, kids.items[0]);
+                    atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "&",
+                                   .order_arg = clang_getNullCursor(), .value_const = -1};
+                    record(x, c, decl, &e);
+                }
+            }
+        }
+        hs_cursor_list_free(&kids);
+        return;
+    }
+    case CXCursor_CompoundAssignOperator:
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+        if (op != CXBinaryOperator_Assign && op != CXBinaryOperator_AddAssign &&
+            op != CXBinaryOperator_SubAssign && op != CXBinaryOperator_AndAssign &&
+            op != CXBinaryOperator_OrAssign && op != CXBinaryOperator_XorAssign)
+            return;
+        hs_cursor_list kids;
+        hs_children(c, &kids);
+        if (kids.len == 2) {
+            if (op == CXBinaryOperator_Assign)
+                on_c11_operator(x, c, kids.items[0], "store", "=", is_constant(kids.items[1]));
+            else if (op == CXBinaryOperator_AddAssign)
+                on_c11_operator(x, c, kids.items[0], "add_fetch", "+=", -1);
+            else if (op == CXBinaryOperator_SubAssign)
+                on_c11_operator(x, c, kids.items[0], "sub_fetch", "-=", -1);
+            else
+                on_c11_operator(x, c, kids.items[0], "bitwise", "op=", -1);
+        }
+        hs_cursor_list_free(&kids);
+        return;
+    }
+    case CXCursor_DeclRefExpr:
+    case CXCursor_MemberRefExpr: {
+        if (is_consumed(x, c))
+            return;
+        CXCursor decl = clang_getCursorReferenced(c);
+        enum CXCursorKind dk = clang_getCursorKind(decl);
+        if (dk != CXCursor_VarDecl && dk != CXCursor_FieldDecl)
+            return;
+        CXType t = clang_getCursorType(decl);
+        if (!type_is_atomic(t))
+            return;
+        decl = object_decl(c);
+        if (clang_Cursor_isNull(decl))
+            return;
+        /* A plain read of an _Atomic object is a seq_cst load; a std::atomic named
+         * outside any member call (bound to a reference, passed on) escapes. */
+        atomic_op op = {.order = "seq_cst", .form = "c11_operator", .api = "read",
+                        .order_arg = clang_getNullCursor(), .value_const = -1};
+        if (type_is_c11_atomic(t)) {
+            op.op = "load";
+        } else {
+            op.op = "escape";
+            op.order = "n/a";
+            op.form = "escape";
+        }
+        record(x, c, decl, &op);
+        return;
+    }
+    default:
+        return;
+    }
 }
