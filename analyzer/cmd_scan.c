@@ -348,12 +348,17 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_program *program = hs_program_create();
     json_t *errors = json_array();
     size_t failed = 0;
+    hs_strmap *ignored_arguments = hs_strmap_create();
     for (size_t i = 0; i < n; i++) {
         hs_tu_input *in = disc.tus.items[i];
         if (results[i].facts) {
             if (o->facts_dir)
                 write_facts(o->facts_dir, root, in->file, i, results[i].facts);
             hs_program_merge(program, results[i].facts);
+            size_t k;
+            json_t *arg;
+            json_array_foreach(json_object_get(results[i].facts, "ignored_arguments"), k, arg)
+                hs_strmap_put(ignored_arguments, json_string_value(arg), (void *)1);
             json_t *pe = json_object_get(results[i].facts, "parse_errors");
             if (json_array_size(pe) > 0)
                 json_array_append_new(errors, parse_error_entry(root, in->file, pe));
@@ -367,6 +372,14 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         free(results[i].error);
     }
     free(results);
+    if (!o->quiet && hs_strmap_size(ignored_arguments)) {
+        fprintf(stderr, "hotscan: note: clang does not know these compiler options and ignored them:");
+        const char *arg;
+        for (size_t it = 0; hs_strmap_next(ignored_arguments, &it, &arg, NULL);)
+            fprintf(stderr, " %s", arg);
+        fprintf(stderr, "\n");
+    }
+    hs_strmap_delete(ignored_arguments);
     hs_program_compute_hotness(program, (char **)o->hot.items, o->hot.len);
     for (size_t i = 0; i < rd->hot_functions.len; i++) {
         /* Hot roots declared in rule data join those named on the command line. */

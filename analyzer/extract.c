@@ -12,6 +12,7 @@
 #include "extract_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -351,6 +352,15 @@ void hs_collect_keys(hs_extract_ctx *x, CXCursor c, json_t *set)
     clang_visitChildren(c, collect_keys_visitor, args);
 }
 
+int hs_site_ordinal(hs_extract_ctx *x, const char *kind, const char *file, unsigned offset)
+{
+    char *key = hs_printf("%s:%s:%u", kind, file, offset);
+    int n = (int)(intptr_t)hs_strmap_get(x->fact_sites, key);
+    hs_strmap_put(x->fact_sites, key, (void *)(intptr_t)(n + 1));
+    free(key);
+    return n;
+}
+
 bool hs_in_loop(const hs_extract_ctx *x)
 {
     for (int i = 0; i < x->nscopes; i++)
@@ -633,6 +643,20 @@ static bool is_sampling_condition(CXCursor cond)
     return found;
 }
 
+/* Names a condition reads; a value stored in one of them decides something. */
+static void note_tested(hs_extract_ctx *x, CXCursor cond, bool wait)
+{
+    json_t *set = json_object();
+    hs_collect_keys(x, cond, set);
+    const char *key;
+    json_t *v;
+    json_object_foreach(set, key, v) {
+        if (wait || !json_object_get(x->fn->tested_keys, key))
+            json_object_set_new(x->fn->tested_keys, key, json_boolean(wait));
+    }
+    json_decref(set);
+}
+
 static bool range_has_token(hs_extract_ctx *x, CXCursor from, CXCursor to, const char *word,
                             bool from_end)
 {
@@ -667,9 +691,18 @@ static void walk_if(hs_extract_ctx *x, CXCursor c)
     unsigned n = kids.len;
     bool has_else = n >= 3 && range_has_token(x, kids.items[n - 2], kids.items[n - 1], "else", true);
     unsigned then_index = has_else ? n - 2 : n - 1;
+    /* In a loop, an if whose arm leaves the loop is the loop's real condition: a wait
+     * (`if (done == n) break;`). */
+    unsigned then_exit = exit_until(x, kids.items[then_index]);
+    unsigned else_exit = has_else ? exit_until(x, kids.items[n - 1]) : 0;
+    bool waits = hs_in_loop(x) && (then_exit || else_exit);
     x->condition++;
-    for (unsigned i = 0; i < then_index; i++)
+    x->loop_condition += waits;
+    for (unsigned i = 0; i < then_index; i++) {
+        note_tested(x, kids.items[i], waits);
         walk(x, kids.items[i]); /* init and condition run on every path */
+    }
+    x->loop_condition -= waits;
     x->condition--;
     bool sampled = then_index > 0 && is_sampling_condition(kids.items[then_index - 1]);
     walk_arm_sampled(x, c, 0, kids.items[then_index], exit_until(x, kids.items[then_index]), sampled);
@@ -684,6 +717,7 @@ static void walk_conditional(hs_extract_ctx *x, CXCursor c)
     hs_children(c, &kids);
     if (kids.len == 3) {
         x->condition++;
+        note_tested(x, kids.items[0], false);
         walk(x, kids.items[0]);
         x->condition--;
         walk_arm(x, c, 0, kids.items[1], 0);
@@ -821,6 +855,7 @@ static void walk_loop(hs_extract_ctx *x, CXCursor c)
         if (is_cond) {
             x->condition++;
             x->loop_condition++;
+            note_tested(x, kids.items[i], true);
         }
         walk(x, kids.items[i]);
         if (is_cond) {
@@ -1147,6 +1182,7 @@ static void free_fn_state(hs_fn_state *fn)
         json_decref(fn->writes.items[i]);
     hs_vec_free(&fn->writes);
     hs_strmap_delete(fn->blocking_loops);
+    json_decref(fn->tested_keys);
     free(fn->usr);
     free(fn->name);
 }
@@ -1170,6 +1206,8 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
     fn.body_end = end_offset(c);
     fn.is_timer_wrapper = hs_ruledata_find_timer(x->rd, fn.name) != NULL;
     fn.blocking_loops = hs_strmap_create();
+    fn.tested_keys = json_object();
+    fn.atomics_start = json_array_size(x->atomics);
     x->fn = &fn;
     x->nscopes = 0;
     x->nbranches = 0;
@@ -1188,6 +1226,7 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
     }
     hs_cursor_list_free(&kids);
     hs_timers_finish_function(x);
+    hs_atomics_finish_function(x);
     x->fn = NULL;
     free_fn_state(&fn);
 }
@@ -1217,7 +1256,12 @@ static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClient
 }
 
 /* The first few errors, so a person can see why a TU's findings may be incomplete. */
-static json_t *parse_errors(CXTranslationUnit tu)
+/*
+ * The first few errors, so a person can see why a TU's findings may be incomplete.
+ * "unknown argument" errors come from gcc-only options in the compile database: they
+ * do not change the AST, so they are listed apart (`ignored_arguments`), not as errors.
+ */
+static json_t *parse_errors(CXTranslationUnit tu, json_t *ignored_arguments)
 {
     json_t *errors = json_array();
     unsigned n = clang_getNumDiagnostics(tu);
@@ -1225,10 +1269,20 @@ static json_t *parse_errors(CXTranslationUnit tu)
         CXDiagnostic d = clang_getDiagnostic(tu, i);
         enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
         if (sev >= CXDiagnostic_Error) {
-            CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
-                                                       CXDiagnostic_DisplayColumn);
-            json_array_append_new(errors, json_string(clang_getCString(s)));
-            clang_disposeString(s);
+            CXString spelling = clang_getDiagnosticSpelling(d);
+            const char *text = clang_getCString(spelling);
+            const char *quote = strchr(text, '\'');
+            if (strncmp(text, "unknown argument", 16) == 0 && quote) {
+                const char *end = strrchr(text, '\'');
+                json_array_append_new(ignored_arguments,
+                                      json_stringn(quote + 1, (size_t)(end > quote ? end - quote - 1 : 0)));
+            } else {
+                CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
+                                                           CXDiagnostic_DisplayColumn);
+                json_array_append_new(errors, json_string(clang_getCString(s)));
+                clang_disposeString(s);
+            }
+            clang_disposeString(spelling);
         }
         clang_disposeDiagnostic(d);
     }
@@ -1283,6 +1337,8 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     x.files = hs_strmap_create();
     x.qualnames = hs_strmap_create();
     x.consumed = hs_strmap_create();
+    x.fact_sites = hs_strmap_create();
+    x.plain_uses = hs_strmap_create();
     x.facts = json_object();
     x.functions = json_array();
     x.calls = json_array();
@@ -1293,13 +1349,16 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     json_object_set_new(x.facts, "tu", json_string(in->file));
     json_object_set_new(x.facts, "default_flags", json_boolean(in->default_flags));
     clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visitor, &x);
+    hs_atomics_finish_tu(&x);
     json_object_set_new(x.facts, "functions", x.functions);
     json_object_set_new(x.facts, "calls", x.calls);
     json_object_set_new(x.facts, "clock_reads", x.clock_reads);
     json_object_set_new(x.facts, "atomics", x.atomics);
     json_object_set_new(x.facts, "events", x.events);
     json_object_set_new(x.facts, "event_objects", x.event_objects);
-    json_object_set_new(x.facts, "parse_errors", parse_errors(tu));
+    json_t *ignored = json_array();
+    json_object_set_new(x.facts, "parse_errors", parse_errors(tu, ignored));
+    json_object_set_new(x.facts, "ignored_arguments", ignored);
     const char *key;
     void *value;
     for (size_t it = 0; hs_strmap_next(x.files, &it, &key, &value);)
@@ -1309,6 +1368,10 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
         free(value);
     hs_strmap_delete(x.qualnames);
     hs_strmap_delete(x.consumed);
+    hs_strmap_delete(x.fact_sites);
+    for (size_t it = 0; hs_strmap_next(x.plain_uses, &it, &key, &value);)
+        json_decref(value);
+    hs_strmap_delete(x.plain_uses);
     clang_disposeTranslationUnit(tu);
     return x.facts;
 }

@@ -230,6 +230,7 @@ typedef struct {
     const char *api;     /* the name as written: fetch_add, operator++, atomic_fetch_add, ... */
     CXCursor order_arg;  /* null when the order is implicit */
     int value_const;     /* stores: 1 constant, 0 not, -1 n/a */
+    CXCursor value_arg;  /* stores: the value, or null */
 } atomic_op;
 
 static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const atomic_op *op)
@@ -262,6 +263,15 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
     json_object_set_new(fact, "use", json_string(result_use(x)));
     if (op->value_const >= 0)
         json_object_set_new(fact, "value_constant", json_boolean(op->value_const == 1));
+    if (op->value_const == 1 && !clang_Cursor_isNull(op->value_arg)) {
+        CXEvalResult ev = clang_Cursor_Evaluate(op->value_arg);
+        if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
+            json_object_set_new(fact, "value", json_integer(clang_EvalResult_getAsLongLong(ev)));
+        if (ev)
+            clang_EvalResult_dispose(ev);
+    }
+    if (x->sink_key)
+        json_object_set_new(fact, "sink", json_string(x->sink_key));
     json_object_set_new(fact, "function", json_string(x->fn->usr));
     json_object_set_new(fact, "function_name", json_string(x->fn->name));
     hs_fact_set_position(fact, &start, &end);
@@ -282,7 +292,7 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
         }
     }
     /* An ordinal keeps two operations at one macro expansion apart in the merge. */
-    json_object_set_new(fact, "ordinal", json_integer((json_int_t)json_array_size(x->atomics)));
+    json_object_set_new(fact, "ordinal", json_integer(hs_site_ordinal(x, "atomic", start.file, start.offset)));
     json_array_append_new(x->atomics, fact);
     free(usr);
 }
@@ -336,7 +346,7 @@ static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee
     consume(x, object);
     int nargs = clang_Cursor_getNumArguments(call);
     atomic_op op = {.order = "seq_cst", .form = "member", .api = method,
-                    .order_arg = clang_getNullCursor(), .value_const = -1};
+                    .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
     bool is_operator = strncmp(method, "operator", 8) == 0;
     if (is_operator) {
         op.form = "operator";
@@ -355,8 +365,10 @@ static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee
             op.op = "bitwise";
         else if (strcmp(sym, "=") == 0) {
             op.op = "store";
-            if (nargs > 0)
-                op.value_const = is_constant(clang_Cursor_getArgument(call, (unsigned)nargs - 1));
+            if (nargs > 0) {
+                op.value_arg = clang_Cursor_getArgument(call, (unsigned)nargs - 1);
+                op.value_const = is_constant(op.value_arg);
+            }
         } else
             op.op = "load"; /* operator T: an implicit load */
     } else {
@@ -373,8 +385,10 @@ static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee
             if (!hs_cursor_pos(x, op.order_arg, &p, NULL))
                 op.order_arg = clang_getNullCursor(); /* a defaulted argument */
         }
-        if (strcmp(op.op, "store") == 0 && nargs > 0)
-            op.value_const = is_constant(clang_Cursor_getArgument(call, 0));
+        if (strcmp(op.op, "store") == 0 && nargs > 0) {
+            op.value_arg = clang_Cursor_getArgument(call, 0);
+            op.value_const = is_constant(op.value_arg);
+        }
     }
     (void)callee;
     record(x, call, decl, &op);
@@ -403,7 +417,7 @@ static bool on_wrapper_call(hs_extract_ctx *x, CXCursor call, const char *qname)
             return true;
         consume(x, object);
         atomic_op op = {.op = opname ? normalize_op(opname) : NULL, .form = "wrapper", .api = qname,
-                        .order_arg = clang_getNullCursor(), .value_const = -1};
+                        .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
         if (!op.op)
             op.op = opname ? opname : "other";
         const char *order = json_string_value(json_object_get(w, "order"));
@@ -414,8 +428,10 @@ static bool on_wrapper_call(hs_extract_ctx *x, CXCursor call, const char *qname)
             op.order = decode_order(x, op.order_arg);
         }
         json_t *va = json_object_get(w, "value_arg");
-        if (strcmp(op.op, "store") == 0 && json_is_integer(va) && json_integer_value(va) < nargs)
-            op.value_const = is_constant(clang_Cursor_getArgument(call, (unsigned)json_integer_value(va)));
+        if (strcmp(op.op, "store") == 0 && json_is_integer(va) && json_integer_value(va) < nargs) {
+            op.value_arg = clang_Cursor_getArgument(call, (unsigned)json_integer_value(va));
+            op.value_const = is_constant(op.value_arg);
+        }
         record(x, call, decl, &op);
         return true;
     }
@@ -439,7 +455,7 @@ static bool on_builtin_call(hs_extract_ctx *x, CXCursor call, const char *qname)
     consume(x, object);
     const char *base = strrchr(qname, ':') ? strrchr(qname, ':') + 1 : qname;
     atomic_op op = {.op = normalize_op(base), .order = "seq_cst", .form = sync ? "sync" : "c11",
-                    .api = qname, .order_arg = clang_getNullCursor(), .value_const = -1};
+                    .api = qname, .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
     if (!op.op)
         op.op = "other";
     if (!sync && strstr(base, "_explicit")) {
@@ -448,8 +464,10 @@ static bool on_builtin_call(hs_extract_ctx *x, CXCursor call, const char *qname)
     }
     if (sync && strcmp(op.op, "store") == 0)
         op.order = "release"; /* __sync_lock_release */
-    if (strcmp(op.op, "store") == 0 && nargs > 1)
-        op.value_const = is_constant(clang_Cursor_getArgument(call, 1));
+    if (strcmp(op.op, "store") == 0 && nargs > 1) {
+        op.value_arg = clang_Cursor_getArgument(call, 1);
+        op.value_const = is_constant(op.value_arg);
+    }
     record(x, call, decl, &op);
     return true;
 }
@@ -503,7 +521,7 @@ static bool on_atomic_expr(hs_extract_ctx *x, CXCursor c)
         consume(x, object);
         bool gnu = strncmp(name, "__atomic_", 9) == 0;
         atomic_op op = {.op = normalize_op(name), .form = gnu ? "gnu" : "c11", .api = name,
-                        .order_arg = kids.items[1], .value_const = -1};
+                        .order_arg = kids.items[1], .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
         if (!op.op)
             op.op = "other";
         op.order = decode_order(x, kids.items[1]);
@@ -513,8 +531,10 @@ static bool on_atomic_expr(hs_extract_ctx *x, CXCursor c)
             op.order_arg = clang_getNullCursor();
         else if (!hs_cursor_pos(x, op.order_arg, &p, NULL))
             op.order_arg = clang_getNullCursor();
-        if (strcmp(op.op, "store") == 0 && kids.len > 2)
-            op.value_const = is_constant(kids.items[2]);
+        if (strcmp(op.op, "store") == 0 && kids.len > 2) {
+            op.value_arg = kids.items[2];
+            op.value_const = is_constant(op.value_arg);
+        }
         record(x, c, decl, &op);
     }
     free(name);
@@ -532,7 +552,103 @@ static void on_c11_operator(hs_extract_ctx *x, CXCursor c, CXCursor operand, con
         return;
     consume(x, operand);
     atomic_op op = {.op = opname, .order = "seq_cst", .form = "c11_operator", .api = api,
-                    .order_arg = clang_getNullCursor(), .value_const = value_const};
+                    .order_arg = clang_getNullCursor(), .value_const = value_const, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
+    record(x, c, decl, &op);
+}
+
+/* ---- plain (non-atomic) uses of integers --------------------------------------------
+ *
+ * Code that uses __atomic/__sync builtins or wrappers on a plain `int` also reads and
+ * writes it directly (`if (!t->refcnt) free(t)`), possibly in another TU. Each TU keeps
+ * one summary per integer global or field it touches; the rule looks only at the
+ * summaries of variables that are used atomically somewhere.
+ */
+
+static bool type_is_integer(CXType t)
+{
+    enum CXTypeKind k = clang_getCanonicalType(t).kind;
+    return (k >= CXType_Bool && k <= CXType_Int128) || k == CXType_Enum;
+}
+
+static void plain_use(hs_extract_ctx *x, CXCursor use, CXCursor decl, const char *what)
+{
+    hs_pos pos;
+    if (!hs_cursor_pos(x, use, &pos, NULL))
+        return;
+    char *usr = hs_cursor_usr(decl);
+    json_t *sum = hs_strmap_get(x->plain_uses, usr);
+    if (!sum) {
+        sum = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{}}", "var", usr, "var_name", hs_qualified_name(x, decl),
+                        "op", "plain", "order", "n/a", "function", "", "plain");
+        hs_strmap_put(x->plain_uses, usr, sum);
+    }
+    json_t *counts = json_object_get(sum, "plain");
+    json_t *n = json_object_get(counts, what);
+    json_object_set_new(counts, what, json_integer(n ? json_integer_value(n) + 1 : 1));
+    /* Where each kind of use first happens, for messages. */
+    char *where_key = hs_printf("%s_at", what);
+    if (!json_object_get(counts, where_key))
+        json_object_set_new(counts, where_key,
+                            json_pack("{s:s, s:i, s:i}", "file", pos.file, "line", (json_int_t)pos.line,
+                                      "column", (json_int_t)pos.column));
+    free(where_key);
+    free(usr);
+}
+
+/* A plain use of an integer global or field, by context: read, tested, written. */
+static bool on_plain_object(hs_extract_ctx *x, CXCursor use, CXCursor object, const char *write_kind)
+{
+    CXCursor decl = object_decl(object);
+    if (clang_Cursor_isNull(decl) || !type_is_integer(clang_getCursorType(decl)))
+        return false;
+    consume(x, object);
+    if (write_kind) {
+        plain_use(x, use, decl, write_kind);
+    } else if (x->loop_condition > 0) {
+        plain_use(x, use, decl, "loads_loop_condition");
+    } else if (x->condition > 0 || x->comparison > 0) {
+        plain_use(x, use, decl, "loads_condition");
+    } else {
+        plain_use(x, use, decl, "reads");
+    }
+    return true;
+}
+
+/* A result stored in a name the function later tests decides that test. */
+void hs_atomics_finish_function(hs_extract_ctx *x)
+{
+    for (size_t i = x->fn->atomics_start; i < json_array_size(x->atomics); i++) {
+        json_t *fact = json_array_get(x->atomics, i);
+        const char *sink = json_string_value(json_object_get(fact, "sink"));
+        json_t *tested = sink ? json_object_get(x->fn->tested_keys, sink) : NULL;
+        const char *use = json_string_value(json_object_get(fact, "use"));
+        if (tested && use && strcmp(use, "value") == 0)
+            json_object_set_new(fact, "use", json_string(json_is_true(tested) ? "loop_condition" : "condition"));
+    }
+}
+
+void hs_atomics_finish_tu(hs_extract_ctx *x)
+{
+    const char *usr;
+    void *sum;
+    for (size_t it = 0; hs_strmap_next(x->plain_uses, &it, &usr, &sum);) {
+        json_object_set_new(sum, "file", json_string(json_string_value(json_object_get(x->facts, "tu"))));
+        json_object_set_new(sum, "offset", json_integer(0));
+        json_object_set_new(sum, "ordinal", json_integer(0));
+        json_array_append(x->atomics, sum);
+    }
+}
+
+static void on_c11_store(hs_extract_ctx *x, CXCursor c, CXCursor operand, CXCursor value)
+{
+    if (!type_is_c11_atomic(clang_getCursorType(operand)))
+        return;
+    CXCursor decl = object_decl(operand);
+    if (clang_Cursor_isNull(decl))
+        return;
+    consume(x, operand);
+    atomic_op op = {.op = "store", .order = "seq_cst", .form = "c11_operator", .api = "=",
+                    .order_arg = clang_getNullCursor(), .value_const = is_constant(value), .value_arg = value};
     record(x, c, decl, &op);
 }
 
@@ -567,6 +683,12 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
                 on_c11_operator(x, c, kids.items[0], "sub_fetch", "--", -1);
             else if (op == CXUnaryOperator_PostDec)
                 on_c11_operator(x, c, kids.items[0], "fetch_sub", "--", -1);
+            if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec && !is_consumed(x, kids.items[0]) &&
+                !type_is_atomic(clang_getCursorType(kids.items[0])))
+                on_plain_object(x, c, kids.items[0], "writes_computed");
+            if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) &&
+                !type_is_atomic(clang_getCursorType(kids.items[0])))
+                on_plain_object(x, c, kids.items[0], "address_taken");
             else if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) &&
                      type_is_atomic(clang_getCursorType(kids.items[0]))) {
                 /* The address goes somewhere hotscan does not follow: an escape. */
@@ -574,7 +696,7 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
                 if (!clang_Cursor_isNull(decl)) {
                     consume(x, kids.items[0]);
                     atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "&",
-                                   .order_arg = clang_getNullCursor(), .value_const = -1};
+                                   .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
                     record(x, c, decl, &e);
                 }
             }
@@ -591,9 +713,12 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
             return;
         hs_cursor_list kids;
         hs_children(c, &kids);
-        if (kids.len == 2) {
+        if (kids.len == 2 && !type_is_atomic(clang_getCursorType(kids.items[0]))) {
+            bool constant = op == CXBinaryOperator_Assign && is_constant(kids.items[1]);
+            on_plain_object(x, c, kids.items[0], constant ? "writes_constant" : "writes_computed");
+        } else if (kids.len == 2) {
             if (op == CXBinaryOperator_Assign)
-                on_c11_operator(x, c, kids.items[0], "store", "=", is_constant(kids.items[1]));
+                on_c11_store(x, c, kids.items[0], kids.items[1]);
             else if (op == CXBinaryOperator_AddAssign)
                 on_c11_operator(x, c, kids.items[0], "add_fetch", "+=", -1);
             else if (op == CXBinaryOperator_SubAssign)
@@ -613,15 +738,17 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
         if (dk != CXCursor_VarDecl && dk != CXCursor_FieldDecl)
             return;
         CXType t = clang_getCursorType(decl);
-        if (!type_is_atomic(t))
+        if (!type_is_atomic(t)) {
+            on_plain_object(x, c, c, NULL);
             return;
+        }
         decl = object_decl(c);
         if (clang_Cursor_isNull(decl))
             return;
         /* A plain read of an _Atomic object is a seq_cst load; a std::atomic named
          * outside any member call (bound to a reference, passed on) escapes. */
         atomic_op op = {.order = "seq_cst", .form = "c11_operator", .api = "read",
-                        .order_arg = clang_getNullCursor(), .value_const = -1};
+                        .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
         if (type_is_c11_atomic(t)) {
             op.op = "load";
         } else {

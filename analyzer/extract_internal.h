@@ -47,6 +47,8 @@ typedef struct {
     hs_strmap *blocking_loops; /* loop id (as text) -> 1 when the loop blocks */
     unsigned call_seq;
     unsigned blocking_seq;  /* blocking or slow calls seen so far */
+    json_t *tested_keys;    /* names read in conditions -> true when the test is a wait */
+    size_t atomics_start;   /* this function's facts in x->atomics start here */
 } hs_fn_state;
 
 typedef struct hs_extract_ctx {
@@ -56,6 +58,8 @@ typedef struct hs_extract_ctx {
     hs_strmap *files;        /* "%p" of CXFile -> real path, or "" when not the project's */
     hs_strmap *qualnames;    /* USR -> qualified name cache */
     hs_strmap *consumed;     /* cursors an atomic operation already accounted for */
+    hs_strmap *fact_sites;   /* "kind:file:offset" -> facts recorded there so far */
+    hs_strmap *plain_uses;   /* USR -> json summary of non-atomic uses of an integer */
     json_t *facts;
     json_t *functions, *calls, *clock_reads, *atomics, *events, *event_objects;
 
@@ -99,6 +103,11 @@ void hs_cursor_list_free(hs_cursor_list *l);
 void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname);
 void hs_timers_finish_function(hs_extract_ctx *x);
 void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c);
+void hs_atomics_finish_tu(hs_extract_ctx *x);
+void hs_atomics_finish_function(hs_extract_ctx *x);
+/* How many facts of `kind` were recorded at this place before: keeps two facts at one
+ * macro expansion apart, and is the same in every TU that sees the place. */
+int hs_site_ordinal(hs_extract_ctx *x, const char *kind, const char *file, unsigned offset);
 void hs_events_on_cursor(hs_extract_ctx *x, CXCursor c);
 
 #endif

@@ -103,8 +103,8 @@ static bool first_time(hs_program *p, const char *key)
 /* A fact's identity: where it is (real path and offset) and what it is. */
 static bool first_fact(hs_program *p, const char *kind, json_t *fact)
 {
-    char *key = hs_printf("%s|%s|%u|%s|%lld", kind, str(fact, "file"), uint_of(fact, "offset"),
-                          str(fact, "function"),
+    char *key = hs_printf("%s|%s|%u|%s|%s|%lld", kind, str(fact, "file"), uint_of(fact, "offset"),
+                          str(fact, "function"), str(fact, "var"),
                           (long long)json_integer_value(json_object_get(fact, "ordinal")));
     bool r = first_time(p, key);
     free(key);

@@ -41,9 +41,42 @@ static bool is_sub(json_t *u)
     return is(u, "op", "fetch_sub") || is(u, "op", "sub_fetch");
 }
 
+static char *at(json_t *counts, const char *kind)
+{
+    json_t *w = json_object_get(counts, kind);
+    const char *file = s(w, "file");
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    return hs_printf("%s:%lld", base, (long long)json_integer_value(json_object_get(w, "line")));
+}
+
+static json_int_t count(json_t *counts, const char *kind)
+{
+    return json_integer_value(json_object_get(counts, kind));
+}
+
+/* Why a TU's plain (non-atomic) uses show the variable is not a counter, or NULL. */
+static char *plain_disqualifies(json_t *counts)
+{
+    char *where = NULL, *r = NULL;
+    if (count(counts, "loads_loop_condition")) {
+        where = at(counts, "loads_loop_condition_at");
+        r = hs_printf("it is read in a loop condition, as a flag or a signal is (%s)", where);
+    } else if (count(counts, "writes_computed")) {
+        where = at(counts, "writes_computed_at");
+        r = hs_printf("it is also written non-atomically with computed values (%s)", where);
+    } else if (count(counts, "address_taken")) {
+        where = at(counts, "address_taken_at");
+        r = hs_printf("its address escapes to code hotscan does not follow (%s)", where);
+    }
+    free(where);
+    return r;
+}
+
 /* Why this use shows the variable is not a counter, or NULL when it is a counter use. */
 static char *disqualifies(json_t *u)
 {
+    if (is(u, "op", "plain"))
+        return plain_disqualifies(json_object_get(u, "plain"));
     const char *op = s(u, "op");
     const char *use = s(u, "use");
     long long line = (long long)json_integer_value(json_object_get(u, "line"));
@@ -85,6 +118,8 @@ static char *usage_summary(const variable *v)
     hs_strmap *files = hs_strmap_create();
     for (size_t i = 0; i < v->uses.len; i++) {
         json_t *u = v->uses.items[i];
+        if (is(u, "op", "plain"))
+            continue;
         if (is_add_or_sub(u))
             adds++;
         else if (is(u, "op", "load"))
@@ -110,21 +145,43 @@ static const char *relaxed_spelling(json_t *u)
     return "memory_order_relaxed";
 }
 
+/* A load whose value decides a condition, atomic or plain. */
+static bool tested(json_t *u)
+{
+    if (is(u, "op", "plain"))
+        return count(json_object_get(u, "plain"), "loads_condition") > 0;
+    return is(u, "op", "load") && (is(u, "use", "condition") || is(u, "use", "loop_condition"));
+}
+
 static void judge_variable(hs_judge_ctx *ctx, const char *var, variable *v)
 {
     (void)var;
-    bool has_add = false;
+    bool has_add = false, has_sub = false, is_tested = false;
     for (size_t i = 0; i < v->uses.len; i++) {
         json_t *u = v->uses.items[i];
         has_add |= is_add_or_sub(u);
+        has_sub |= is_sub(u);
+        is_tested |= tested(u);
         char *why = disqualifies(u);
         if (why) {
             free(why);
             return;
         }
     }
-    if (!has_add)
+    /* Decremented and tested: a reference count or a gauge whose value decides something
+     * (`dec(&refs); if (!refs) free(obj)`). Counters only grow, or are only reported. */
+    if (!has_add || (has_sub && is_tested))
         return;
+    /* Set to two different constants (1, then 0): a flag, not a counter's reset. */
+    json_t *first_value = NULL;
+    for (size_t i = 0; i < v->uses.len; i++) {
+        json_t *value = json_object_get(v->uses.items[i], "value");
+        if (!json_is_integer(value))
+            continue;
+        if (first_value && json_integer_value(first_value) != json_integer_value(value))
+            return;
+        first_value = value;
+    }
     char *summary = usage_summary(v);
     for (size_t i = 0; i < v->uses.len; i++) {
         json_t *u = v->uses.items[i];
@@ -135,7 +192,10 @@ static void judge_variable(hs_judge_ctx *ctx, const char *var, variable *v)
                                   "consistent %s '%.48s%s' orders memory for nothing: use %s",
                                   s(u, "var_name"), summary, s(u, "op"), text,
                                   strlen(text) > 48 ? "..." : "", relaxed_spelling(u));
-        json_t *finding = hs_finding_new("atomic-seqcst-counter", "warning", "high", u,
+        /* The fence matters where the operation runs often: adds and subs do; loads cost
+         * little on x86; a reset runs rarely (often once, at start-up). */
+        const char *confidence = is_add_or_sub(u) ? "high" : is(u, "op", "load") ? "medium" : "low";
+        json_t *finding = hs_finding_new("atomic-seqcst-counter", "warning", confidence, u,
                                          s(u, "function_name"), message);
         json_t *decl = json_object_get(u, "var_decl");
         if (decl)
