@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -161,6 +162,10 @@ static int parse_options(int argc, char **argv, scan_options *o)
             break;
         case OPT_FACTS_DIR:
             o->facts_dir = optarg;
+            if (mkdir(optarg, 0777) != 0 && errno != EEXIST) {
+                fprintf(stderr, "hotscan: --facts-dir %s: %s\n", optarg, strerror(errno));
+                return 2;
+            }
             break;
         case OPT_MIN_CONFIDENCE:
             o->min_confidence = confidence_rank(optarg);
@@ -399,8 +404,9 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                             .findings = findings, .extra = extra};
         rules[r]->judge(&ctx);
     }
-    size_t hidden = drop_below(findings, o->min_confidence);
+    /* Fingerprints first, so they do not depend on what --min-confidence leaves out. */
     hs_findings_finalize(findings, root);
+    size_t hidden = drop_below(findings, o->min_confidence);
 
     double seconds = hs_now_seconds() - t0;
     json_t *report = json_object();

@@ -177,6 +177,127 @@ bool hs_cursor_pos(hs_extract_ctx *x, CXCursor c, hs_pos *start, hs_pos *end)
     return true;
 }
 
+static bool is_ident_char(char ch)
+{
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* Offset just past the parenthesized group starting at text[i] == '(' (strings skipped). */
+static size_t skip_parens(const char *text, size_t size, size_t i)
+{
+    int depth = 0;
+    for (; i < size; i++) {
+        char ch = text[i];
+        if (ch == '"' || ch == '\'') {
+            for (i++; i < size && text[i] != ch; i++)
+                if (text[i] == '\\')
+                    i++;
+        } else if (ch == '(') {
+            depth++;
+        } else if (ch == ')' && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+bool hs_written_span(hs_extract_ctx *x, CXCursor c, hs_span *out)
+{
+    memset(out, 0, sizeof *out);
+    hs_pos start, end;
+    if (!hs_cursor_pos(x, c, &start, &end))
+        return false;
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
+    CXFile sf, ef;
+    unsigned soff, eoff;
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
+    size_t size = 0;
+    const char *text = clang_getFileContents(x->tu, ef, &size);
+    if (!text)
+        return false;
+    out->file = start.file;
+    out->offset = start.offset;
+    out->length = end.offset - start.offset;
+    if (sf != ef || soff != eoff) {
+        /* The macro's name, then its arguments when it takes any. */
+        size_t i = start.offset;
+        while (i < size && is_ident_char(text[i]))
+            i++;
+        out->macro_name = hs_xstrndup(text + start.offset, i - start.offset);
+        size_t j = i;
+        while (j < size && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (j < size && text[j] == '(') {
+            size_t close = skip_parens(text, size, j);
+            if (close)
+                i = close;
+        }
+        out->length = (unsigned)(i - start.offset);
+    }
+    if (out->offset + out->length > size)
+        return false;
+    out->text = hs_xstrndup(text + out->offset, out->length);
+    return true;
+}
+
+void hs_span_free(hs_span *s)
+{
+    free(s->text);
+    free(s->macro_name);
+}
+
+bool hs_split_call_text(const char *text, char **name_out, json_t **args_out)
+{
+    size_t n = strlen(text), i = 0;
+    while (i < n && (is_ident_char(text[i]) || text[i] == ':'))
+        i++;
+    size_t name_end = i;
+    while (i < n && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    if (name_end == 0 || i >= n || text[i] != '(' || text[n - 1] != ')')
+        return false;
+    json_t *args = json_array();
+    int depth = 0;
+    size_t arg_start = i + 1;
+    for (size_t k = i; k < n; k++) {
+        char ch = text[k];
+        if (ch == '"' || ch == '\'') {
+            for (k++; k < n && text[k] != ch; k++)
+                if (text[k] == '\\')
+                    k++;
+        } else if (ch == '(' || ch == '[' || ch == '{') {
+            depth++;
+        } else if (ch == ')' || ch == ']' || ch == '}') {
+            depth--;
+            if (depth == 0 && k == n - 1) {
+                char *arg = hs_xstrndup(text + arg_start, k - arg_start);
+                char *a = arg, *e = arg + strlen(arg);
+                while (*a == ' ' || *a == '\t' || *a == '\n')
+                    a++;
+                while (e > a && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+                    e--;
+                if (e > a || json_array_size(args) > 0)
+                    json_array_append_new(args, json_stringn(a, (size_t)(e - a)));
+                free(arg);
+            }
+        } else if (ch == ',' && depth == 1) {
+            char *arg = hs_xstrndup(text + arg_start, k - arg_start);
+            char *a = arg, *e = arg + strlen(arg);
+            while (*a == ' ' || *a == '\t' || *a == '\n')
+                a++;
+            while (e > a && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+                e--;
+            json_array_append_new(args, json_stringn(a, (size_t)(e - a)));
+            free(arg);
+            arg_start = k + 1;
+        }
+    }
+    *name_out = hs_xstrndup(text, name_end);
+    *args_out = args;
+    return true;
+}
+
 void hs_fact_set_position(json_t *fact, const hs_pos *start, const hs_pos *end)
 {
     json_object_set_new(fact, "file", json_string(start->file));
@@ -511,12 +632,11 @@ static const char *const abort_calls[] = {
     "abort", "std::abort", "std::terminate", "__assert_fail", "__assert_rtn", "__builtin_unreachable",
     "__builtin_trap", "ut_error", "ut_dbg_assertion_failed", NULL};
 
-static bool function_never_returns(CXCursor fn)
+static int function_temperature(hs_extract_ctx *x, CXCursor fn);
+
+bool hs_function_never_returns(hs_extract_ctx *x, CXCursor fn)
 {
-    CXString type = clang_getTypeSpelling(clang_getCursorType(fn));
-    bool r = strstr(clang_getCString(type), "__attribute__((noreturn))") != NULL;
-    clang_disposeString(type);
-    return r;
+    return (function_temperature(x, fn) & 4) != 0;
 }
 
 /* True for a statement or expression that is a call to an abort-like function. */
@@ -533,7 +653,7 @@ static bool is_abort_call(hs_extract_ctx *x, CXCursor c)
         if (strcmp(q, abort_calls[i]) == 0)
             return true;
     /* exit() is noreturn too, but ends normal runs (the end of main) as often as errors. */
-    return strcmp(q, "exit") != 0 && strcmp(q, "std::exit") != 0 && function_never_returns(callee);
+    return strcmp(q, "exit") != 0 && strcmp(q, "std::exit") != 0 && hs_function_never_returns(x, callee);
 }
 
 static const char *const noreturn_calls[] = {
@@ -587,7 +707,7 @@ static unsigned exit_until(hs_extract_ctx *x, CXCursor stmt)
         for (size_t i = 0; noreturn_calls[i]; i++)
             if (strcmp(q, noreturn_calls[i]) == 0)
                 return x->fn->body_end;
-        return 0;
+        return hs_function_never_returns(x, callee) ? x->fn->body_end : 0;
     }
     default:
         return 0;
@@ -916,14 +1036,16 @@ static void walk_call(hs_extract_ctx *x, CXCursor c)
                                      pos.file, "line", (json_int_t)pos.line, "column",
                                      (json_int_t)pos.column, "in_loop", hs_in_loop(x),
                                      "error_path", x->error_path > 0, "callee_noreturn",
-                                     function_never_returns(callee));
+                                     hs_function_never_returns(x, callee));
             json_array_append_new(x->calls, edge);
             free(usr);
         }
     }
-    /* Values passed together to one call may be combined (a diff function). */
+    /* Values passed together to one call may be combined (a diff function); a variadic
+     * call (printf, a logger) only prints them. */
     int nargs = clang_Cursor_getNumArguments(c);
-    if (nargs >= 2) {
+    bool variadic = !clang_Cursor_isNull(callee) && clang_Cursor_isVariadic(callee);
+    if (nargs >= 2 && !variadic) {
         json_t *sets = json_array();
         for (int i = 0; i < nargs; i++) {
             json_t *set = json_object();
@@ -961,7 +1083,8 @@ static bool is_combining_operator(enum CXBinaryOperatorKind op)
 }
 
 /* Walks the value written to `target_key`: clock reads in it flow into that name. */
-static void walk_assigned_value(hs_extract_ctx *x, const char *target_key, CXCursor value)
+static void walk_assigned_value(hs_extract_ctx *x, const char *target_key, const char *target_text,
+                                CXCursor value)
 {
     /* Copies: names already holding a reading now also hold it in target_key. */
     if (target_key) {
@@ -980,9 +1103,12 @@ static void walk_assigned_value(hs_extract_ctx *x, const char *target_key, CXCur
         json_decref(set);
     }
     const char *saved = x->sink_key;
+    const char *saved_text = x->sink_text;
     x->sink_key = target_key;
+    x->sink_text = target_text;
     walk(x, value);
     x->sink_key = saved;
+    x->sink_text = saved_text;
 }
 
 static void walk_binary(hs_extract_ctx *x, CXCursor c)
@@ -1015,9 +1141,11 @@ static void walk_binary(hs_extract_ctx *x, CXCursor c)
     } else if (assigns) {
         record_write(x, kids.items[0], start_offset(c));
         char *key = hs_expr_key(x, kids.items[0]);
+        char *text = op == CXBinaryOperator_Assign ? hs_cursor_source(x, kids.items[0]) : NULL;
         walk(x, kids.items[0]);
-        walk_assigned_value(x, key, kids.items[1]);
+        walk_assigned_value(x, key, text, kids.items[1]);
         free(key);
+        free(text);
     } else {
         walk(x, kids.items[0]);
         walk(x, kids.items[1]);
@@ -1034,8 +1162,11 @@ static void walk_var_decl(hs_extract_ctx *x, CXCursor c)
     free(usr);
     for (unsigned i = 0; i < kids.len; i++) {
         enum CXCursorKind k = clang_getCursorKind(kids.items[i]);
-        if (clang_isExpression(k))
-            walk_assigned_value(x, key, kids.items[i]);
+        if (clang_isExpression(k)) {
+            char *name = cursor_spelling(c);
+            walk_assigned_value(x, key, name, kids.items[i]);
+            free(name);
+        }
         else
             walk(x, kids.items[i]);
     }
@@ -1057,13 +1188,21 @@ static void walk_sequence(hs_extract_ctx *x, CXCursor c)
             abort_at = i;
     enum CXCursorKind saved = x->parent_kind;
     x->parent_kind = clang_getCursorKind(c);
+    bool is_block = clang_getCursorKind(c) == CXCursor_CompoundStmt;
+    unsigned saved_stmt = x->stmt_start, saved_block = x->block_end;
     for (unsigned i = 0; i < kids.len; i++) {
+        if (is_block) {
+            x->stmt_start = start_offset(kids.items[i]);
+            x->block_end = end_offset(c);
+        }
         if (i < abort_at)
             x->error_path++;
         walk(x, kids.items[i]);
         if (i < abort_at)
             x->error_path--;
     }
+    x->stmt_start = saved_stmt;
+    x->block_end = saved_block;
     x->parent_kind = saved;
     hs_cursor_list_free(&kids);
 }
@@ -1081,10 +1220,13 @@ static void walk(hs_extract_ctx *x, CXCursor c)
     hs_atomics_on_cursor(x, c);
     hs_events_on_cursor(x, c);
     enum CXCursorKind saved = x->parent_kind;
+    enum CXCursorKind saved_walk_parent = x->walk_parent_kind;
+    x->walk_parent_kind = saved;
     if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
         x->parent_kind = k;
     walk_node(x, c, k);
     x->parent_kind = saved;
+    x->walk_parent_kind = saved_walk_parent;
 }
 
 static void walk_node(hs_extract_ctx *x, CXCursor c, enum CXCursorKind k)
@@ -1128,7 +1270,18 @@ static void walk_node(hs_extract_ctx *x, CXCursor c, enum CXCursorKind k)
         /* A lambda's body runs when it is called, not here: its own straight-line code. */
         unsigned saved = x->lambda;
         x->lambda = start_offset(c);
+        /* Its loops and branches are its own: set the enclosing ones aside. */
+        hs_scope scopes[HS_MAX_NEST];
+        json_t *branches[HS_MAX_NEST];
+        int nscopes = x->nscopes, nbranches = x->nbranches;
+        memcpy(scopes, x->scopes, sizeof scopes);
+        memcpy(branches, x->branches, sizeof branches);
+        x->nscopes = x->nbranches = 0;
         walk_children(x, c);
+        memcpy(x->scopes, scopes, sizeof scopes);
+        memcpy(x->branches, branches, sizeof branches);
+        x->nscopes = nscopes;
+        x->nbranches = nbranches;
         x->lambda = saved;
         return;
     }
@@ -1215,6 +1368,8 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
     x->error_path = 0;
     x->condition = x->loop_condition = x->comparison = 0;
     x->lambda = 0;
+    x->stmt_start = x->block_end = 0;
+    x->sink_text = NULL;
     hs_cursor_list kids;
     hs_children(c, &kids);
     for (unsigned i = 0; i < kids.len; i++) {
@@ -1282,6 +1437,23 @@ static json_t *parse_errors(CXTranslationUnit tu, json_t *ignored_arguments)
                 json_array_append_new(errors, json_string(clang_getCString(s)));
                 clang_disposeString(s);
             }
+            clang_disposeString(spelling);
+        }
+        clang_disposeDiagnostic(d);
+    }
+    return errors;
+}
+
+/* Errors that are not about unknown driver options: what a fix-it must not add to. */
+static unsigned count_errors(CXTranslationUnit tu)
+{
+    unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+            CXString spelling = clang_getDiagnosticSpelling(d);
+            if (strncmp(clang_getCString(spelling), "unknown argument", 16) != 0)
+                errors++;
             clang_disposeString(spelling);
         }
         clang_disposeDiagnostic(d);
@@ -1358,6 +1530,7 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     json_object_set_new(x.facts, "event_objects", x.event_objects);
     json_t *ignored = json_array();
     json_object_set_new(x.facts, "parse_errors", parse_errors(tu, ignored));
+    json_object_set_new(x.facts, "error_count", json_integer(count_errors(tu)));
     json_object_set_new(x.facts, "ignored_arguments", ignored);
     const char *key;
     void *value;

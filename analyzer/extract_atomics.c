@@ -20,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A null cursor usable in initializers (clang_getNullCursor() is a function call). */
+#define NO_CURSOR {CXCursor_InvalidFile, 0, {0, 0, 0}}
+
 /* ---- types and objects ---------------------------------------------------------- */
 
 static bool type_is_atomic(CXType t)
@@ -231,7 +234,61 @@ typedef struct {
     CXCursor order_arg;  /* null when the order is implicit */
     int value_const;     /* stores: 1 constant, 0 not, -1 n/a */
     CXCursor value_arg;  /* stores: the value, or null */
+    CXCursor object;     /* the atomic object expression as written, or null */
+    CXCursor operand_value; /* += -= =: the right-hand side, or null */
 } atomic_op;
+
+/*
+ * For an operation written inside a project macro's definition (haproxy's
+ * `#define HA_ATOMIC_INC(p) __atomic_add_fetch(p, 1, __ATOMIC_SEQ_CST)`): the call as
+ * the definition spells it, {file, offset, length, text}. NULL when it is spelled in a
+ * system header (the C11 generic macros) or cannot be read.
+ */
+static json_t *spelled_call(hs_extract_ctx *x, CXCursor c)
+{
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
+    if (clang_Location_isInSystemHeader(loc))
+        return NULL;
+    CXFile file;
+    unsigned offset;
+    clang_getSpellingLocation(loc, &file, NULL, NULL, &offset);
+    if (!file)
+        return NULL;
+    CXSourceLocation spelled = clang_getLocationForOffset(x->tu, file, offset);
+    if (clang_Location_isInSystemHeader(spelled))
+        return NULL;
+    char key[32];
+    snprintf(key, sizeof key, "%p", (void *)file);
+    CXString name = clang_File_tryGetRealPathName(file);
+    char *real = hs_realpath(clang_getCString(name));
+    clang_disposeString(name);
+    if (!real || !hs_path_is_under(x->root, real)) {
+        free(real);
+        return NULL;
+    }
+    size_t size = 0;
+    const char *text = clang_getFileContents(x->tu, file, &size);
+    size_t i = offset;
+    while (i < size && (text[i] == '_' || (text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z') ||
+                        (text[i] >= '0' && text[i] <= '9')))
+        i++;
+    int depth = 0;
+    size_t end = 0;
+    for (size_t k = i; k < size && !end; k++) {
+        if (text[k] == '(')
+            depth++;
+        else if (text[k] == ')' && --depth == 0)
+            end = k + 1;
+        else if (text[k] == '\n' && (k == 0 || text[k - 1] != '\\'))
+            break; /* the definition's line ends */
+    }
+    json_t *r = NULL;
+    if (end)
+        r = json_pack("{s:s, s:i, s:i, s:s%}", "file", real, "offset", (json_int_t)offset, "length",
+                      (json_int_t)(end - offset), "text", text + offset, end - offset);
+    free(real);
+    return r;
+}
 
 static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const atomic_op *op)
 {
@@ -284,6 +341,30 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
     char *text = hs_cursor_source(x, op_cursor);
     json_object_set_new(fact, "text", json_string(text));
     free(text);
+    /* What a fix-it rewrites: the code as written, its parts, and for code written in
+     * a macro's definition, where that definition spells it. */
+    hs_span span;
+    if (hs_written_span(x, op_cursor, &span)) {
+        json_object_set_new(fact, "span", json_pack("{s:i, s:i, s:s}", "offset", (json_int_t)span.offset,
+                                                    "length", (json_int_t)span.length, "text", span.text));
+        if (span.macro_name) {
+            json_object_set_new(fact, "macro_name", json_string(span.macro_name));
+            json_t *spelled = spelled_call(x, op_cursor);
+            if (spelled)
+                json_object_set_new(fact, "spelled", spelled);
+        }
+        hs_span_free(&span);
+    }
+    if (!clang_Cursor_isNull(op->object)) {
+        char *object = hs_cursor_source(x, op->object);
+        json_object_set_new(fact, "object_text", json_string(object));
+        free(object);
+    }
+    if (!clang_Cursor_isNull(op->value_arg) || !clang_Cursor_isNull(op->operand_value)) {
+        char *value = hs_cursor_source(x, clang_Cursor_isNull(op->operand_value) ? op->value_arg : op->operand_value);
+        json_object_set_new(fact, "value_text", json_string(value));
+        free(value);
+    }
     if (!clang_Cursor_isNull(op->order_arg)) {
         hs_pos os, oe;
         if (hs_cursor_pos(x, op->order_arg, &os, &oe) && oe.offset > os.offset) {
@@ -345,8 +426,9 @@ static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee
         return true;
     consume(x, object);
     int nargs = clang_Cursor_getNumArguments(call);
-    atomic_op op = {.order = "seq_cst", .form = "member", .api = method,
-                    .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
+    atomic_op op = {.order = "seq_cst", .form = "member", .api = method, .object = object,
+                    .operand_value = clang_getNullCursor(), .order_arg = clang_getNullCursor(),
+                    .value_const = -1, .value_arg = clang_getNullCursor()};
     bool is_operator = strncmp(method, "operator", 8) == 0;
     if (is_operator) {
         op.form = "operator";
@@ -361,6 +443,8 @@ static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee
             op.op = "add_fetch";
         else if (strcmp(sym, "-=") == 0)
             op.op = "sub_fetch";
+        if ((strcmp(sym, "+=") == 0 || strcmp(sym, "-=") == 0) && nargs > 1)
+            op.operand_value = clang_Cursor_getArgument(call, (unsigned)nargs - 1);
         else if (strcmp(sym, "&=") == 0 || strcmp(sym, "|=") == 0 || strcmp(sym, "^=") == 0)
             op.op = "bitwise";
         else if (strcmp(sym, "=") == 0) {
@@ -417,7 +501,7 @@ static bool on_wrapper_call(hs_extract_ctx *x, CXCursor call, const char *qname)
             return true;
         consume(x, object);
         atomic_op op = {.op = opname ? normalize_op(opname) : NULL, .form = "wrapper", .api = qname,
-                        .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
+                        .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = NO_CURSOR, .object = NO_CURSOR, .operand_value = NO_CURSOR};
         if (!op.op)
             op.op = opname ? opname : "other";
         const char *order = json_string_value(json_object_get(w, "order"));
@@ -455,7 +539,7 @@ static bool on_builtin_call(hs_extract_ctx *x, CXCursor call, const char *qname)
     consume(x, object);
     const char *base = strrchr(qname, ':') ? strrchr(qname, ':') + 1 : qname;
     atomic_op op = {.op = normalize_op(base), .order = "seq_cst", .form = sync ? "sync" : "c11",
-                    .api = qname, .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
+                    .api = qname, .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = NO_CURSOR, .object = NO_CURSOR, .operand_value = NO_CURSOR};
     if (!op.op)
         op.op = "other";
     if (!sync && strstr(base, "_explicit")) {
@@ -521,7 +605,7 @@ static bool on_atomic_expr(hs_extract_ctx *x, CXCursor c)
         consume(x, object);
         bool gnu = strncmp(name, "__atomic_", 9) == 0;
         atomic_op op = {.op = normalize_op(name), .form = gnu ? "gnu" : "c11", .api = name,
-                        .order_arg = kids.items[1], .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
+                        .order_arg = kids.items[1], .value_const = -1, .value_arg = NO_CURSOR, .object = NO_CURSOR, .operand_value = NO_CURSOR};
         if (!op.op)
             op.op = "other";
         op.order = decode_order(x, kids.items[1]);
@@ -543,7 +627,7 @@ static bool on_atomic_expr(hs_extract_ctx *x, CXCursor c)
 }
 
 static void on_c11_operator(hs_extract_ctx *x, CXCursor c, CXCursor operand, const char *opname,
-                            const char *api, int value_const)
+                            const char *api, CXCursor value)
 {
     if (!type_is_c11_atomic(clang_getCursorType(operand)))
         return;
@@ -552,7 +636,8 @@ static void on_c11_operator(hs_extract_ctx *x, CXCursor c, CXCursor operand, con
         return;
     consume(x, operand);
     atomic_op op = {.op = opname, .order = "seq_cst", .form = "c11_operator", .api = api,
-                    .order_arg = clang_getNullCursor(), .value_const = value_const, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
+                    .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = NO_CURSOR,
+                    .object = operand, .operand_value = value};
     record(x, c, decl, &op);
 }
 
@@ -648,7 +733,8 @@ static void on_c11_store(hs_extract_ctx *x, CXCursor c, CXCursor operand, CXCurs
         return;
     consume(x, operand);
     atomic_op op = {.op = "store", .order = "seq_cst", .form = "c11_operator", .api = "=",
-                    .order_arg = clang_getNullCursor(), .value_const = is_constant(value), .value_arg = value};
+                    .order_arg = clang_getNullCursor(), .value_const = is_constant(value), .value_arg = value,
+                    .object = operand, .operand_value = value};
     record(x, c, decl, &op);
 }
 
@@ -676,13 +762,13 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
         hs_children(c, &kids);
         if (kids.len == 1) {
             if (op == CXUnaryOperator_PreInc)
-                on_c11_operator(x, c, kids.items[0], "add_fetch", "++", -1);
+                on_c11_operator(x, c, kids.items[0], "add_fetch", "++", clang_getNullCursor());
             else if (op == CXUnaryOperator_PostInc)
-                on_c11_operator(x, c, kids.items[0], "fetch_add", "++", -1);
+                on_c11_operator(x, c, kids.items[0], "fetch_add", "++", clang_getNullCursor());
             else if (op == CXUnaryOperator_PreDec)
-                on_c11_operator(x, c, kids.items[0], "sub_fetch", "--", -1);
+                on_c11_operator(x, c, kids.items[0], "sub_fetch", "--", clang_getNullCursor());
             else if (op == CXUnaryOperator_PostDec)
-                on_c11_operator(x, c, kids.items[0], "fetch_sub", "--", -1);
+                on_c11_operator(x, c, kids.items[0], "fetch_sub", "--", clang_getNullCursor());
             if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec && !is_consumed(x, kids.items[0]) &&
                 !type_is_atomic(clang_getCursorType(kids.items[0])))
                 on_plain_object(x, c, kids.items[0], "writes_computed");
@@ -696,7 +782,7 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
                 if (!clang_Cursor_isNull(decl)) {
                     consume(x, kids.items[0]);
                     atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "&",
-                                   .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
+                                   .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = NO_CURSOR, .object = NO_CURSOR, .operand_value = NO_CURSOR};
                     record(x, c, decl, &e);
                 }
             }
@@ -720,11 +806,11 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
             if (op == CXBinaryOperator_Assign)
                 on_c11_store(x, c, kids.items[0], kids.items[1]);
             else if (op == CXBinaryOperator_AddAssign)
-                on_c11_operator(x, c, kids.items[0], "add_fetch", "+=", -1);
+                on_c11_operator(x, c, kids.items[0], "add_fetch", "+=", kids.items[1]);
             else if (op == CXBinaryOperator_SubAssign)
-                on_c11_operator(x, c, kids.items[0], "sub_fetch", "-=", -1);
+                on_c11_operator(x, c, kids.items[0], "sub_fetch", "-=", kids.items[1]);
             else
-                on_c11_operator(x, c, kids.items[0], "bitwise", "op=", -1);
+                on_c11_operator(x, c, kids.items[0], "bitwise", "op=", kids.items[1]);
         }
         hs_cursor_list_free(&kids);
         return;
@@ -748,9 +834,10 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
         /* A plain read of an _Atomic object is a seq_cst load; a std::atomic named
          * outside any member call (bound to a reference, passed on) escapes. */
         atomic_op op = {.order = "seq_cst", .form = "c11_operator", .api = "read",
-                        .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = {CXCursor_InvalidFile, 0, {0, 0, 0}}};
+                        .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = NO_CURSOR, .object = NO_CURSOR, .operand_value = NO_CURSOR};
         if (type_is_c11_atomic(t)) {
             op.op = "load";
+            op.object = c;
         } else {
             op.op = "escape";
             op.order = "n/a";

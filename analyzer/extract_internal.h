@@ -75,7 +75,11 @@ typedef struct hs_extract_ctx {
     int loop_condition;      /* > 0 inside a loop's condition */
     int comparison;          /* > 0 inside an operand of a comparison or && / || */
     unsigned lambda;         /* start offset of the innermost enclosing lambda, or 0 */
+    unsigned stmt_start;     /* the statement (in a { } block) being walked starts here */
+    unsigned block_end;      /* and its block ends here */
+    const char *sink_text;   /* source text of the name being assigned, with sink_key */
     enum CXCursorKind parent_kind;
+    enum CXCursorKind walk_parent_kind; /* the parent of the node walk_node is handling */
 } hs_extract_ctx;
 
 /* Helpers from extract.c. */
@@ -84,6 +88,8 @@ bool hs_location_is_project(hs_extract_ctx *x, CXSourceLocation loc);
 char *hs_cursor_text(hs_extract_ctx *x, CXCursor c);  /* tokens joined, no spaces */
 char *hs_cursor_source(hs_extract_ctx *x, CXCursor c); /* exact source text of the extent */
 const char *hs_qualified_name(hs_extract_ctx *x, CXCursor decl);
+/* True for functions declared never to return: noreturn, [[noreturn]], _Noreturn. */
+bool hs_function_never_returns(hs_extract_ctx *x, CXCursor fn);
 char *hs_cursor_usr(CXCursor c);
 CXCursor hs_strip_expr(CXCursor c);      /* through parens, casts, implicit nodes */
 char *hs_expr_key(hs_extract_ctx *x, CXCursor c); /* "v:USR" or "m:text", or NULL */
@@ -98,6 +104,22 @@ typedef struct {
 } hs_cursor_list;
 void hs_children(CXCursor c, hs_cursor_list *out);
 void hs_cursor_list_free(hs_cursor_list *l);
+
+/*
+ * Where code is written: for code inside a macro expansion, the whole invocation at the
+ * expansion site ("atomic_fetch_add(&x, 1)"), else the cursor's extent. Also the name
+ * of the macro when there is one. Returns false outside the project.
+ */
+typedef struct {
+    const char *file;
+    unsigned offset, length;
+    char *text;
+    char *macro_name;   /* NULL when not written through a macro */
+} hs_span;
+bool hs_written_span(hs_extract_ctx *x, CXCursor c, hs_span *out);
+void hs_span_free(hs_span *s);
+/* Splits "name(a, f(b, c), d)" into its top-level arguments; false when not a call. */
+bool hs_split_call_text(const char *text, char **name_out, json_t **args_out);
 
 /* Collectors. */
 void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname);

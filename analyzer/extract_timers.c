@@ -91,7 +91,15 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     char *clock_id = NULL;
     if (api->clock_id_arg >= 0 && api->clock_id_arg < nargs) {
         CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->clock_id_arg);
-        clock_id = decode_clock_id(x, arg);
+        hs_span span;
+        if (hs_written_span(x, arg, &span)) {
+            const char *name = span.macro_name ? span.macro_name : span.text;
+            if (hs_strmap_has(x->rd->clock_ids, name))
+                clock_id = hs_xstrdup(name);
+            hs_span_free(&span);
+        }
+        if (!clock_id && strncmp(api->name, "clock_", 6) == 0)
+            clock_id = decode_clock_id(x, arg);
         if (!clock_id)
             clock_id = hs_cursor_text(x, arg); /* a variable: compared by its spelling */
         hs_cost id_cost;
@@ -147,8 +155,18 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     json_object_set_new(fact, "sink", sink ? json_string(sink) : json_null());
     if (sink_text)
         json_object_set_new(fact, "sink_text", json_string(sink_text));
+    else if (x->sink_text && sink && x->sink_key && strcmp(sink, x->sink_key) == 0)
+        json_object_set_new(fact, "sink_text", json_string(x->sink_text));
+    json_object_set_new(fact, "out_param", json_boolean(api->out_arg >= 0 && api->out_arg < nargs &&
+                                                        sink_text != NULL));
+    json_object_set_new(fact, "stmt_offset", json_integer(x->stmt_start));
+    json_object_set_new(fact, "block_end", json_integer(x->block_end));
+    CXString type = clang_getTypeSpelling(clang_getCursorType(call));
+    json_object_set_new(fact, "type", json_string(clang_getCString(type)));
+    clang_disposeString(type);
     json_object_set_new(fact, "result_used",
-                        json_boolean(x->parent_kind != CXCursor_CompoundStmt || sink != NULL));
+                        json_boolean(x->walk_parent_kind != CXCursor_CompoundStmt || sink != NULL));
+    json_object_set_new(fact, "error_path", json_boolean(x->error_path > 0));
     json_object_set_new(fact, "seq", json_integer(x->fn->call_seq));
     json_object_set_new(fact, "blocking_seq", json_integer(x->fn->blocking_seq));
     json_object_set_new(fact, "sampled_in_loop", json_boolean(sampled_inside_innermost_loop(x)));

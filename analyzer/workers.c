@@ -118,10 +118,12 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
             free(epath);
             free(err);
         }
-        if (!write_all(res_fd, &i, sizeof i))
+        /* After a recovered crash libclang's state is suspect: say so, and start afresh. */
+        uint32_t reply[2] = {i, crashed ? 1u : 0u};
+        if (!write_all(res_fd, reply, sizeof reply))
             break;
         if (crashed)
-            break; /* libclang's state is suspect after a recovered crash: start afresh */
+            break;
     }
     clang_disposeIndex(index);
     _exit(0);
@@ -274,12 +276,15 @@ bool hs_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
             if (w->pid <= 0)
                 continue;
             if (pfds[k].revents & (POLLIN | POLLHUP | POLLERR)) {
-                uint32_t idx;
-                if (read_all(w->res_fd, &idx, sizeof idx) && (long)idx == w->busy) {
+                uint32_t reply[2];
+                if (read_all(w->res_fd, reply, sizeof reply) && (long)reply[0] == w->busy) {
+                    uint32_t idx = reply[0];
                     collect(tmpdir, idx, &results[idx]);
                     results[idx].seconds = now - w->started;
                     w->busy = -1;
                     done++;
+                    if (reply[1] & 1u)
+                        retire(w); /* it is exiting: no new work for it */
                     continue;
                 }
                 /* End of file: the worker died. */

@@ -37,7 +37,7 @@ static bool same_clock(json_t *a, json_t *b)
     return strcmp(json_string_value(ia), json_string_value(ib)) == 0;
 }
 
-/* Branch entries are [node_start, node_end, arm, exit_until]. */
+/* Branch entries are [node_start, node_end, arm, exit_until, sampled]. */
 static json_t *find_node(json_t *branches, json_int_t node)
 {
     size_t i;

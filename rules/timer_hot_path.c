@@ -39,7 +39,7 @@ static const hs_call_edge *hot_loop_caller(const hs_function *f)
 {
     for (size_t i = 0; i < f->callers.len; i++) {
         const hs_call_edge *e = f->callers.items[i];
-        if (e->in_loop && e->caller->hot_depth >= 0 && !e->caller->cold_only)
+        if (e->in_loop && !e->error_path && e->caller->hot_depth >= 0 && !e->caller->cold_only)
             return e;
     }
     return NULL;
@@ -80,7 +80,8 @@ static void judge(hs_judge_ctx *ctx)
     json_array_foreach(ctx->program->clock_reads, i, read) {
         const char *fn_usr = json_string_value(json_object_get(read, "function"));
         const hs_function *f = hs_strmap_get(ctx->program->functions, fn_usr);
-        if (!f || f->cold_only)
+        /* Cold code, and reads on an error path (before an abort), are not hot. */
+        if (!f || f->cold_only || json_is_true(json_object_get(read, "error_path")))
             continue;
         bool in_loop = json_is_true(json_object_get(read, "in_loop")) &&
                        !json_is_true(json_object_get(read, "loop_blocking"));
