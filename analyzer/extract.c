@@ -247,57 +247,6 @@ void hs_span_free(hs_span *s)
     free(s->macro_name);
 }
 
-bool hs_split_call_text(const char *text, char **name_out, json_t **args_out)
-{
-    size_t n = strlen(text), i = 0;
-    while (i < n && (is_ident_char(text[i]) || text[i] == ':'))
-        i++;
-    size_t name_end = i;
-    while (i < n && (text[i] == ' ' || text[i] == '\t'))
-        i++;
-    if (name_end == 0 || i >= n || text[i] != '(' || text[n - 1] != ')')
-        return false;
-    json_t *args = json_array();
-    int depth = 0;
-    size_t arg_start = i + 1;
-    for (size_t k = i; k < n; k++) {
-        char ch = text[k];
-        if (ch == '"' || ch == '\'') {
-            for (k++; k < n && text[k] != ch; k++)
-                if (text[k] == '\\')
-                    k++;
-        } else if (ch == '(' || ch == '[' || ch == '{') {
-            depth++;
-        } else if (ch == ')' || ch == ']' || ch == '}') {
-            depth--;
-            if (depth == 0 && k == n - 1) {
-                char *arg = hs_xstrndup(text + arg_start, k - arg_start);
-                char *a = arg, *e = arg + strlen(arg);
-                while (*a == ' ' || *a == '\t' || *a == '\n')
-                    a++;
-                while (e > a && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
-                    e--;
-                if (e > a || json_array_size(args) > 0)
-                    json_array_append_new(args, json_stringn(a, (size_t)(e - a)));
-                free(arg);
-            }
-        } else if (ch == ',' && depth == 1) {
-            char *arg = hs_xstrndup(text + arg_start, k - arg_start);
-            char *a = arg, *e = arg + strlen(arg);
-            while (*a == ' ' || *a == '\t' || *a == '\n')
-                a++;
-            while (e > a && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
-                e--;
-            json_array_append_new(args, json_stringn(a, (size_t)(e - a)));
-            free(arg);
-            arg_start = k + 1;
-        }
-    }
-    *name_out = hs_xstrndup(text, name_end);
-    *args_out = args;
-    return true;
-}
-
 void hs_fact_set_position(json_t *fact, const hs_pos *start, const hs_pos *end)
 {
     json_object_set_new(fact, "file", json_string(start->file));
@@ -1475,8 +1424,8 @@ static const char *parse_error_name(enum CXErrorCode code)
     }
 }
 
-json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
-                      const char *root, char **err)
+static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
+                                  unsigned n_unsaved, char **err)
 {
     if (in->directory && in->directory[0] && chdir(in->directory) != 0) {
         *err = hs_printf("cannot enter the build directory %s: %s", in->directory, strerror(errno));
@@ -1496,12 +1445,38 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     CXTranslationUnit tu = NULL;
     unsigned options = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
     enum CXErrorCode code =
-        clang_parseTranslationUnit2FullArgv(index, NULL, argv, argc, NULL, 0, options, &tu);
+        clang_parseTranslationUnit2FullArgv(index, NULL, argv, argc, unsaved, n_unsaved, options, &tu);
     free(argv);
     if (code != CXError_Success || !tu) {
         *err = hs_xstrdup(parse_error_name(code));
         return NULL;
     }
+    return tu;
+}
+
+int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
+                         unsigned n_unsaved, char **first_error, char **err)
+{
+    CXTranslationUnit tu = parse_tu(index, in, unsaved, n_unsaved, err);
+    if (!tu)
+        return -1;
+    int n = (int)count_errors(tu);
+    json_t *ignored = json_array();
+    json_t *errors = parse_errors(tu, ignored);
+    if (json_array_size(errors) > 0)
+        *first_error = hs_xstrdup(json_string_value(json_array_get(errors, 0)));
+    json_decref(errors);
+    json_decref(ignored);
+    clang_disposeTranslationUnit(tu);
+    return n;
+}
+
+json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
+                      const char *root, char **err)
+{
+    CXTranslationUnit tu = parse_tu(index, in, NULL, 0, err);
+    if (!tu)
+        return NULL;
     hs_extract_ctx x = {0};
     x.tu = tu;
     x.rd = rd;

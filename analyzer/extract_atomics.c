@@ -443,8 +443,6 @@ static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee
             op.op = "add_fetch";
         else if (strcmp(sym, "-=") == 0)
             op.op = "sub_fetch";
-        if ((strcmp(sym, "+=") == 0 || strcmp(sym, "-=") == 0) && nargs > 1)
-            op.operand_value = clang_Cursor_getArgument(call, (unsigned)nargs - 1);
         else if (strcmp(sym, "&=") == 0 || strcmp(sym, "|=") == 0 || strcmp(sym, "^=") == 0)
             op.op = "bitwise";
         else if (strcmp(sym, "=") == 0) {
@@ -455,6 +453,8 @@ static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee
             }
         } else
             op.op = "load"; /* operator T: an implicit load */
+        if ((strcmp(sym, "+=") == 0 || strcmp(sym, "-=") == 0) && nargs > 1)
+            op.operand_value = clang_Cursor_getArgument(call, (unsigned)nargs - 1);
     } else {
         op.op = normalize_op(method);
         if (!op.op)

@@ -118,8 +118,6 @@ typedef struct {
 } hs_span;
 bool hs_written_span(hs_extract_ctx *x, CXCursor c, hs_span *out);
 void hs_span_free(hs_span *s);
-/* Splits "name(a, f(b, c), d)" into its top-level arguments; false when not a call. */
-bool hs_split_call_text(const char *text, char **name_out, json_t **args_out);
 
 /* Collectors. */
 void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname);

@@ -75,6 +75,28 @@ static bool sampled_inside_innermost_loop(const hs_extract_ctx *x)
     return false;
 }
 
+/* The whitespace that starts the line of the statement at `offset` (for inserted code). */
+static const char *statement_indent(hs_extract_ctx *x, CXCursor call, unsigned offset)
+{
+    static char indent[64];
+    indent[0] = '\0';
+    CXFile file;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(call)), &file, NULL, NULL, NULL);
+    size_t size = 0;
+    const char *text = clang_getFileContents(x->tu, file, &size);
+    if (!text || offset > size)
+        return indent;
+    size_t line = offset;
+    while (line > 0 && text[line - 1] != '\n')
+        line--;
+    size_t n = 0;
+    while (line + n < offset && n + 1 < sizeof indent && (text[line + n] == ' ' || text[line + n] == '\t'))
+        n++;
+    memcpy(indent, text + line, n);
+    indent[n] = '\0';
+    return indent;
+}
+
 void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname)
 {
     (void)callee;
@@ -89,6 +111,7 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     int nargs = clang_Cursor_getNumArguments(call);
     hs_cost cost = api->cost;
     char *clock_id = NULL;
+    json_t *clock_arg = NULL;
     if (api->clock_id_arg >= 0 && api->clock_id_arg < nargs) {
         CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->clock_id_arg);
         hs_span span;
@@ -96,6 +119,8 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
             const char *name = span.macro_name ? span.macro_name : span.text;
             if (hs_strmap_has(x->rd->clock_ids, name))
                 clock_id = hs_xstrdup(name);
+            clock_arg = json_pack("{s:i, s:i, s:s}", "offset", (json_int_t)span.offset, "length",
+                                  (json_int_t)span.length, "text", span.text);
             hs_span_free(&span);
         }
         if (!clock_id && strncmp(api->name, "clock_", 6) == 0)
@@ -159,7 +184,10 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
         json_object_set_new(fact, "sink_text", json_string(x->sink_text));
     json_object_set_new(fact, "out_param", json_boolean(api->out_arg >= 0 && api->out_arg < nargs &&
                                                         sink_text != NULL));
+    if (clock_arg)
+        json_object_set_new(fact, "clock_arg", clock_arg);
     json_object_set_new(fact, "stmt_offset", json_integer(x->stmt_start));
+    json_object_set_new(fact, "stmt_indent", json_string(statement_indent(x, call, x->stmt_start)));
     json_object_set_new(fact, "block_end", json_integer(x->block_end));
     CXString type = clang_getTypeSpelling(clang_getCursorType(call));
     json_object_set_new(fact, "type", json_string(clang_getCString(type)));

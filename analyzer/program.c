@@ -116,9 +116,14 @@ static void merge_array(hs_program *p, json_t *facts, const char *member, const 
 {
     size_t i;
     json_t *fact;
+    json_t *tu_index = json_object_get(facts, "tu_index");
     json_array_foreach(json_object_get(facts, member), i, fact) {
-        if (first_fact(p, kind, fact))
+        if (first_fact(p, kind, fact)) {
+            /* Which TU saw it first: the one a fix-it for it is verified in. */
+            if (tu_index)
+                json_object_set(fact, "tu_index", tu_index);
             json_array_append(into, fact);
+        }
     }
 }
 

@@ -89,16 +89,38 @@ static bool write_text_file(const char *path, const char *text)
     return ok;
 }
 
+/* A verification job: the TU parsed with the fix's files in memory; errors counted. */
+static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_job *job, char **err)
+{
+    size_t n = json_array_size(job->unsaved);
+    struct CXUnsavedFile *files = hs_xcalloc(n ? n : 1, sizeof *files);
+    for (size_t k = 0; k < n; k++) {
+        json_t *f = json_array_get(job->unsaved, k);
+        files[k].Filename = json_string_value(json_object_get(f, "file"));
+        files[k].Contents = json_string_value(json_object_get(f, "content"));
+        files[k].Length = (unsigned long)json_string_length(json_object_get(f, "content"));
+    }
+    char *first = NULL;
+    int errors = hs_count_errors_with(index, tus[job->tu], files, (unsigned)n, &first, err);
+    free(files);
+    if (errors < 0)
+        return NULL;
+    json_t *r = json_pack("{s:i, s:s}", "errors", (json_int_t)errors, "first", first ? first : "");
+    free(first);
+    return r;
+}
+
 static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool_options *opt,
                         const char *tmpdir)
 {
     CXIndex index = clang_createIndex(0, 0);
     uint32_t i;
     while (read_all(cmd_fd, &i, sizeof i)) {
-        const hs_tu_input *in = tus[i];
+        const hs_tu_input *in = opt->verify_jobs ? tus[opt->verify_jobs[i].tu] : tus[i];
         maybe_misbehave(in->file);
         char *err = NULL;
-        json_t *facts = hs_extract_tu(index, in, opt->rd, opt->root, &err);
+        json_t *facts = opt->verify_jobs ? run_verify_job(index, tus, &opt->verify_jobs[i], &err)
+                                         : hs_extract_tu(index, in, opt->rd, opt->root, &err);
         bool crashed = false;
         if (facts) {
             char *path = result_path(tmpdir, i, "json");
@@ -210,8 +232,27 @@ static int remove_tree_entry(const char *dir)
     return rmdir(dir);
 }
 
+static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
+                     hs_tu_result *results, char **err);
+
 bool hs_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                     hs_tu_result *results, char **err)
+{
+    hs_pool_options o = *opt;
+    o.verify_jobs = NULL;
+    return run_pool(tus, n, &o, results, err);
+}
+
+bool hs_verify_all(hs_tu_input **tus, const hs_verify_job *jobs, size_t n,
+                   const hs_pool_options *opt, hs_tu_result *results, char **err)
+{
+    hs_pool_options o = *opt;
+    o.verify_jobs = jobs;
+    return run_pool(tus, n, &o, results, err);
+}
+
+static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
+                     hs_tu_result *results, char **err)
 {
     if (n == 0)
         return true;

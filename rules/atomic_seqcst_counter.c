@@ -13,6 +13,7 @@
  */
 #include "hotscan/common.h"
 #include "hotscan/findings.h"
+#include "hotscan/fixits.h"
 #include "hotscan/rules.h"
 #include "hotscan/strmap.h"
 
@@ -153,9 +154,244 @@ static bool tested(json_t *u)
     return is(u, "op", "load") && (is(u, "use", "condition") || is(u, "use", "loop_condition"));
 }
 
-static void judge_variable(hs_judge_ctx *ctx, const char *var, variable *v)
+/* ---- fix-its ---------------------------------------------------------------------- */
+
+static long long num(json_t *o, const char *k)
 {
-    (void)var;
+    return (long long)json_integer_value(json_object_get(o, k));
+}
+
+/* One edit replacing the operation as written. */
+static json_t *replace_span(json_t *u, const char *replacement)
+{
+    json_t *span = json_object_get(u, "span");
+    json_t *edits = json_array();
+    json_array_append_new(edits, hs_edit_new(s(u, "file"), (size_t)num(span, "offset"),
+                                             (size_t)num(span, "length"), replacement));
+    return edits;
+}
+
+/*
+ * An add/sub written as an operator, as a relaxed fetch_add/fetch_sub call `call` that
+ * returns the old value. The operator's own value: postfix = old value, prefix and
+ * compound assignment = new value (old +/- n), which needs the operand twice.
+ */
+static char *operator_as_call(json_t *u, const char *call, const char *value, const char **why_not)
+{
+    const char *op = s(u, "op");
+    bool discarded = is(u, "use", "discarded");
+    bool returns_old = strcmp(op, "fetch_add") == 0 || strcmp(op, "fetch_sub") == 0;
+    if (discarded || returns_old)
+        return hs_xstrdup(call);
+    if (!hs_text_is_simple(value)) {
+        *why_not = "the operator's value is the new value, and rewriting it would evaluate the "
+                   "operand twice";
+        return NULL;
+    }
+    return hs_printf("(%s %c %s)", call, strstr(op, "add") ? '+' : '-', value);
+}
+
+static const char *method_for(json_t *u)
+{
+    return strstr(s(u, "op"), "add") ? "fetch_add" : "fetch_sub";
+}
+
+/* The C11 generic function as written ("atomic_fetch_add(&x, 1)"), made explicit. */
+static char *explicit_c11_call(const char *text, const char *relaxed)
+{
+    char *name;
+    json_t *args;
+    if (!hs_split_call_text(text, &name, &args))
+        return NULL;
+    char *r = NULL;
+    size_t n = strlen(name);
+    if (n > 9 && strcmp(name + n - 9, "_explicit") == 0) {
+        if (json_array_size(args) > 0) {
+            json_array_set_new(args, json_array_size(args) - 1, json_string(relaxed));
+            r = hs_join_call_text(name, args);
+        }
+    } else {
+        char *explicit_name = hs_printf("%s_explicit", name);
+        json_array_append_new(args, json_string(relaxed));
+        r = hs_join_call_text(explicit_name, args);
+        free(explicit_name);
+    }
+    free(name);
+    json_decref(args);
+    return r;
+}
+
+/* __sync_fetch_and_add(p, v) -> __atomic_fetch_add(p, v, __ATOMIC_RELAXED), and kin. */
+static char *sync_as_atomic(const char *text)
+{
+    static const char *const map[][2] = {
+        {"__sync_fetch_and_add", "__atomic_fetch_add"}, {"__sync_fetch_and_sub", "__atomic_fetch_sub"},
+        {"__sync_add_and_fetch", "__atomic_add_fetch"}, {"__sync_sub_and_fetch", "__atomic_sub_fetch"}};
+    char *name;
+    json_t *args;
+    if (!hs_split_call_text(text, &name, &args))
+        return NULL;
+    char *r = NULL;
+    for (size_t i = 0; i < sizeof map / sizeof map[0] && !r; i++) {
+        if (strcmp(name, map[i][0]) == 0 && json_array_size(args) == 2) {
+            json_array_append_new(args, json_string("__ATOMIC_RELAXED"));
+            r = hs_join_call_text(map[i][1], args);
+        }
+    }
+    free(name);
+    json_decref(args);
+    return r;
+}
+
+/* A GNU builtin as spelled ("__atomic_add_fetch(p, 1, __ATOMIC_SEQ_CST)") made relaxed. */
+static char *gnu_relaxed(const char *text)
+{
+    char *name;
+    json_t *args;
+    if (!hs_split_call_text(text, &name, &args))
+        return NULL;
+    char *r = NULL;
+    size_t n = json_array_size(args);
+    if (n > 0 && strstr(json_string_value(json_array_get(args, n - 1)), "SEQ_CST")) {
+        json_array_set_new(args, n - 1, json_string("__ATOMIC_RELAXED"));
+        r = hs_join_call_text(name, args);
+    } else if (strncmp(name, "__sync_", 7) == 0) {
+        r = sync_as_atomic(text);
+    } else if (strncmp(name, "atomic_", 7) == 0) {
+        r = explicit_c11_call(text, "memory_order_relaxed");
+    }
+    free(name);
+    json_decref(args);
+    return r;
+}
+
+/* Inserts the order as the last argument of the call `u` spells ("x.load()"). */
+static json_t *append_order_argument(json_t *u, const char *relaxed)
+{
+    json_t *span = json_object_get(u, "span");
+    const char *text = s(span, "text");
+    size_t n = strlen(text);
+    if (n == 0 || text[n - 1] != ')')
+        return NULL;
+    /* The call's own parentheses: match the final ')' backwards. */
+    int depth = 0;
+    size_t open = 0;
+    for (size_t i = n; i-- > 0;) {
+        if (text[i] == ')')
+            depth++;
+        else if (text[i] == '(' && --depth == 0) {
+            open = i;
+            break;
+        }
+    }
+    bool has_args = false;
+    for (size_t i = open + 1; i + 1 < n; i++)
+        if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n')
+            has_args = true;
+    char *insert = hs_printf("%s%s", has_args ? ", " : "", relaxed);
+    json_t *edits = json_array();
+    json_array_append_new(edits, hs_edit_new(s(u, "file"), (size_t)(num(span, "offset") + (long long)n - 1), 0, insert));
+    free(insert);
+    return edits;
+}
+
+/*
+ * The relaxed form of one operation, in the dialect it is written in, or NULL with the
+ * reason. `macro_ok`: the operation is written in a project macro whose every
+ * expansion is a flagged counter operation, so its definition may be edited.
+ */
+static json_t *relaxed_edits(json_t *u, bool macro_ok, const char **why_not)
+{
+    const char *form = s(u, "form");
+    const char *op = s(u, "op");
+    json_t *span = json_object_get(u, "span");
+    *why_not = NULL;
+    if (!span) {
+        *why_not = "hotscan could not read the code as written";
+        return NULL;
+    }
+    json_t *spelled = json_object_get(u, "spelled");
+    const char *macro = s(u, "macro_name");
+    bool c11_generic = strncmp(macro, "atomic_", 7) == 0 && strcmp(form, "c11") == 0;
+    if (macro[0] && !c11_generic) {
+        if (!spelled) {
+            *why_not = "it is written through a macro whose definition hotscan cannot edit";
+            return NULL;
+        }
+        if (!macro_ok) {
+            *why_not = "it is written through a macro that is also used on variables that are not "
+                       "counters; change the macro by hand";
+            return NULL;
+        }
+        char *text = gnu_relaxed(s(spelled, "text"));
+        if (!text) {
+            *why_not = "hotscan cannot rewrite the operation in the macro's definition";
+            return NULL;
+        }
+        json_t *edits = json_array();
+        json_array_append_new(edits, hs_edit_new(s(spelled, "file"), (size_t)num(spelled, "offset"),
+                                                 (size_t)num(spelled, "length"), text));
+        free(text);
+        return edits;
+    }
+    const char *object = s(u, "object_text");
+    const char *value = json_object_get(u, "value_text") ? s(u, "value_text") : "1";
+    char *call = NULL, *replacement = NULL;
+    json_t *edits = NULL;
+    if (strcmp(form, "member") == 0) {
+        if (json_object_get(u, "order_offset")) {
+            edits = json_array();
+            json_array_append_new(edits, hs_edit_new(s(u, "file"), (size_t)num(u, "order_offset"),
+                                                     (size_t)num(u, "order_length"),
+                                                     "std::memory_order_relaxed"));
+        } else {
+            edits = append_order_argument(u, "std::memory_order_relaxed");
+        }
+    } else if (strcmp(form, "operator") == 0 || strcmp(form, "c11_operator") == 0) {
+        bool cxx = strcmp(form, "operator") == 0;
+        char *obj = hs_text_operand(object);
+        if (strcmp(op, "load") == 0) {
+            replacement = cxx ? hs_printf("%s.load(std::memory_order_relaxed)", obj)
+                              : hs_printf("atomic_load_explicit(&%s, memory_order_relaxed)", obj);
+        } else if (strcmp(op, "store") == 0) {
+            if (!is(u, "use", "discarded"))
+                *why_not = "the assignment's value is used; rewrite it by hand";
+            else
+                replacement = cxx ? hs_printf("%s.store(%s, std::memory_order_relaxed)", obj, value)
+                                  : hs_printf("atomic_store_explicit(&%s, %s, memory_order_relaxed)", obj, value);
+        } else {
+            call = cxx ? hs_printf("%s.%s(%s, std::memory_order_relaxed)", obj, method_for(u), value)
+                       : hs_printf("atomic_%s_explicit(&%s, %s, memory_order_relaxed)", method_for(u), obj, value);
+            replacement = operator_as_call(u, call, value, why_not);
+        }
+        free(obj);
+    } else if (strcmp(form, "c11") == 0) {
+        bool cxx = strncmp(s(span, "text"), "std::", 5) == 0;
+        replacement = explicit_c11_call(s(span, "text"), cxx ? "std::memory_order_relaxed" : "memory_order_relaxed");
+    } else if (strcmp(form, "gnu") == 0) {
+        if (json_object_get(u, "order_offset")) {
+            edits = json_array();
+            json_array_append_new(edits, hs_edit_new(s(u, "file"), (size_t)num(u, "order_offset"),
+                                                     (size_t)num(u, "order_length"), "__ATOMIC_RELAXED"));
+        } else {
+            replacement = gnu_relaxed(s(span, "text"));
+        }
+    } else if (strcmp(form, "sync") == 0) {
+        replacement = sync_as_atomic(s(span, "text"));
+    } else if (strcmp(form, "wrapper") == 0) {
+        *why_not = "no relaxed form of this wrapper is known; see docs/rule-data.md";
+    }
+    if (replacement)
+        edits = replace_span(u, replacement);
+    if (!edits && !*why_not)
+        *why_not = "hotscan cannot rewrite this form of the operation";
+    free(call);
+    free(replacement);
+    return edits;
+}
+
+static bool variable_is_counter(variable *v)
+{
     bool has_add = false, has_sub = false, is_tested = false;
     for (size_t i = 0; i < v->uses.len; i++) {
         json_t *u = v->uses.items[i];
@@ -165,13 +401,13 @@ static void judge_variable(hs_judge_ctx *ctx, const char *var, variable *v)
         char *why = disqualifies(u);
         if (why) {
             free(why);
-            return;
+            return false;
         }
     }
     /* Decremented and tested: a reference count or a gauge whose value decides something
      * (`dec(&refs); if (!refs) free(obj)`). Counters only grow, or are only reported. */
     if (!has_add || (has_sub && is_tested))
-        return;
+        return false;
     /* Set to two different constants (1, then 0): a flag, not a counter's reset. */
     json_t *first_value = NULL;
     for (size_t i = 0; i < v->uses.len; i++) {
@@ -179,9 +415,16 @@ static void judge_variable(hs_judge_ctx *ctx, const char *var, variable *v)
         if (!json_is_integer(value))
             continue;
         if (first_value && json_integer_value(first_value) != json_integer_value(value))
-            return;
+            return false;
         first_value = value;
     }
+    return true;
+}
+
+static void judge_variable(hs_judge_ctx *ctx, variable *v, hs_strmap *macros_ok)
+{
+    if (!variable_is_counter(v))
+        return;
     char *summary = usage_summary(v);
     for (size_t i = 0; i < v->uses.len; i++) {
         json_t *u = v->uses.items[i];
@@ -203,6 +446,17 @@ static void judge_variable(hs_judge_ctx *ctx, const char *var, variable *v)
                                    (unsigned)json_integer_value(json_object_get(decl, "line")),
                                    (unsigned)json_integer_value(json_object_get(decl, "column")),
                                    "the counter is declared here");
+        const char *why_not = NULL;
+        bool macro_ok = s(u, "macro_name")[0] && hs_strmap_get(macros_ok, s(u, "macro_name")) != NULL;
+        json_t *edits = relaxed_edits(u, macro_ok, &why_not);
+        if (edits) {
+            char *desc = hs_printf("use %s", relaxed_spelling(u));
+            hs_finding_add_fix(finding, desc, edits);
+            free(desc);
+        } else {
+            json_object_set_new(finding, "fix_unavailable", json_string(why_not));
+        }
+        json_object_set(finding, "tu_index", json_object_get(u, "tu_index"));
         json_object_set(finding, "variable", json_object_get(u, "var_name"));
         json_object_set(finding, "operation", json_object_get(u, "op"));
         json_object_set(finding, "fingerprint_basis", json_object_get(u, "text"));
@@ -210,6 +464,30 @@ static void judge_variable(hs_judge_ctx *ctx, const char *var, variable *v)
         free(message);
     }
     free(summary);
+}
+
+static bool variable_is_counter(variable *v);
+
+/* Fills `ok` with the macros every expansion of which is a seq_cst counter operation. */
+static void find_editable_macros(json_t *atomics, hs_strmap *vars, hs_strmap *ok)
+{
+    hs_strmap *bad = hs_strmap_create();
+    size_t i;
+    json_t *u;
+    json_array_foreach(atomics, i, u) {
+        const char *macro = s(u, "macro_name");
+        if (!macro[0])
+            continue;
+        variable *v = hs_strmap_get(vars, s(u, "var"));
+        if (!v || !variable_is_counter(v) || !is(u, "order", "seq_cst"))
+            hs_strmap_put(bad, macro, (void *)1);
+        else if (!hs_strmap_has(bad, macro))
+            hs_strmap_put(ok, macro, (void *)1);
+    }
+    const char *name;
+    for (size_t it = 0; hs_strmap_next(bad, &it, &name, NULL);)
+        hs_strmap_put(ok, name, NULL);
+    hs_strmap_delete(bad);
 }
 
 static void judge(hs_judge_ctx *ctx)
@@ -228,15 +506,18 @@ static void judge(hs_judge_ctx *ctx)
         }
         hs_vec_push(&v->uses, u);
     }
+    hs_strmap *macros_ok = hs_strmap_create();
+    find_editable_macros(ctx->program->atomics, vars, macros_ok);
     for (size_t k = 0; k < order.len; k++) {
         variable *v = hs_strmap_get(vars, order.items[k]);
-        judge_variable(ctx, order.items[k], v);
+        judge_variable(ctx, v, macros_ok);
         hs_vec_free(&v->uses);
         free(v);
         free(order.items[k]);
     }
     hs_vec_free(&order);
     hs_strmap_delete(vars);
+    hs_strmap_delete(macros_ok);
 }
 
 const hs_rule hs_rule_atomic_seqcst_counter = {

@@ -10,6 +10,7 @@
  */
 #include "hotscan/common.h"
 #include "hotscan/findings.h"
+#include "hotscan/fixits.h"
 #include "hotscan/rules.h"
 
 #include <stdlib.h>
@@ -84,6 +85,66 @@ static int by_offset(const void *pa, const void *pb)
     return num(a, "offset") < num(b, "offset") ? -1 : num(a, "offset") > num(b, "offset");
 }
 
+/*
+ * Reuse the earlier reading. When it is kept in a name nothing changes before the
+ * second read, the second read becomes that name (`t->b = clock();` -> `t->b = t->a;`;
+ * for out-parameters, a copy). When both results are used directly, one local holds
+ * the reading. NULL with the reason when neither applies.
+ */
+static json_t *reuse_edits(json_t *a, json_t *b, const char **why_not)
+{
+    const char *file = s(b, "file");
+    json_int_t modified = json_is_integer(json_object_get(a, "sink_modified_at"))
+                              ? num(a, "sink_modified_at") : -1;
+    bool a_kept = json_object_get(a, "sink_text") && (modified < 0 || modified > num(b, "offset"));
+    bool a_out = json_is_true(json_object_get(a, "out_param"));
+    bool b_out = json_is_true(json_object_get(b, "out_param"));
+    if (json_is_true(json_object_get(b, "macro")) || json_is_true(json_object_get(a, "macro"))) {
+        *why_not = "a read is written through a macro";
+        return NULL;
+    }
+    json_t *edits = json_array();
+    if (a_kept && a_out == b_out) {
+        char *replacement;
+        if (!b_out) {
+            replacement = hs_text_operand(s(a, "sink_text"));
+        } else {
+            /* `clock_gettime(id, &b)` as a statement -> `b = a` */
+            if (json_is_true(json_object_get(b, "result_used")) && !json_object_get(b, "sink_text")) {
+                json_decref(edits);
+                *why_not = "the second call's status is used";
+                return NULL;
+            }
+            char *dst = hs_text_deref(s(b, "sink_text"));
+            char *src = hs_text_deref(s(a, "sink_text"));
+            replacement = hs_printf("%s = %s", dst, src);
+            free(dst);
+            free(src);
+        }
+        json_array_append_new(edits, hs_edit_new(file, (size_t)num(b, "offset"), (size_t)num(b, "length"), replacement));
+        free(replacement);
+        return edits;
+    }
+    bool same_block = num(a, "stmt_offset") > 0 && num(b, "offset") < num(a, "block_end");
+    if (!a_out && !b_out && !json_object_get(a, "sink") && same_block) {
+        const char *api = s(a, "api");
+        const char *base = strrchr(api, ':') ? strrchr(api, ':') + 1 : api;
+        char *local = hs_printf("hs_%s_reading", base);
+        const char *type = strncmp(api, "std::", 5) == 0 ? "const auto" : s(a, "type");
+        char *decl = hs_printf("%s %s = %s;\n%s", type, local, s(a, "text"), s(a, "stmt_indent"));
+        json_array_append_new(edits, hs_edit_new(file, (size_t)num(a, "stmt_offset"), 0, decl));
+        json_array_append_new(edits, hs_edit_new(file, (size_t)num(a, "offset"), (size_t)num(a, "length"), local));
+        json_array_append_new(edits, hs_edit_new(file, (size_t)num(b, "offset"), (size_t)num(b, "length"), local));
+        free(local);
+        free(decl);
+        return edits;
+    }
+    json_decref(edits);
+    *why_not = a_kept ? "the two reads write their results differently"
+                      : "the earlier reading is not kept anywhere the second read can use";
+    return NULL;
+}
+
 static void judge(hs_judge_ctx *ctx)
 {
     json_t *reads = ctx->program->clock_reads;
@@ -131,6 +192,13 @@ static void judge(hs_judge_ctx *ctx)
         json_object_set(finding, "api", json_object_get(b, "api"));
         json_object_set(finding, "fingerprint_basis", json_object_get(b, "text"));
         json_object_set_new(finding, "calls_between", json_integer(calls_between));
+        const char *why_not = NULL;
+        json_t *edits = reuse_edits(a, b, &why_not);
+        if (edits)
+            hs_finding_add_fix(finding, "reuse the earlier reading", edits);
+        else
+            json_object_set_new(finding, "fix_unavailable", json_string(why_not));
+        json_object_set(finding, "tu_index", json_object_get(b, "tu_index"));
         json_array_append_new(ctx->findings, finding);
         free(what);
         free(message);

@@ -9,6 +9,7 @@
  */
 #include "hotscan/common.h"
 #include "hotscan/findings.h"
+#include "hotscan/fixits.h"
 #include "hotscan/rules.h"
 
 #include <stdlib.h>
@@ -71,6 +72,42 @@ static char *chain_text(const hs_function *f)
     hs_buf_puts(&b, f->name);
     hs_vec_free(&edges);
     return hs_buf_take(&b);
+}
+
+/*
+ * Opt-in fixes (--fix-level=aggressive): a coarse clock for CLOCK_MONOTONIC and
+ * CLOCK_REALTIME reads (Linux: tick resolution, a memory load), and replacements a
+ * project declares in its rule data ("in trx_start_low, use the statement's start
+ * time instead of clock()").
+ */
+static void add_aggressive_fixes(hs_judge_ctx *ctx, json_t *finding, json_t *read, const hs_function *f)
+{
+    const char *api = json_string_value(json_object_get(read, "api"));
+    const char *file = json_string_value(json_object_get(read, "file"));
+    for (size_t i = 0; i < ctx->rd->replacements.len; i++) {
+        const hs_timer_replacement *r = ctx->rd->replacements.items[i];
+        if (strcmp(r->timer, api) != 0 || (r->function && strcmp(r->function, f->name) != 0))
+            continue;
+        json_t *edits = json_array();
+        json_array_append_new(edits, hs_edit_new(file, (size_t)json_integer_value(json_object_get(read, "offset")),
+                                                 (size_t)json_integer_value(json_object_get(read, "length")),
+                                                 r->replacement));
+        hs_finding_add_fix(finding, r->description, edits);
+        return;
+    }
+    const char *clock_id = json_string_value(json_object_get(read, "clock_id"));
+    json_t *arg = json_object_get(read, "clock_arg");
+    if (clock_id && arg && (strcmp(clock_id, "CLOCK_MONOTONIC") == 0 || strcmp(clock_id, "CLOCK_REALTIME") == 0) &&
+        strcmp(json_string_value(json_object_get(arg, "text")), clock_id) == 0) {
+        char *coarse = hs_printf("%s_COARSE", clock_id);
+        char *desc = hs_printf("read %s (Linux; resolution of one tick, a few ms)", coarse);
+        json_t *edits = json_array();
+        json_array_append_new(edits, hs_edit_new(file, (size_t)json_integer_value(json_object_get(arg, "offset")),
+                                                 (size_t)json_integer_value(json_object_get(arg, "length")), coarse));
+        hs_finding_add_fix(finding, desc, edits);
+        free(coarse);
+        free(desc);
+    }
 }
 
 static void judge(hs_judge_ctx *ctx)
@@ -152,6 +189,9 @@ static void judge(hs_judge_ctx *ctx)
             add_hot_path_to(finding, f, json_string_value(json_object_get(read, "file")),
                             (unsigned)json_integer_value(json_object_get(read, "line")));
         }
+        json_object_set(finding, "tu_index", json_object_get(read, "tu_index"));
+        if (ctx->fix_level == HS_FIX_AGGRESSIVE)
+            add_aggressive_fixes(ctx, finding, read, f);
         json_array_append_new(ctx->findings, finding);
         free(what);
         free(message);

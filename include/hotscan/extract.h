@@ -37,4 +37,12 @@ void hs_tu_input_set_default_flags(hs_tu_input *in);
 json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
                       const char *root, char **err);
 
+/*
+ * Parses `in` with `unsaved` files replacing their on-disk contents and returns the
+ * number of compile errors (not counting unknown-option errors), or -1 with *err set.
+ * *first_error gets the first error's text when there is one.
+ */
+int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
+                         unsigned n_unsaved, char **first_error, char **err);
+
 #endif

@@ -20,16 +20,30 @@ typedef struct {
     double seconds;
 } hs_tu_result;
 
+/* A fix to check: parse TU `tu` with these files' contents replaced in memory. */
+typedef struct {
+    size_t tu;
+    json_t *unsaved;     /* [{"file": absolute path, "content": text}] */
+} hs_verify_job;
+
 typedef struct {
     int jobs;            /* worker processes */
     double tu_timeout;   /* seconds before a TU's worker is killed; <= 0: never */
     const hs_ruledata *rd;
     const char *root;
     bool progress;       /* a progress line on stderr */
+    const hs_verify_job *verify_jobs; /* set by hs_verify_all; NULL for extraction */
 } hs_pool_options;
 
 /* Fills results[i] for tus[i]. Returns false only when no worker could be started. */
 bool hs_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                     hs_tu_result *results, char **err);
+
+/*
+ * Runs verification jobs in the same isolated workers: results[i].facts becomes
+ * {"errors": N, "first": "first error"} for jobs[i], or results[i].error is set.
+ */
+bool hs_verify_all(hs_tu_input **tus, const hs_verify_job *jobs, size_t n,
+                   const hs_pool_options *opt, hs_tu_result *results, char **err);
 
 #endif
