@@ -313,6 +313,29 @@ static json_t *parse_error_entry(const char *root, const char *file, json_t *par
     return e;
 }
 
+/* Report-level sections rules add (os-event's "objects"): every "file" under the root
+ * becomes relative to it, as in findings. */
+static void relativize_files(json_t *v, const char *root)
+{
+    if (json_is_array(v)) {
+        size_t i;
+        json_t *e;
+        json_array_foreach(v, i, e) relativize_files(e, root);
+    } else if (json_is_object(v)) {
+        const char *key;
+        json_t *val;
+        json_object_foreach(v, key, val) {
+            if (strcmp(key, "file") == 0 && json_is_string(val) && json_string_value(val)[0] == '/') {
+                char *rel = hs_path_relative(root, json_string_value(val));
+                json_object_set_new(v, key, json_string(rel));
+                free(rel);
+            } else {
+                relativize_files(val, root);
+            }
+        }
+    }
+}
+
 /* DIR/<index>-<file name>.json; a failure to write is reported, not fatal. */
 static void write_facts(const char *dir, const char *root, const char *file, size_t index, json_t *facts)
 {
@@ -618,6 +641,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     json_object_set_new(report, "findings", findings);
     json_object_set_new(report, "errors", errors);
     json_object_set_new(report, "files", files_map);
+    relativize_files(extra, root);
     json_object_update(report, extra);
     json_decref(extra);
 

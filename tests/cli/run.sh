@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# End-to-end checks of the hotscan command line: exit statuses, errors on bad input,
+# compile-database discovery, and that a TU which crashes or hangs the parser costs
+# that TU only. Usage: run.sh /path/to/hotscan
+set -u
+HOTSCAN=$(realpath "$1")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+check() { # name, then a command that must succeed
+    local name=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $name"
+    fi
+}
+
+# Runs hotscan in $work/proj, capturing stdout, stderr and the exit status.
+run() {
+    (cd "$work/proj" && "$HOTSCAN" "$@" >"$work/out" 2>"$work/err")
+    status=$?
+}
+out_has() { grep -q -- "$1" "$work/out"; }
+err_has() { grep -q -- "$1" "$work/err"; }
+json() { python3 -c "import json,sys; d=json.load(open('$work/out')); print($1)"; }
+
+mkdir -p "$work/proj/src"
+cd "$work/proj"
+cat >src/hot.c <<'C'
+#include <time.h>
+long spin(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }
+C
+cat >src/clean.c <<'C'
+int add(int a, int b) { return a + b; }
+C
+cat >src/crashme.c <<'C'
+int crash_me(void) { return 1; }
+C
+cat >src/hangme.c <<'C'
+int hang_me(void) { return 2; }
+C
+cat >src/broken.c <<'C'
+#include <time.h>
+long broken(int n) { long t = 0; for (int i = 0; i < n; i++) t += time(NULL); return t + undeclared; }
+C
+
+# --- help, version, usage errors ---
+run --version;                 check "--version exits 0" test $status -eq 0
+check "--version prints it" out_has "hotscan 0."
+run --help;                    check "--help exits 0" test $status -eq 0
+run scan --help;               check "scan --help exits 0" test $status -eq 0
+check "scan --help lists --hot" out_has "--hot FUNC"
+run scan --no-such-option src; check "unknown option exits 2" test $status -eq 2
+check "unknown option is named" err_has "no-such-option"
+run scan --format xml src;     check "bad --format exits 2" test $status -eq 2
+run scan --enable no-such-rule src; check "unknown rule exits 2" test $status -eq 2
+check "unknown rule lists the rules" err_has "timer-hot-path"
+run scan -j 0 src;             check "-j 0 exits 2" test $status -eq 2
+run frobnicate;                check "unknown command exits 2" test $status -eq 2
+run rules;                     check "rules exits 0" test $status -eq 0
+check "rules lists atomic-seqcst-counter" out_has "atomic-seqcst-counter"
+check "rules lists clock()" out_has "process CPU time"
+
+# --- bad input names the file and the problem ---
+run scan src/missing.c;        check "missing path exits 2" test $status -eq 2
+check "missing path is named" err_has "src/missing.c"
+run scan -p nowhere src;       check "bad -p exits 2" test $status -eq 2
+check "bad -p is named" err_has "nowhere"
+mkdir -p "$work/badrules"
+printf '{"timers": [ {"name": "x", "cost": "cheap"} ]}\n' >"$work/badrules/bad.json"
+run scan --rules "$work/badrules" src/clean.c; check "bad rule data exits 2" test $status -eq 2
+check "bad rule data names the file" err_has "bad.json"
+printf '{"timers": [ \n' >"$work/badrules/bad.json"
+run scan --rules "$work/badrules" src/clean.c; check "malformed rule data exits 2" test $status -eq 2
+check "malformed rule data gives file:line" err_has "bad.json:2"
+run scan -q --facts-dir "$work/facts/nested/x" src/clean.c
+check "--facts-dir with a missing parent exits 2" test $status -eq 2
+
+# --- exit statuses ---
+run scan -q src/clean.c;       check "no findings exits 0" test $status -eq 0
+run scan -q src/hot.c;         check "findings exit 1" test $status -eq 1
+check "text output is compiler-style" out_has "src/hot.c:2:[0-9]*: error: clock() .*\[timer-hot-path\]"
+run scan -q --exit-zero src/hot.c; check "--exit-zero exits 0" test $status -eq 0
+run scan -q --disable timer-hot-path src/hot.c; check "--disable silences the rule" test $status -eq 0
+run scan -q --format json src/hot.c src/clean.c
+check "json has schema_version 1" test "$(json "d['schema_version']")" = 1
+check "json counts the TUs" test "$(json "d['summary']['translation_units']")" = 2
+check "json file paths are relative to the root" test "$(json "d['findings'][0]['file']")" = src/hot.c
+run scan -q --format json --root src src/hot.c
+check "--root makes paths relative to it" test "$(json "d['findings'][0]['file']")" = hot.c
+
+# --- a TU that fails costs that TU only ---
+HOTSCAN_TEST_CRASH_ON=crashme run scan -q --format json src/hot.c src/crashme.c src/clean.c
+check "a crashing TU makes the exit 2" test $status -eq 2
+check "the crash is reported for that TU" test "$(json "[e['file'] for e in d['errors']]")" = "['src/crashme.c']"
+check "the crash message says what happened" test "$(json "'crashed' in d['errors'][0]['message']")" = True
+check "the other TUs are still reported" test "$(json "len(d['findings'])")" = 1
+check "the failure is said on stderr" err_has "src/crashme.c"
+HOTSCAN_TEST_HANG_ON=hangme run scan -q --format json --tu-timeout 2 -j 2 src/hangme.c src/hot.c
+check "a hanging TU makes the exit 2" test $status -eq 2
+check "the hang is reported as a timeout" test "$(json "'longer than' in d['errors'][0]['message']")" = True
+check "the hang costs that TU only" test "$(json "len(d['findings'])")" = 1
+run scan -q --format json src/broken.c src/hot.c
+check "a TU with compile errors exits 2" test $status -eq 2
+check "its errors are listed" test "$(json "'undeclared' in d['errors'][0]['message']")" = True
+check "its findings are still reported" test "$(json "sorted(f['file'] for f in d['findings'])")" = "['src/broken.c', 'src/hot.c']"
+
+# --- compile database discovery and PATH narrowing ---
+mkdir -p build
+python3 - <<PY
+import json, os
+root = os.getcwd()
+entries = []
+for f in ["src/hot.c", "src/clean.c", "src/hot.c"]:   # hot.c twice with the same flags
+    entries.append({"directory": root, "file": f, "arguments": ["cc", "-std=gnu17", "-c", f, "-o", f + ".o"]})
+json.dump(entries, open("build/compile_commands.json", "w"))
+PY
+run scan --format json
+check "the database in ./build is used" err_has "using compile database build/compile_commands.json"
+check "the same file with the same flags is parsed once" test "$(json "d['summary']['translation_units']")" = 2
+run scan -q --format json src/clean.c
+check "a PATH narrows the scan" test "$(json "d['summary']['translation_units']")" = 1
+run scan --format json src/crashme.c
+check "a PATH outside the database gets default flags and a note" err_has "not in the compile database"
+run scan -q -j 1 --format json
+one=$(json "[(f['file'], f['line'], f['rule']) for f in d['findings']]")
+run scan -q -j 3 --format json
+check "-j 1 and -j 3 find the same" test "$one" = "$(json "[(f['file'], f['line'], f['rule']) for f in d['findings']]")"
+
+echo "$passed passed, $failed failed"
+test "$failed" -eq 0
