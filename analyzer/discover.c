@@ -223,7 +223,8 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
                 *err = hs_printf("%s: not a C or C++ source file", paths[p]);
                 ok = false;
             }
-            qsort(files.items, files.len, sizeof(void *), cmp_paths);
+            if (files.len)
+                qsort(files.items, files.len, sizeof(void *), cmp_paths);
             for (size_t i = 0; i < files.len; i++) {
                 hs_vec_push(&out->tus, default_tu(files.items[i]));
                 free(files.items[i]);

@@ -319,6 +319,11 @@ const char *hs_qualified_name(hs_extract_ctx *x, CXCursor decl)
     while (!clang_Cursor_isNull(p) && is_scope_kind(clang_getCursorKind(p))) {
         bool skip = clang_getCursorKind(p) == CXCursor_Namespace && clang_Cursor_isInlineNamespace(p);
         char *pn = cursor_spelling(p);
+        /* "struct (unnamed at /abs/path.c:18:8)" says nothing useful in a message. */
+        if (strstr(pn, "(unnamed") || strstr(pn, "(anonymous")) {
+            free(pn);
+            pn = hs_xstrdup("(anonymous)");
+        }
         if (!skip && pn[0]) {
             char *joined = hs_printf("%s::%s", pn, name);
             free(name);
@@ -734,6 +739,16 @@ static bool range_has_token(hs_extract_ctx *x, CXCursor from, CXCursor to, const
     CXSourceLocation b = clang_getRangeStart(clang_getCursorExtent(to));
     if (offset_of(b) <= offset_of(a))
         return false;
+    /* Tokenize the file as written: locations inside macro expansions point into the
+     * macro's definition, so move both ends to where the expansion is. */
+    CXFile fa, fb;
+    unsigned oa, ob;
+    clang_getExpansionLocation(a, &fa, NULL, NULL, &oa);
+    clang_getExpansionLocation(b, &fb, NULL, NULL, &ob);
+    if (!fa || fa != fb)
+        return false;
+    a = clang_getLocationForOffset(x->tu, fa, oa);
+    b = clang_getLocationForOffset(x->tu, fb, ob);
     CXToken *toks = NULL;
     unsigned n = 0;
     clang_tokenize(x->tu, clang_getRange(a, b), &toks, &n);
@@ -1354,6 +1369,7 @@ static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClient
     /* Declarations outside functions: globals and fields matter to the atomic and event rules. */
     if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) {
         hs_atomics_on_cursor(x, c);
+        hs_atomics_on_global_initializer(x, c);
         hs_events_on_cursor(x, c);
     }
     return CXChildVisit_Continue;

@@ -43,8 +43,39 @@ static bool type_is_c11_atomic(CXType t)
     return r;
 }
 
+static bool is_atomic_ref_constructor(CXCursor callee)
+{
+    if (clang_getCursorKind(callee) != CXCursor_Constructor)
+        return false;
+    CXString s = clang_getCursorSpelling(callee);
+    bool r = strstr(clang_getCString(s), "atomic_ref") != NULL;
+    clang_disposeString(s);
+    return r;
+}
+
+/* `std::atomic_ref<T> r(x);` -> the constructor call, or null. */
+static CXCursor atomic_ref_initializer(CXCursor var)
+{
+    CXString t = clang_getTypeSpelling(clang_getCursorType(var));
+    bool is_ref = strstr(clang_getCString(t), "atomic_ref") != NULL;
+    clang_disposeString(t);
+    if (!is_ref)
+        return clang_getNullCursor();
+    hs_cursor_list kids;
+    hs_children(var, &kids);
+    CXCursor r = clang_getNullCursor();
+    for (unsigned i = 0; i < kids.len; i++) {
+        CXCursor k = hs_strip_expr(kids.items[i]);
+        if (clang_getCursorKind(k) == CXCursor_CallExpr && is_atomic_ref_constructor(clang_getCursorReferenced(k)))
+            r = k;
+    }
+    hs_cursor_list_free(&kids);
+    return r;
+}
+
 /*
- * The declaration an object expression names: `x`, `&x`, `s->f`, `arr[i]`, `&s.f[2]`.
+ * The declaration an object expression names: `x`, `&x`, `s->f`, `arr[i]`, `&s.f[2]`,
+ * and through std::atomic_ref: `std::atomic_ref<T>(s.f)`, a local `std::atomic_ref r(s.f)`.
  * Only globals, statics and fields: a local or a parameter is not a shared counter.
  */
 static CXCursor object_decl(CXCursor e)
@@ -58,6 +89,12 @@ static CXCursor object_decl(CXCursor e)
                 return clang_getNullCursor();
         } else if (k == CXCursor_ArraySubscriptExpr) {
             /* the array, not the index */
+        } else if (k == CXCursor_CallExpr) {
+            /* std::atomic_ref<T>(x): the object is x */
+            if (!is_atomic_ref_constructor(clang_getCursorReferenced(e)) || clang_Cursor_getNumArguments(e) < 1)
+                return clang_getNullCursor();
+            e = clang_Cursor_getArgument(e, 0);
+            continue;
         } else if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
             CXCursor d = clang_getCursorReferenced(e);
             enum CXCursorKind dk = clang_getCursorKind(d);
@@ -65,6 +102,12 @@ static CXCursor object_decl(CXCursor e)
                 return d;
             if (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 1)
                 return d;
+            /* A named std::atomic_ref local: the object it was made from. */
+            CXCursor init = dk == CXCursor_VarDecl ? atomic_ref_initializer(d) : clang_getNullCursor();
+            if (!clang_Cursor_isNull(init)) {
+                e = init;
+                continue;
+            }
             return clang_getNullCursor();
         } else {
             return clang_getNullCursor();
@@ -292,7 +335,7 @@ static json_t *spelled_call(hs_extract_ctx *x, CXCursor c)
 
 static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const atomic_op *op)
 {
-    if (!x->fn || relaxed_type_context(x))
+    if (relaxed_type_context(x))
         return;
     hs_pos start, end;
     if (!hs_cursor_pos(x, op_cursor, &start, &end))
@@ -329,8 +372,8 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
     }
     if (x->sink_key)
         json_object_set_new(fact, "sink", json_string(x->sink_key));
-    json_object_set_new(fact, "function", json_string(x->fn->usr));
-    json_object_set_new(fact, "function_name", json_string(x->fn->name));
+    json_object_set_new(fact, "function", json_string(x->fn ? x->fn->usr : ""));
+    json_object_set_new(fact, "function_name", json_string(x->fn ? x->fn->name : "(a global's initializer)"));
     hs_fact_set_position(fact, &start, &end);
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(op_cursor));
     CXFile sf, ef;
@@ -419,6 +462,8 @@ static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee
 {
     if (!std_atomic_method(qname))
         return false;
+    if (clang_getCursorKind(callee) == CXCursor_Constructor)
+        return true; /* making an atomic or an atomic_ref is no operation on it */
     const char *method = strrchr(qname, ':') + 1;
     CXCursor object = member_object(call);
     CXCursor decl = clang_Cursor_isNull(object) ? object : object_decl(object);
@@ -523,10 +568,12 @@ static bool on_wrapper_call(hs_extract_ctx *x, CXCursor call, const char *qname)
 }
 
 /* __sync_* builtins and std::atomic_* / C11 generic functions reached as calls. */
-static bool on_builtin_call(hs_extract_ctx *x, CXCursor call, const char *qname)
+static bool on_builtin_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname)
 {
     bool sync = strncmp(qname, "__sync_", 7) == 0;
-    bool free_fn = strncmp(qname, "std::atomic_", 12) == 0 || strncmp(qname, "atomic_", 7) == 0;
+    /* The standard's atomic_* functions, not a project's own atomic_fetch_add_relaxed64. */
+    bool free_fn = (strncmp(qname, "std::atomic_", 12) == 0 || strncmp(qname, "atomic_", 7) == 0) &&
+                   clang_Location_isInSystemHeader(clang_getCursorLocation(callee));
     if (!sync && !free_fn)
         return false;
     int nargs = clang_Cursor_getNumArguments(call);
@@ -609,6 +656,18 @@ static bool on_atomic_expr(hs_extract_ctx *x, CXCursor c)
         if (!op.op)
             op.op = "other";
         op.order = decode_order(x, kids.items[1]);
+        if (strstr(name, "atomic_init")) {
+            /* atomic_init(obj, value): a non-atomic initialization, children [obj, value]. */
+            op.op = "store";
+            op.order = "relaxed";
+            op.order_arg = clang_getNullCursor();
+            op.value_arg = kids.items[1];
+            op.value_const = is_constant(op.value_arg);
+            record(x, c, decl, &op);
+            free(name);
+            hs_cursor_list_free(&kids);
+            return true;
+        }
         /* A C11 generic call without _explicit spells no order: it is seq_cst. */
         hs_pos p;
         if (!gnu && !strstr(name, "_explicit"))
@@ -684,7 +743,8 @@ static void plain_use(hs_extract_ctx *x, CXCursor use, CXCursor decl, const char
 static bool on_plain_object(hs_extract_ctx *x, CXCursor use, CXCursor object, const char *write_kind)
 {
     CXCursor decl = object_decl(object);
-    if (clang_Cursor_isNull(decl) || !type_is_integer(clang_getCursorType(decl)))
+    if (clang_Cursor_isNull(decl) || !type_is_integer(clang_getCursorType(decl)) ||
+        !hs_location_is_project(x, clang_getCursorLocation(decl)))
         return false;
     consume(x, object);
     if (write_kind) {
@@ -707,9 +767,42 @@ void hs_atomics_finish_function(hs_extract_ctx *x)
         const char *sink = json_string_value(json_object_get(fact, "sink"));
         json_t *tested = sink ? json_object_get(x->fn->tested_keys, sink) : NULL;
         const char *use = json_string_value(json_object_get(fact, "use"));
-        if (tested && use && strcmp(use, "value") == 0)
+        /* Not for adds: `index = counter++ % size; if (index == 0) ...` is the ring
+         * buffer the seed describes, a counter used as a value. */
+        const char *op = json_string_value(json_object_get(fact, "op"));
+        bool add = op && (strcmp(op, "fetch_add") == 0 || strcmp(op, "add_fetch") == 0);
+        if (tested && use && strcmp(use, "value") == 0 && !add)
             json_object_set_new(fact, "use", json_string(json_is_true(tested) ? "loop_condition" : "condition"));
     }
+}
+
+static enum CXChildVisitResult initializer_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    hs_extract_ctx *x = data;
+    if (clang_getCursorKind(c) != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_AddrOf)
+        return CXChildVisit_Recurse;
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    if (kids.len == 1) {
+        CXCursor decl = object_decl(kids.items[0]);
+        if (!clang_Cursor_isNull(decl) && type_is_atomic(clang_getCursorType(decl))) {
+            atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "&",
+                           .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
+                           .object = NO_CURSOR, .operand_value = NO_CURSOR};
+            record(x, c, decl, &e);
+        } else if (!clang_Cursor_isNull(decl)) {
+            on_plain_object(x, c, kids.items[0], "address_taken");
+        }
+    }
+    hs_cursor_list_free(&kids);
+    return CXChildVisit_Continue;
+}
+
+void hs_atomics_on_global_initializer(hs_extract_ctx *x, CXCursor var)
+{
+    if (clang_getCursorKind(var) == CXCursor_VarDecl)
+        clang_visitChildren(var, initializer_visitor, x);
 }
 
 void hs_atomics_finish_tu(hs_extract_ctx *x)
@@ -750,7 +843,7 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
             return;
         const char *qname = hs_qualified_name(x, callee);
         if (!on_std_atomic_call(x, c, callee, qname) && !on_wrapper_call(x, c, qname))
-            on_builtin_call(x, c, qname);
+            on_builtin_call(x, c, callee, qname);
         return;
     }
     case CXCursor_UnexposedExpr:

@@ -125,6 +125,8 @@ void hs_timers_finish_function(hs_extract_ctx *x);
 void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c);
 void hs_atomics_finish_tu(hs_extract_ctx *x);
 void hs_atomics_finish_function(hs_extract_ctx *x);
+/* Addresses taken in a global's initializer (`{"hits", &hits}` tables) are escapes. */
+void hs_atomics_on_global_initializer(hs_extract_ctx *x, CXCursor var);
 /* How many facts of `kind` were recorded at this place before: keeps two facts at one
  * macro expansion apart, and is the same in every TU that sees the place. */
 int hs_site_ordinal(hs_extract_ctx *x, const char *kind, const char *file, unsigned offset);

@@ -391,7 +391,8 @@ static void judge(hs_judge_ctx *ctx)
     }
     json_array_foreach(decls, i, e) flag_declaration(ctx, e, hs_strmap_get(t.index, s(e, "object")));
 
-    qsort(t.list.items, t.list.len, sizeof(void *), cmp_object);
+    if (t.list.len)
+        qsort(t.list.items, t.list.len, sizeof(void *), cmp_object);
     json_t *objects = json_array();
     for (size_t k = 0; k < t.list.len; k++) {
         event_object *o = t.list.items[k];
