@@ -19,7 +19,7 @@
 #include "hotscan/rules.h"
 #include "hotscan/workers.h"
 
-typedef enum { FORMAT_TEXT, FORMAT_JSON } output_format;
+typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF } output_format;
 
 typedef struct {
     const char *database;
@@ -38,6 +38,9 @@ typedef struct {
     int min_confidence;   /* findings below this rank are left out */
     const char *facts_dir; /* write each TU's facts here (debugging, future sharding) */
     hs_fix_level fix_level;
+    const char *export_fixes; /* clang-tidy YAML of the verified fixes */
+    const char *patch;        /* unified diff of the verified fixes */
+    bool fix;                 /* apply the verified fixes */
 } scan_options;
 
 static void scan_usage(FILE *out)
@@ -49,7 +52,7 @@ static void scan_usage(FILE *out)
             "options:\n"
             "  -p FILE|DIR          compile_commands.json or its folder (default: ./build, then .)\n"
             "  --hot FUNC           treat FUNC as a hot root (repeatable; qualified or plain name)\n"
-            "  --format text|json   output format (default: text)\n"
+            "  --format text|json|sarif  output format (default: text)\n"
             "  -o FILE              write the report to FILE instead of standard output\n"
             "  -j N                 parse N translation units at once (default: all cores)\n"
             "  --rules DIR          load extra rule data (*.json) from DIR (repeatable)\n"
@@ -62,6 +65,10 @@ static void scan_usage(FILE *out)
             "  -q, --quiet          no notes or summary on standard error\n"
             "  --min-confidence low|medium|high  leave out findings below this confidence\n"
             "                       (default: medium)\n"
+            "  --patch FILE         write the verified fix-its as a unified diff (git apply, patch -p1)\n"
+            "  --export-fixes FILE  write them as clang-tidy export-fixes YAML\n"
+            "                       (clang-apply-replacements)\n"
+            "  --fix                apply them (atomically, file by file; see hotscan apply)\n"
             "  --fix-level safe|aggressive  which fix-its to offer (default: safe); aggressive\n"
             "                       adds coarse clocks and the project's timer replacements\n"
             "  --facts-dir DIR      also write each translation unit's facts (JSON) to DIR\n"
@@ -115,7 +122,7 @@ static size_t drop_below(json_t *findings, int min_rank)
 
 static int parse_options(int argc, char **argv, scan_options *o)
 {
-    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL };
+    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX };
     static const struct option longopts[] = {
         {"hot", required_argument, NULL, OPT_HOT},
         {"format", required_argument, NULL, OPT_FORMAT},
@@ -130,6 +137,9 @@ static int parse_options(int argc, char **argv, scan_options *o)
         {"min-confidence", required_argument, NULL, OPT_MIN_CONFIDENCE},
         {"facts-dir", required_argument, NULL, OPT_FACTS_DIR},
         {"fix-level", required_argument, NULL, OPT_FIX_LEVEL},
+        {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
+        {"patch", required_argument, NULL, OPT_PATCH},
+        {"fix", no_argument, NULL, OPT_FIX},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -164,6 +174,15 @@ static int parse_options(int argc, char **argv, scan_options *o)
             break;
         case OPT_EXIT_ZERO:
             o->exit_zero = true;
+            break;
+        case OPT_EXPORT_FIXES:
+            o->export_fixes = optarg;
+            break;
+        case OPT_PATCH:
+            o->patch = optarg;
+            break;
+        case OPT_FIX:
+            o->fix = true;
             break;
         case OPT_FIX_LEVEL:
             if (strcmp(optarg, "safe") == 0)
@@ -200,8 +219,10 @@ static int parse_options(int argc, char **argv, scan_options *o)
                 o->format = FORMAT_TEXT;
             else if (strcmp(optarg, "json") == 0)
                 o->format = FORMAT_JSON;
+            else if (strcmp(optarg, "sarif") == 0)
+                o->format = FORMAT_SARIF;
             else {
-                fprintf(stderr, "hotscan: unknown --format '%s' (text or json)\n", optarg);
+                fprintf(stderr, "hotscan: unknown --format '%s' (text, json or sarif)\n", optarg);
                 return 2;
             }
             break;
@@ -527,6 +548,49 @@ static void verify_fixes(json_t *findings, hs_discovery *disc, const int *baseli
     hs_vec_free(&owners);
 }
 
+/* A fix output: FILE written through `writer`; "-" is standard output. */
+static bool write_with(const char *path, const char *what, json_t *report,
+                       bool (*writer)(FILE *, json_t *, char **))
+{
+    FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!out) {
+        fprintf(stderr, "hotscan: error: %s %s: %s\n", what, path, strerror(errno));
+        return false;
+    }
+    char *err = NULL;
+    bool ok = writer(out, report, &err);
+    if (out != stdout && fclose(out) != 0)
+        ok = false;
+    if (!ok)
+        fprintf(stderr, "hotscan: error: %s %s: %s\n", what, path, err ? err : strerror(errno));
+    free(err);
+    return ok;
+}
+
+/* --patch, --export-fixes and --fix, all from the verified fixes in the report. */
+static bool write_fix_outputs(const scan_options *o, json_t *report)
+{
+    bool ok = true;
+    if (o->patch)
+        ok &= write_with(o->patch, "--patch", report, hs_emit_patch);
+    if (o->export_fixes)
+        ok &= write_with(o->export_fixes, "--export-fixes", report, hs_emit_export_fixes);
+    if (o->fix) {
+        hs_edit_plan plan;
+        char *err = NULL;
+        if (!hs_edit_plan_build(report, &plan, &err)) {
+            fprintf(stderr, "hotscan: error: --fix: %s\n", err);
+            free(err);
+            return false;
+        }
+        for (size_t i = 0; i < plan.problems.len; i++)
+            fprintf(stderr, "hotscan: --fix: %s\n", (char *)plan.problems.items[i]);
+        ok &= hs_apply_plan(&plan, false, stderr) == 0;
+        hs_edit_plan_free(&plan);
+    }
+    return ok;
+}
+
 static int run_scan(scan_options *o, char **paths, int npaths)
 {
     double t0 = hs_now_seconds();
@@ -555,6 +619,12 @@ static int run_scan(scan_options *o, char **paths, int npaths)
             fprintf(stderr, "hotscan: note: %s\n", (char *)disc.notes.items[i]);
 
     size_t n = disc.tus.len;
+    size_t under_root = 0;
+    for (size_t i = 0; i < n; i++)
+        under_root += hs_path_is_under(root, ((hs_tu_input *)disc.tus.items[i])->file);
+    if (n > 0 && under_root == 0 && !o->quiet)
+        fprintf(stderr, "hotscan: note: none of the %zu translation units lies under the root %s, and only "
+                        "code under the root is analyzed (see --root)\n", n, root);
     hs_tu_result *results = hs_xcalloc(n ? n : 1, sizeof *results);
     hs_pool_options pool = {.jobs = o->jobs, .tu_timeout = o->tu_timeout, .rd = rd, .root = root,
                             .progress = !o->quiet && isatty(STDERR_FILENO)};
@@ -655,7 +725,9 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     }
     if (out) {
         bool color = o->color == 1 || (o->color == -1 && !o->output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-        bool ok = o->format == FORMAT_JSON ? hs_emit_json(out, report) : hs_emit_text(out, report, color);
+        bool ok = o->format == FORMAT_JSON    ? hs_emit_json(out, report)
+                  : o->format == FORMAT_SARIF ? hs_emit_sarif(out, report)
+                                              : hs_emit_text(out, report, color);
         if (out != stdout && fclose(out) != 0)
             ok = false;
         if (!ok) {
@@ -664,6 +736,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
             status = 2;
         }
     }
+    if (!write_fix_outputs(o, report))
+        status = 2;
     size_t nfind = json_array_size(findings), nerr = json_array_size(errors);
     if (!o->quiet || nerr) {
         size_t i;

@@ -1,0 +1,157 @@
+/*
+ * cmd_apply.c - `hotscan apply`: writes a report's verified fixes into the tree.
+ *
+ * The safety rules live in the edit plan (edits.c): identical edits count once, overlapping
+ * ones are refused, changed files and paths outside the root are skipped, writes are atomic
+ * and keep the mode. This file only loads the report, prints what the plan refused and says
+ * how it went.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "commands.h"
+#include "hotscan/common.h"
+#include "hotscan/edits.h"
+
+static void apply_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: hotscan apply [options] FINDINGS.json\n\n"
+            "Applies the verified fixes of a JSON report (hotscan scan --format json) to the\n"
+            "files under its root. Identical edits reached through several translation units or\n"
+            "symlinked paths are applied once; overlapping different edits, files changed since\n"
+            "the scan, files outside the root and read-only files are skipped with a message.\n"
+            "Each file is replaced atomically and keeps its mode.\n\n"
+            "options:\n"
+            "  --dry-run     print the changes as a unified diff; write nothing\n"
+            "  --root DIR    apply under DIR instead of the report's root (a moved tree)\n"
+            "  -h, --help    show this help\n\n"
+            "Exit status: 0 every edit applied, 1 some were refused or not written, 2 usage or\n"
+            "input error.\n");
+}
+
+/* Loads the report; NULL after saying why on stderr. */
+static json_t *load_report(const char *path)
+{
+    size_t size;
+    char *text = hs_read_file(path, &size);
+    if (!text) {
+        fprintf(stderr, "hotscan: cannot read %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    json_error_t jerr;
+    json_t *report = json_loadb(text, size, 0, &jerr);
+    free(text);
+    if (!report) {
+        fprintf(stderr, "hotscan: %s:%d:%d: not valid JSON: %s\n", path, jerr.line, jerr.column,
+                jerr.text);
+        return NULL;
+    }
+    if (!json_is_object(report) || !json_is_string(json_object_get(report, "root"))) {
+        fprintf(stderr, "hotscan: %s: no \"root\" in it; is it a hotscan JSON report "
+                        "(scan --format json)?\n", path);
+        json_decref(report);
+        return NULL;
+    }
+    json_t *version = json_object_get(report, "schema_version");
+    if (version && json_integer_value(version) != 1) {
+        fprintf(stderr, "hotscan: %s: schema_version %lld is not one this hotscan reads (1)\n",
+                path, (long long)json_integer_value(version));
+        json_decref(report);
+        return NULL;
+    }
+    return report;
+}
+
+int cmd_apply(int argc, char **argv)
+{
+    enum { OPT_DRY_RUN = 256, OPT_ROOT };
+    static const struct option longopts[] = {
+        {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+        {"root", required_argument, NULL, OPT_ROOT},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    bool dry_run = false;
+    const char *root = NULL;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DRY_RUN:
+            dry_run = true;
+            break;
+        case OPT_ROOT:
+            root = optarg;
+            break;
+        case 'h':
+            apply_usage(stdout);
+            return 0;
+        case ':':
+            fprintf(stderr, "hotscan: %s needs a value\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "hotscan: unknown option '%s'\n", argv[optind - 1]);
+            apply_usage(stderr);
+            return 2;
+        }
+    }
+    if (argc - optind != 1) {
+        fprintf(stderr, "hotscan: apply needs exactly one FINDINGS.json\n");
+        apply_usage(stderr);
+        return 2;
+    }
+    const char *path = argv[optind];
+    json_t *report = load_report(path);
+    if (!report)
+        return 2;
+    if (root) {
+        char *real = hs_realpath(root);
+        if (!real) {
+            fprintf(stderr, "hotscan: --root %s: %s\n", root, strerror(errno));
+            json_decref(report);
+            return 2;
+        }
+        json_object_set_new(report, "root", json_string(real));
+        free(real);
+    }
+
+    hs_edit_plan plan;
+    char *err = NULL;
+    if (!hs_edit_plan_build(report, &plan, &err)) {
+        fprintf(stderr, "hotscan: %s: %s\n", path, err);
+        free(err);
+        json_decref(report);
+        return 2;
+    }
+    for (size_t i = 0; i < plan.problems.len; i++)
+        fprintf(stderr, "hotscan: %s\n", (const char *)plan.problems.items[i]);
+
+    size_t applied = 0, refused = plan.refused;
+    hs_edit_plan written = {0}; /* a view of the files written (or that would be) */
+    for (size_t i = 0; i < plan.files.len; i++) {
+        hs_file_edits *fe = plan.files.items[i];
+        if (hs_file_edits_write(fe, dry_run, stderr)) {
+            applied += fe->edits.len;
+            hs_vec_push(&written.files, fe);
+        } else {
+            refused += fe->edits.len;
+        }
+    }
+    size_t files = written.files.len;
+    if (dry_run)
+        hs_edit_plan_write_patch(stdout, &written);
+    hs_vec_free(&written.files);
+    fprintf(stderr, "hotscan: %s %zu edit%s to %zu file%s; %zu refused\n",
+            dry_run ? "would apply" : "applied", applied, applied == 1 ? "" : "s", files,
+            files == 1 ? "" : "s", refused);
+    hs_edit_plan_free(&plan);
+    json_decref(report);
+    return refused ? 1 : 0;
+}

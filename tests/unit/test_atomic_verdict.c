@@ -1,0 +1,725 @@
+/*
+ * test_atomic_verdict.c - unit tests for atomic-seqcst-counter (rules/atomic_seqcst_counter.c)
+ * and the memory-order decoding of the atomics extractor (analyzer/extract_atomics.c), both
+ * through the public API only.
+ *
+ * The verdict tests build facts documents by hand, in the shape the extractor records them,
+ * merge them into an hs_program and run the rule: a counter's seq_cst operations are each
+ * flagged and its relaxed ones are not; each disqualifier alone makes the variable not a
+ * counter; uses split over two TUs are judged together.
+ *
+ * The decoding tests parse small real C and C++ files with hs_extract_tu and check the
+ * "order" (and "op") of the fact recorded on each line.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <clang-c/Index.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hotscan/extract.h"
+#include "hotscan/program.h"
+#include "hotscan/ruledata.h"
+#include "hotscan/rules.h"
+
+#ifndef HOTSCAN_TEST_RULES_DIR
+#error "tests/CMakeLists.txt must define HOTSCAN_TEST_RULES_DIR"
+#endif
+
+/* ---- facts by hand ---------------------------------------------------------------- */
+
+#define VAR "c:@stat_requests"
+#define OTHER "c:@obj_refs"
+
+/* One atomic-operation fact on line `line` of `file`, as record() writes it. */
+static json_t *fact_in(const char *file, const char *var, const char *op, const char *order,
+                       const char *use, int line)
+{
+    const char *name = strcmp(var, VAR) == 0 ? "stat_requests" : "obj_refs";
+    json_t *f = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, "
+                          "s:i, s:s, s:i}",
+                          "var", var, "var_name", name, "op", op, "order", order, "form", "member", "api",
+                          op, "use", use, "function", "c:@F@handle_request", "function_name",
+                          "handle_request", "file", file, "line", line, "column", 5, "offset", line * 100 + 4,
+                          "end_line", line, "end_column", 25, "length", 20, "text", "stat_requests.op()",
+                          "ordinal", 0);
+    assert_non_null(f);
+    json_object_set_new(f, "var_decl", json_pack("{s:s, s:i, s:i}", "file", file, "line", 2, "column", 30));
+    return f;
+}
+
+static json_t *fact(const char *op, const char *order, const char *use, int line)
+{
+    return fact_in("/src/server.cc", VAR, op, order, use, line);
+}
+
+/* A store of a constant (a reset) or of a computed value. */
+static json_t *store(const char *order, bool constant, json_int_t value, int line)
+{
+    json_t *f = fact("store", order, "discarded", line);
+    json_object_set_new(f, "value_constant", json_boolean(constant));
+    if (constant)
+        json_object_set_new(f, "value", json_integer(value));
+    return f;
+}
+
+/* A TU's summary of plain (non-atomic) uses of an integer, as hs_extract_tu appends it. */
+static json_t *plain(const char *kind)
+{
+    json_t *f = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:{s:i, s:{s:s, s:i, s:i}}}", "var", VAR,
+                          "var_name", "stat_requests", "op", "plain", "order", "n/a", "function", "", "file",
+                          "/src/status.c", "offset", 0, "ordinal", 0, "plain", kind, 1, "at", "file",
+                          "/src/status.c", "line", 40, "column", 9);
+    assert_non_null(f);
+    /* The position of the first use of a kind is kept as "<kind>_at". */
+    json_t *counts = json_object_get(f, "plain");
+    char *at = hs_printf("%s_at", kind);
+    json_object_set(counts, at, json_object_get(counts, "at"));
+    json_object_del(counts, "at");
+    free(at);
+    return f;
+}
+
+/* Merges facts (a NULL-terminated list, stolen) as one TU. */
+static void merge_tu(hs_program *p, ...)
+{
+    json_t *atomics = json_array();
+    va_list ap;
+    va_start(ap, p);
+    for (json_t *f; (f = va_arg(ap, json_t *)) != NULL;)
+        json_array_append_new(atomics, f);
+    va_end(ap);
+    json_t *doc = json_pack("{s:o, s:[], s:[]}", "atomics", atomics, "functions", "calls");
+    assert_non_null(doc);
+    hs_program_merge(p, doc);
+    json_decref(doc);
+}
+
+/* Runs the rule; the caller owns the findings. */
+static json_t *judge(const hs_program *p)
+{
+    const hs_rule *rule = hs_rule_find("atomic-seqcst-counter");
+    assert_non_null(rule);
+    hs_ruledata *rd = hs_ruledata_create();
+    hs_judge_ctx ctx = {.program = p, .rd = rd, .fix_level = HS_FIX_SAFE, .findings = json_array(),
+                        .extra = json_object()};
+    rule->judge(&ctx);
+    json_decref(ctx.extra);
+    hs_ruledata_delete(rd);
+    return ctx.findings;
+}
+
+static json_t *finding_on_line(json_t *findings, int line)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(findings, i, f) {
+        if (json_integer_value(json_object_get(f, "line")) == line)
+            return f;
+    }
+    return NULL;
+}
+
+static void assert_flagged_lines(json_t *findings, const int *lines, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!finding_on_line(findings, lines[i]))
+            fail_msg("no finding on line %d", lines[i]);
+    }
+    assert_int_equal(json_array_size(findings), n);
+    size_t i;
+    json_t *f;
+    json_array_foreach(findings, i, f) {
+        assert_string_equal(json_string_value(json_object_get(f, "rule")), "atomic-seqcst-counter");
+    }
+}
+
+/* ---- the verdict -------------------------------------------------------------------- */
+
+static void test_counter_each_seqcst_op_flagged(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("fetch_add", "seq_cst", "discarded", 10), fact("add_fetch", "seq_cst", "discarded", 11),
+             fact("fetch_add", "relaxed", "discarded", 12), fact("fetch_sub", "seq_cst", "discarded", 13),
+             fact("load", "seq_cst", "value", 14), fact("load", "relaxed", "value", 15),
+             store("seq_cst", true, 0, 16), store("relaxed", true, 0, 17), fact("load", "acquire", "value", 18),
+             NULL);
+    json_t *findings = judge(p);
+    const int want[] = {10, 11, 13, 14, 16};
+    assert_flagged_lines(findings, want, sizeof want / sizeof want[0]);
+
+    json_t *add = finding_on_line(findings, 10);
+    assert_string_equal(json_string_value(json_object_get(add, "variable")), "stat_requests");
+    assert_string_equal(json_string_value(json_object_get(add, "operation")), "fetch_add");
+    assert_string_equal(json_string_value(json_object_get(add, "function")), "handle_request");
+    const char *message = json_string_value(json_object_get(add, "message"));
+    assert_non_null(strstr(message, "stat_requests"));
+    assert_non_null(strstr(message, "memory_order_relaxed"));
+    /* The declaration goes in related. */
+    json_t *related = json_object_get(add, "related");
+    assert_int_equal(json_array_size(related), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(related, 0), "line")), 2);
+    /* Adds run on the hot path; loads and resets matter less. */
+    assert_string_equal(json_string_value(json_object_get(add, "confidence")), "high");
+    assert_string_equal(json_string_value(json_object_get(finding_on_line(findings, 14), "confidence")), "medium");
+    assert_string_equal(json_string_value(json_object_get(finding_on_line(findings, 16), "confidence")), "low");
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_relaxed_counter_not_flagged(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("fetch_add", "relaxed", "discarded", 10), fact("load", "relaxed", "value", 11),
+             store("relaxed", true, 0, 12), NULL);
+    json_t *findings = judge(p);
+    assert_int_equal(json_array_size(findings), 0);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_unknown_order_not_flagged(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("fetch_add", "unknown", "discarded", 10), fact("fetch_add", "seq_cst", "discarded", 11), NULL);
+    json_t *findings = judge(p);
+    const int want[] = {11};
+    assert_flagged_lines(findings, want, 1);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_no_add_is_not_a_counter(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("load", "seq_cst", "value", 10), store("seq_cst", true, 0, 11), NULL);
+    json_t *findings = judge(p);
+    assert_int_equal(json_array_size(findings), 0);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+/* A disqualifying use next to an otherwise perfect counter: nothing may be flagged. */
+static void assert_disqualified(json_t *disqualifier)
+{
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("fetch_add", "seq_cst", "discarded", 10), fact("add_fetch", "seq_cst", "value", 11),
+             fact("load", "seq_cst", "value", 12), store("seq_cst", true, 0, 13), disqualifier, NULL);
+    json_t *findings = judge(p);
+    if (json_array_size(findings) != 0)
+        fail_msg("%zu finding(s), the first on line %lld", json_array_size(findings),
+                 (long long)json_integer_value(json_object_get(json_array_get(findings, 0), "line")));
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_cas_disqualifies(void **state)
+{
+    (void)state;
+    assert_disqualified(fact("cas", "seq_cst", "condition", 20));
+    assert_disqualified(fact("cas", "relaxed", "discarded", 20)); /* whatever its order */
+}
+
+static void test_exchange_disqualifies(void **state)
+{
+    (void)state;
+    assert_disqualified(fact("exchange", "seq_cst", "value", 20));
+}
+
+static void test_bitwise_disqualifies(void **state)
+{
+    (void)state;
+    assert_disqualified(fact("bitwise", "seq_cst", "discarded", 20));
+}
+
+static void test_escape_disqualifies(void **state)
+{
+    (void)state;
+    json_t *f = fact("escape", "n/a", "value", 20);
+    json_object_set_new(f, "form", json_string("escape"));
+    assert_disqualified(f);
+}
+
+static void test_wait_and_other_disqualify(void **state)
+{
+    (void)state;
+    assert_disqualified(fact("wait", "seq_cst", "discarded", 20));
+    assert_disqualified(fact("other", "seq_cst", "discarded", 20));
+}
+
+static void test_add_result_in_condition_disqualifies(void **state)
+{
+    (void)state;
+    assert_disqualified(fact("add_fetch", "seq_cst", "condition", 20));
+    assert_disqualified(fact("fetch_add", "seq_cst", "loop_condition", 20));
+    assert_disqualified(fact("sub_fetch", "seq_cst", "condition", 20)); /* if (--refs == 0) */
+}
+
+static void test_decrement_result_used_disqualifies(void **state)
+{
+    (void)state;
+    assert_disqualified(fact("fetch_sub", "seq_cst", "value", 20));    /* bool last = refs.fetch_sub(1) - 1 */
+    assert_disqualified(fact("sub_fetch", "seq_cst", "returned", 20)); /* return --refs; */
+}
+
+static void test_computed_store_disqualifies(void **state)
+{
+    (void)state;
+    assert_disqualified(store("seq_cst", false, 0, 20));
+    assert_disqualified(store("relaxed", false, 0, 20));
+}
+
+static void test_load_in_loop_condition_disqualifies(void **state)
+{
+    (void)state;
+    assert_disqualified(fact("load", "seq_cst", "loop_condition", 20));
+    assert_disqualified(fact("load", "acquire", "loop_condition", 20));
+}
+
+static void test_plain_uses_disqualify(void **state)
+{
+    (void)state;
+    assert_disqualified(plain("address_taken"));
+    assert_disqualified(plain("writes_computed"));
+    assert_disqualified(plain("loads_loop_condition"));
+}
+
+static void test_two_constants_is_a_flag(void **state)
+{
+    (void)state;
+    /* Set to 1 and to 0: a flag, not a counter's reset. */
+    assert_disqualified(store("seq_cst", true, 1, 20));
+}
+
+static void test_decremented_and_tested_is_not_a_counter(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("add_fetch", "seq_cst", "discarded", 10), fact("sub_fetch", "seq_cst", "discarded", 11),
+             fact("load", "seq_cst", "condition", 12), NULL);
+    json_t *findings = judge(p);
+    assert_int_equal(json_array_size(findings), 0);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_load_in_if_condition_still_counter(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("fetch_add", "seq_cst", "discarded", 10), fact("load", "seq_cst", "condition", 11), NULL);
+    json_t *findings = judge(p);
+    const int want[] = {10, 11};
+    assert_flagged_lines(findings, want, 2);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_index_and_ticket_uses_still_counter(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    /* index = counter++ % size; return ++next_id; plain reads for a report */
+    merge_tu(p, fact("fetch_add", "seq_cst", "value", 10), fact("add_fetch", "seq_cst", "returned", 11),
+             plain("reads"), NULL);
+    json_t *findings = judge(p);
+    const int want[] = {10, 11};
+    assert_flagged_lines(findings, want, 2);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_gauge_with_discarded_decrements_is_counter(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("add_fetch", "seq_cst", "discarded", 10), fact("sub_fetch", "seq_cst", "discarded", 11),
+             fact("load", "seq_cst", "value", 12), NULL);
+    json_t *findings = judge(p);
+    const int want[] = {10, 11, 12};
+    assert_flagged_lines(findings, want, 3);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_variables_judged_apart(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("fetch_add", "seq_cst", "discarded", 10),
+             fact_in("/src/server.cc", OTHER, "fetch_add", "seq_cst", "discarded", 11),
+             fact_in("/src/server.cc", OTHER, "fetch_sub", "seq_cst", "condition", 12), NULL);
+    json_t *findings = judge(p);
+    const int want[] = {10};
+    assert_flagged_lines(findings, want, 1);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_uses_split_over_two_tus(void **state)
+{
+    (void)state;
+    /* Incremented in one TU, read and reset in another: a counter in both. */
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact_in("/src/net.cc", VAR, "fetch_add", "seq_cst", "discarded", 10), NULL);
+    merge_tu(p, fact_in("/src/status.cc", VAR, "load", "seq_cst", "value", 20),
+             fact_in("/src/status.cc", VAR, "fetch_add", "relaxed", "discarded", 21), NULL);
+    json_t *findings = judge(p);
+    const int want[] = {10, 20};
+    assert_flagged_lines(findings, want, 2);
+    json_decref(findings);
+    hs_program_delete(p);
+
+    /* Incremented in one TU, compared-and-swapped in another: nothing, in either. */
+    p = hs_program_create();
+    merge_tu(p, fact_in("/src/trx.c", VAR, "fetch_add", "seq_cst", "value", 10), NULL);
+    merge_tu(p, fact_in("/src/recv.c", VAR, "cas", "seq_cst", "loop_condition", 30), NULL);
+    findings = judge(p);
+    assert_int_equal(json_array_size(findings), 0);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_header_fact_counted_once(void **state)
+{
+    (void)state;
+    /* An inline function in a header: both TUs record the same operation. */
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact_in("/src/status.h", VAR, "fetch_add", "seq_cst", "discarded", 7), NULL);
+    merge_tu(p, fact_in("/src/status.h", VAR, "fetch_add", "seq_cst", "discarded", 7), NULL);
+    json_t *findings = judge(p);
+    const int want[] = {7};
+    assert_flagged_lines(findings, want, 1);
+    assert_non_null(strstr(json_string_value(json_object_get(json_array_get(findings, 0), "message")), "1 add"));
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+/* ---- memory-order decoding through the extractor ----------------------------------- */
+
+typedef struct {
+    char dir[64];
+    hs_ruledata *rd;
+    CXIndex index;
+    json_t *facts; /* the last extraction's, freed by teardown even when a test fails */
+} fixture;
+
+static int setup_extract(void **state)
+{
+    fixture *fx = calloc(1, sizeof *fx);
+    if (!fx)
+        return -1;
+    strcpy(fx->dir, "/tmp/hotscan-atomics-XXXXXX");
+    if (!mkdtemp(fx->dir)) {
+        free(fx);
+        return -1;
+    }
+    fx->rd = hs_ruledata_create();
+    char *err = NULL;
+    if (!hs_ruledata_load_dir(fx->rd, HOTSCAN_TEST_RULES_DIR, &err)) {
+        fprintf(stderr, "rule data: %s\n", err ? err : "?");
+        free(err);
+        return -1;
+    }
+    fx->index = clang_createIndex(0, 0);
+    *state = fx;
+    return 0;
+}
+
+static int teardown_extract(void **state)
+{
+    fixture *fx = *state;
+    json_decref(fx->facts);
+    clang_disposeIndex(fx->index);
+    hs_ruledata_delete(fx->rd);
+    for (const char *const *n = (const char *const[]){"t.c", "t.cpp", NULL}; *n; n++) {
+        char *p = hs_path_join(fx->dir, *n);
+        unlink(p);
+        free(p);
+    }
+    rmdir(fx->dir);
+    free(fx);
+    return 0;
+}
+
+/* Writes `source` as dir/name, extracts it, returns its facts (owned by the fixture). */
+static json_t *extract(fixture *fx, const char *name, const char *source)
+{
+    char *path = hs_path_join(fx->dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(source, f);
+    fclose(f);
+    hs_tu_input *in = calloc(1, sizeof *in);
+    assert_non_null(in);
+    in->file = path;
+    hs_tu_input_set_default_flags(in);
+    char *err = NULL;
+    json_t *facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, &err);
+    hs_tu_input_free(in);
+    if (!facts)
+        fail_msg("extract %s: %s", name, err ? err : "?");
+    json_decref(fx->facts);
+    fx->facts = facts;
+    json_t *errors = json_object_get(facts, "parse_errors");
+    if (json_array_size(errors))
+        fail_msg("%s does not parse: %s", name, json_string_value(json_array_get(errors, 0)));
+    return facts;
+}
+
+/* The one atomic-operation fact recorded on `line` (plain-use summaries have no line). */
+static json_t *fact_on_line(json_t *facts, int line)
+{
+    json_t *found = NULL;
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(facts, "atomics"), i, a) {
+        if (json_integer_value(json_object_get(a, "line")) != line)
+            continue;
+        if (found)
+            fail_msg("two atomic facts on line %d", line);
+        found = a;
+    }
+    if (!found)
+        fail_msg("no atomic fact on line %d", line);
+    return found;
+}
+
+typedef struct {
+    int line;
+    const char *op;
+    const char *order;
+} expected_op;
+
+static void check_ops(json_t *facts, const char *name, const expected_op *want, size_t n)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *f = fact_on_line(facts, want[i].line);
+        const char *op = json_string_value(json_object_get(f, "op"));
+        const char *order = json_string_value(json_object_get(f, "order"));
+        if (strcmp(op ? op : "", want[i].op) != 0 || strcmp(order ? order : "", want[i].order) != 0) {
+            print_error("%s:%d: '%s' is op %s order %s, expected op %s order %s\n", name, want[i].line,
+                        json_string_value(json_object_get(f, "text")), op, order, want[i].op, want[i].order);
+            bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
+static void test_orders_c11_and_gnu(void **state)
+{
+    fixture *fx = *state;
+    static const char source[] =
+        "#include <stdatomic.h>\n"                                                          /* 1 */
+        "static atomic_ulong c;\n"                                                          /* 2 */
+        "static atomic_ulong n_relaxed_reads;\n"                                            /* 3 */
+        "static unsigned long g;\n"                                                         /* 4 */
+        "void f(unsigned long *out, int mo)\n"                                              /* 5 */
+        "{\n"                                                                               /* 6 */
+        "    atomic_fetch_add_explicit(&c, 1, memory_order_relaxed);\n"                     /* 7 */
+        "    atomic_fetch_add(&c, 1);\n"                                                    /* 8 */
+        "    atomic_fetch_add_explicit(&c, 1, memory_order_acquire);\n"                     /* 9 */
+        "    *out = atomic_load_explicit(&c, memory_order_seq_cst);\n"                      /* 10 */
+        "    atomic_store_explicit(&c, 0, memory_order_release);\n"                         /* 11 */
+        "    atomic_fetch_sub_explicit(&c, 1, memory_order_acq_rel);\n"                     /* 12 */
+        "    *out = atomic_load(&c);\n"                                                     /* 13 */
+        "    atomic_fetch_add(&n_relaxed_reads, 1);\n"                                      /* 14 */
+        "    __atomic_fetch_add(&g, 1, __ATOMIC_RELAXED);\n"                                /* 15 */
+        "    __atomic_fetch_add(&g, 1, __ATOMIC_SEQ_CST);\n"                                /* 16 */
+        "    *out = __atomic_load_n(&g, __ATOMIC_ACQUIRE);\n"                               /* 17 */
+        "    __atomic_store_n(&g, 0, __ATOMIC_RELEASE);\n"                                  /* 18 */
+        "    __atomic_add_fetch(&g, 1, 0);\n"                                               /* 19 */
+        "    __atomic_add_fetch(&g, 1, 5);\n"                                               /* 20 */
+        "    __atomic_fetch_add(&g, 1, mo);\n"                                              /* 21 */
+        "    __sync_fetch_and_add(&g, 1);\n"                                                /* 22 */
+        "    __sync_add_and_fetch(&g, 1);\n"                                                /* 23 */
+        "    __sync_sub_and_fetch(&g, 1);\n"                                                /* 24 */
+        "    c++;\n"                                                                        /* 25 */
+        "    c += 2;\n"                                                                     /* 26 */
+        "    --c;\n"                                                                        /* 27 */
+        "    *out = c;\n"                                                                   /* 28 */
+        "    c = 0;\n"                                                                      /* 29 */
+        "}\n";
+    json_t *facts = extract(fx, "t.c", source);
+    static const expected_op want[] = {
+        {7, "fetch_add", "relaxed"},  {8, "fetch_add", "seq_cst"},  {9, "fetch_add", "acquire"},
+        {10, "load", "seq_cst"},      {11, "store", "release"},     {12, "fetch_sub", "acq_rel"},
+        {13, "load", "seq_cst"},      {14, "fetch_add", "seq_cst"}, {15, "fetch_add", "relaxed"},
+        {16, "fetch_add", "seq_cst"}, {17, "load", "acquire"},      {18, "store", "release"},
+        {19, "add_fetch", "relaxed"}, {20, "add_fetch", "seq_cst"}, {21, "fetch_add", "unknown"},
+        {22, "fetch_add", "seq_cst"}, {23, "add_fetch", "seq_cst"}, {24, "sub_fetch", "seq_cst"},
+        {25, "fetch_add", "seq_cst"}, {26, "add_fetch", "seq_cst"}, {27, "sub_fetch", "seq_cst"},
+        {28, "load", "seq_cst"},      {29, "store", "seq_cst"},
+    };
+    check_ops(facts, "t.c", want, sizeof want / sizeof want[0]);
+}
+
+static void test_orders_cxx(void **state)
+{
+    fixture *fx = *state;
+    static const char source[] =
+        "#include <atomic>\n"                                                               /* 1 */
+        "static std::atomic<unsigned long> a;\n"                                            /* 2 */
+        "static std::atomic<unsigned long> release_count;\n"                                /* 3 */
+        "unsigned long f(std::memory_order mo)\n"                                           /* 4 */
+        "{\n"                                                                               /* 5 */
+        "    a.fetch_add(1, std::memory_order_relaxed);\n"                                  /* 6 */
+        "    a.fetch_add(1, std::memory_order::relaxed);\n"                                 /* 7 */
+        "    a.fetch_add(1);\n"                                                             /* 8 */
+        "    unsigned long v = a.load();\n"                                                 /* 9 */
+        "    v += a.load(std::memory_order_acquire);\n"                                     /* 10 */
+        "    a.store(0, std::memory_order_release);\n"                                      /* 11 */
+        "    a.fetch_sub(1, std::memory_order_acq_rel);\n"                                  /* 12 */
+        "    a.fetch_add(1, std::memory_order_seq_cst);\n"                                  /* 13 */
+        "    a.fetch_add(1, mo);\n"                                                         /* 14 */
+        "    release_count.fetch_add(1);\n"                                                 /* 15 */
+        "    std::atomic_fetch_add(&a, 1);\n"                                               /* 16 */
+        "    std::atomic_fetch_add_explicit(&a, 1, std::memory_order_relaxed);\n"           /* 17 */
+        "    a.exchange(0, std::memory_order_acquire);\n"                                   /* 18 */
+        "    ++a;\n"                                                                        /* 19 */
+        "    a++;\n"                                                                        /* 20 */
+        "    a += 2;\n"                                                                     /* 21 */
+        "    a--;\n"                                                                        /* 22 */
+        "    a = 0;\n"                                                                      /* 23 */
+        "    return v + a;\n"                                                               /* 24 */
+        "}\n";
+    json_t *facts = extract(fx, "t.cpp", source);
+    static const expected_op want[] = {
+        {6, "fetch_add", "relaxed"},  {7, "fetch_add", "relaxed"},  {8, "fetch_add", "seq_cst"},
+        {9, "load", "seq_cst"},       {10, "load", "acquire"},      {11, "store", "release"},
+        {12, "fetch_sub", "acq_rel"}, {13, "fetch_add", "seq_cst"}, {14, "fetch_add", "unknown"},
+        {15, "fetch_add", "seq_cst"}, {16, "fetch_add", "seq_cst"}, {17, "fetch_add", "relaxed"},
+        {18, "exchange", "acquire"},  {19, "add_fetch", "seq_cst"}, {20, "fetch_add", "seq_cst"},
+        {21, "add_fetch", "seq_cst"}, {22, "fetch_sub", "seq_cst"}, {23, "store", "seq_cst"},
+        {24, "load", "seq_cst"},
+    };
+    check_ops(facts, "t.cpp", want, sizeof want / sizeof want[0]);
+}
+
+static void test_orders_wrappers_from_rule_data(void **state)
+{
+    fixture *fx = *state;
+    static const char source[] =
+        "#include <stdint.h>\n"                                                             /* 1 */
+        "enum my_memory_order { MY_MEMORY_ORDER_RELAXED, MY_MEMORY_ORDER_SEQ_CST = 5 };\n"  /* 2 */
+        "extern int64_t my_atomic_add64(volatile int64_t *a, int64_t v);\n"                 /* 3 */
+        "extern int64_t my_atomic_add64_explicit(volatile int64_t *a, int64_t v,\n"         /* 4 */
+        "                                        enum my_memory_order o);\n"                /* 5 */
+        "extern int64_t my_atomic_load64(volatile int64_t *a);\n"                           /* 6 */
+        "static volatile int64_t bytes;\n"                                                  /* 7 */
+        "int64_t f(void)\n"                                                                 /* 8 */
+        "{\n"                                                                               /* 9 */
+        "    my_atomic_add64(&bytes, 1);\n"                                                 /* 10 */
+        "    my_atomic_add64_explicit(&bytes, 1, MY_MEMORY_ORDER_RELAXED);\n"               /* 11 */
+        "    return my_atomic_load64(&bytes);\n"                                            /* 12 */
+        "}\n";
+    json_t *facts = extract(fx, "t.c", source);
+    static const expected_op want[] = {
+        {10, "fetch_add", "seq_cst"},
+        {11, "fetch_add", "relaxed"},
+        {12, "load", "seq_cst"},
+    };
+    check_ops(facts, "t.c", want, sizeof want / sizeof want[0]);
+}
+
+/* How each result is used, which the verdict reads as much as the order. */
+static void test_result_use_decoding(void **state)
+{
+    fixture *fx = *state;
+    static const char source[] =
+        "#include <stdatomic.h>\n"                                                          /* 1 */
+        "static atomic_ulong hits, misses, refs, ready;\n"                                  /* 2 */
+        "extern void release_obj(void);\n"                                                  /* 3 */
+        "unsigned long f(int ok, unsigned long *slots)\n"                                   /* 4 */
+        "{\n"                                                                               /* 5 */
+        "    atomic_fetch_add(&hits, 1);\n"                                                 /* 6 */
+        "    slots[atomic_fetch_add(&hits, 1) % 64] = 1;\n"                                 /* 7 */
+        "    if (atomic_fetch_sub(&refs, 1) == 1)\n"                                        /* 8 */
+        "        release_obj();\n"                                                          /* 9 */
+        "    while (!atomic_load(&ready))\n"                                                /* 10 */
+        "        ;\n"                                                                       /* 11 */
+        "    if (ok)\n"                                                                     /* 12 */
+        "        atomic_fetch_add(&hits, 1);\n"                                             /* 13 */
+        "    else\n"                                                                        /* 14 */
+        "        atomic_fetch_add(&misses, 1);\n"                                           /* 15 */
+        "    return atomic_fetch_add(&misses, 1);\n"                                        /* 16 */
+        "}\n";
+    json_t *facts = extract(fx, "t.c", source);
+    static const struct {
+        int line;
+        const char *use;
+    } want[] = {{6, "discarded"}, {7, "value"}, {8, "condition"}, {10, "loop_condition"},
+                {13, "discarded"}, {15, "discarded"}, {16, "returned"}};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const char *use = json_string_value(json_object_get(fact_on_line(facts, want[i].line), "use"));
+        if (strcmp(use ? use : "", want[i].use) != 0) {
+            print_error("t.c:%d: use %s, expected %s\n", want[i].line, use, want[i].use);
+            bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* atomic_init(&x, 0) initializes with a constant: a reset, not an unknown operation. */
+static void test_atomic_init_is_a_constant_store(void **state)
+{
+    fixture *fx = *state;
+    static const char source[] =
+        "#include <stdatomic.h>\n"                                                          /* 1 */
+        "static atomic_ulong accepted;\n"                                                   /* 2 */
+        "void init(void)\n"                                                                 /* 3 */
+        "{\n"                                                                               /* 4 */
+        "    atomic_init(&accepted, 0);\n"                                                  /* 5 */
+        "}\n";
+    json_t *facts = extract(fx, "t.c", source);
+    json_t *f = fact_on_line(facts, 5);
+    assert_string_equal(json_string_value(json_object_get(f, "op")), "store");
+    assert_true(json_is_true(json_object_get(f, "value_constant")));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counter_each_seqcst_op_flagged),
+        cmocka_unit_test(test_relaxed_counter_not_flagged),
+        cmocka_unit_test(test_unknown_order_not_flagged),
+        cmocka_unit_test(test_no_add_is_not_a_counter),
+        cmocka_unit_test(test_cas_disqualifies),
+        cmocka_unit_test(test_exchange_disqualifies),
+        cmocka_unit_test(test_bitwise_disqualifies),
+        cmocka_unit_test(test_escape_disqualifies),
+        cmocka_unit_test(test_wait_and_other_disqualify),
+        cmocka_unit_test(test_add_result_in_condition_disqualifies),
+        cmocka_unit_test(test_decrement_result_used_disqualifies),
+        cmocka_unit_test(test_computed_store_disqualifies),
+        cmocka_unit_test(test_load_in_loop_condition_disqualifies),
+        cmocka_unit_test(test_plain_uses_disqualify),
+        cmocka_unit_test(test_two_constants_is_a_flag),
+        cmocka_unit_test(test_decremented_and_tested_is_not_a_counter),
+        cmocka_unit_test(test_load_in_if_condition_still_counter),
+        cmocka_unit_test(test_index_and_ticket_uses_still_counter),
+        cmocka_unit_test(test_gauge_with_discarded_decrements_is_counter),
+        cmocka_unit_test(test_variables_judged_apart),
+        cmocka_unit_test(test_uses_split_over_two_tus),
+        cmocka_unit_test(test_header_fact_counted_once),
+        cmocka_unit_test_setup_teardown(test_orders_c11_and_gnu, setup_extract, teardown_extract),
+        cmocka_unit_test_setup_teardown(test_orders_cxx, setup_extract, teardown_extract),
+        cmocka_unit_test_setup_teardown(test_orders_wrappers_from_rule_data, setup_extract, teardown_extract),
+        cmocka_unit_test_setup_teardown(test_result_use_decoding, setup_extract, teardown_extract),
+        cmocka_unit_test_setup_teardown(test_atomic_init_is_a_constant_store, setup_extract, teardown_extract),
+    };
+    return cmocka_run_group_tests(tests, 0, 0);
+}
