@@ -126,7 +126,7 @@ static json_t *reuse_edits(json_t *a, json_t *b, const char **why_not)
         return edits;
     }
     bool same_block = num(a, "stmt_offset") > 0 && num(b, "offset") < num(a, "block_end");
-    if (!a_out && !b_out && !json_object_get(a, "sink") && same_block) {
+    if (!a_out && !b_out && !json_is_string(json_object_get(a, "sink")) && same_block) {
         const char *api = s(a, "api");
         const char *base = strrchr(api, ':') ? strrchr(api, ':') + 1 : api;
         char *local = hs_printf("hs_%s_reading", base);

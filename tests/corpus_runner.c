@@ -142,14 +142,24 @@ static bool has_suffix(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* `foo.fixed.c` holds the expected result of applying foo.c's fix-its: not a case. */
+static bool is_expected_fix(const char *name)
+{
+    return strstr(name, ".fixed.") != NULL;
+}
+
 static bool is_source(const char *name)
 {
+    if (is_expected_fix(name))
+        return false;
     return has_suffix(name, ".c") || has_suffix(name, ".cc") || has_suffix(name, ".cpp") ||
            has_suffix(name, ".cxx");
 }
 
 static bool is_header(const char *name)
 {
+    if (is_expected_fix(name))
+        return false;
     return has_suffix(name, ".h") || has_suffix(name, ".hh") || has_suffix(name, ".hpp") ||
            has_suffix(name, ".hxx") || has_suffix(name, ".inc");
 }
@@ -409,8 +419,40 @@ static void print_command(const char *tmp, char *const argv[])
     putchar('\n');
 }
 
+static bool run_argv(const options *o, char **argv, run_result *r);
+static bool run_hotscan_with(const options *o, const corpus_case *c, const char *extra, run_result *r);
+
 /* Runs hotscan on a case from a fresh temporary directory. False when it could not run. */
 static bool run_hotscan(const options *o, const corpus_case *c, run_result *r)
+{
+    return run_hotscan_with(o, c, NULL, r);
+}
+
+/* The same, with one extra option (e.g. "--fix") before the files. */
+static bool run_hotscan_with(const options *o, const corpus_case *c, const char *extra, run_result *r)
+{
+    size_t argc = 0, cap = 9 + c->args.len + c->tus.len;
+    char **argv = xrealloc(NULL, cap * sizeof *argv);
+    argv[argc++] = (char *)o->hotscan;
+    argv[argc++] = "scan";
+    argv[argc++] = "--format";
+    argv[argc++] = "json";
+    argv[argc++] = "--root";
+    argv[argc++] = c->root;
+    for (size_t i = 0; i < c->args.len; i++)
+        argv[argc++] = c->args.items[i];
+    if (extra)
+        argv[argc++] = (char *)extra;
+    for (size_t i = 0; i < c->tus.len; i++)
+        argv[argc++] = c->tus.items[i];
+    argv[argc] = NULL;
+    bool ran = run_argv(o, argv, r);
+    free(argv);
+    return ran;
+}
+
+/* Runs argv from a fresh temporary directory, capturing its output. */
+static bool run_argv(const options *o, char **argv, run_result *r)
 {
     memset(r, 0, sizeof *r);
     const char *tmpbase = getenv("TMPDIR");
@@ -421,19 +463,6 @@ static bool run_hotscan(const options *o, const corpus_case *c, run_result *r)
         return false;
     }
 
-    size_t argc = 0, cap = 8 + c->args.len + c->tus.len;
-    char **argv = xrealloc(NULL, cap * sizeof *argv);
-    argv[argc++] = (char *)o->hotscan;
-    argv[argc++] = "scan";
-    argv[argc++] = "--format";
-    argv[argc++] = "json";
-    argv[argc++] = "--root";
-    argv[argc++] = c->root;
-    for (size_t i = 0; i < c->args.len; i++)
-        argv[argc++] = c->args.items[i];
-    for (size_t i = 0; i < c->tus.len; i++)
-        argv[argc++] = c->tus.items[i];
-    argv[argc] = NULL;
     if (o->verbose)
         print_command(tmp, argv);
     fflush(stdout);
@@ -467,7 +496,6 @@ static bool run_hotscan(const options *o, const corpus_case *c, run_result *r)
 
     free(out_path);
     free(err_path);
-    free(argv);
     remove_tree(tmp);
     free(tmp);
     return ran;
@@ -588,6 +616,178 @@ static bool judge(corpus_case *c, bool multi, const run_result *r, strvec *repor
     return ok;
 }
 
+/* ---- fix-its ---------------------------------------------------------------------- */
+
+/* "dir/foo.c" -> "dir/foo.fixed.c" */
+static char *expected_fix_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    if (!dot || (slash && dot < slash))
+        return xprintf("%s.fixed", path);
+    return xprintf("%.*s.fixed%s", (int)(dot - path), path, dot);
+}
+
+static bool write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    bool ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+static size_t count_findings(const char *json, size_t *with_fixes)
+{
+    json_error_t jerr;
+    json_t *doc = json_loads(json ? json : "", 0, &jerr);
+    size_t n = 0, fixed = 0;
+    json_t *f;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "findings"), i, f) {
+        n++;
+        fixed += json_array_size(json_object_get(f, "fixes")) > 0;
+    }
+    json_decref(doc);
+    if (with_fixes)
+        *with_fixes = fixed;
+    return n;
+}
+
+/* The first line where two texts differ, for the report. */
+static char *first_difference(const char *got, const char *want)
+{
+    int line = 1;
+    const char *g = got, *w = want;
+    while (*g && *w && *g == *w) {
+        if (*g == '\n')
+            line++;
+        g++;
+        w++;
+    }
+    const char *ge = strchr(g, '\n'), *we = strchr(w, '\n');
+    const char *gl = g, *wl = w;
+    while (gl > got && gl[-1] != '\n')
+        gl--;
+    while (wl > want && wl[-1] != '\n')
+        wl--;
+    return xprintf("  line %d\n  got:  %.*s\n  want: %.*s", line, (int)(ge ? ge - gl : (long)strlen(gl)), gl,
+                   (int)(we ? we - wl : (long)strlen(wl)), wl);
+}
+
+/*
+ * A case with `foo.fixed.c` beside a file: copy the case, let `hotscan scan --fix` apply
+ * the fix-its, compare with the expected files, compile the fixed code with the default
+ * flags, and rescan: the fixed findings must be gone and nothing else may change.
+ */
+static bool check_fixes(const options *o, const corpus_case *c, strvec *report)
+{
+    bool any = false;
+    for (size_t i = 0; i < c->files.len && !any; i++) {
+        char *src = xprintf("%s/%s", c->root, c->files.items[i]);
+        char *want = expected_fix_path(src);
+        any = access(want, R_OK) == 0;
+        free(src);
+        free(want);
+    }
+    if (!any)
+        return true;
+    const char *tmpbase = getenv("TMPDIR");
+    char *tmp = xprintf("%s/hotscan-fix-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
+    if (!mkdtemp(tmp)) {
+        strvec_push(report, xprintf("ERROR: mkdtemp: %s", strerror(errno)));
+        free(tmp);
+        return false;
+    }
+    corpus_case copy = {0};
+    copy.root = tmp;
+    copy.args = c->args;
+    bool ok = true;
+    for (size_t i = 0; i < c->files.len && ok; i++) {
+        char *src = xprintf("%s/%s", c->root, c->files.items[i]);
+        char *dst = xprintf("%s/%s", tmp, c->files.items[i]);
+        for (char *p = dst + strlen(tmp) + 1; (p = strchr(p, '/')) != NULL; p++) {
+            *p = '\0';
+            mkdir(dst, 0755);
+            *p = '/';
+        }
+        char *text = read_file(src);
+        ok = text && write_file(dst, text);
+        if (is_source(c->files.items[i]))
+            strvec_push(&copy.tus, xstrdup(dst));
+        free(text);
+        free(src);
+        free(dst);
+    }
+    run_result r1 = {0}, r2 = {0};
+    if (ok && !run_hotscan_with(o, &copy, "--fix", &r1))
+        ok = false;
+    size_t fixed = 0, before = ok ? count_findings(r1.out, &fixed) : 0;
+    if (ok && (r1.status != 0 && r1.status != 1)) {
+        strvec_push(report, xprintf("ERROR: hotscan --fix exited %d", r1.status));
+        ok = false;
+    }
+    for (size_t i = 0; ok && i < c->files.len; i++) {
+        char *src = xprintf("%s/%s", c->root, c->files.items[i]);
+        char *want_path = expected_fix_path(src);
+        char *got_path = xprintf("%s/%s", tmp, c->files.items[i]);
+        char *want = read_file(want_path), *got = read_file(got_path);
+        if (want && got && strcmp(want, got) != 0) {
+            char *diff = first_difference(got, want);
+            strvec_push(report, xprintf("FIX MISMATCH: %s/%s (expected: %s)\n%s", c->root, c->files.items[i], want_path, diff));
+            free(diff);
+            ok = false;
+        }
+        free(src);
+        free(want_path);
+        free(got_path);
+        free(want);
+        free(got);
+    }
+    for (size_t i = 0; ok && i < copy.tus.len; i++) {
+        const char *tu = copy.tus.items[i];
+        bool is_c = has_suffix(tu, ".c");
+        char *cmd = xprintf("%s -fsyntax-only %s -I '%s' '%s' 2>&1", is_c ? "cc" : "c++",
+                            is_c ? "-std=gnu17" : "-std=gnu++20", tmp, tu);
+        FILE *p = popen(cmd, "r");
+        char buf[512];
+        strvec out = {0};
+        while (p && fgets(buf, sizeof buf, p))
+            if (out.len < 5)
+                strvec_push(&out, xstrdup(buf));
+        int st = p ? pclose(p) : -1;
+        if (st != 0) {
+            strvec_push(report, xprintf("FIXED CODE DOES NOT COMPILE: %s", tu + strlen(tmp) + 1));
+            for (size_t k = 0; k < out.len; k++)
+                strvec_push(report, xprintf("  | %.*s", (int)strcspn(out.items[k], "\n"), out.items[k]));
+            ok = false;
+        }
+        strvec_free(&out);
+        free(cmd);
+    }
+    if (ok && run_hotscan(o, &copy, &r2)) {
+        size_t still_fixable = 0, after = count_findings(r2.out, &still_fixable);
+        if (after != before - fixed || still_fixable) {
+            strvec_push(report, xprintf("RESCAN: %zu findings before, %zu fixed, %zu after (%zu still with "
+                                        "fix-its); want %zu after and none fixable",
+                                        before, fixed, after, still_fixable, before - fixed));
+            ok = false;
+        }
+    }
+    if (ok && fixed == 0) {
+        strvec_push(report, xstrdup("ERROR: the case has expected fixes but hotscan offered none"));
+        ok = false;
+    }
+    free(r1.out);
+    free(r1.err);
+    free(r2.out);
+    free(r2.err);
+    strvec_free(&copy.tus);
+    remove_tree(tmp);
+    free(tmp);
+    return ok;
+}
+
 /* Loads, runs and judges one case; prints its verdict. True when it passes. */
 static bool check_case(const options *o, const char *path, const char *name, bool multi)
 {
@@ -603,6 +803,8 @@ static bool check_case(const options *o, const char *path, const char *name, boo
         ok = run_hotscan(o, &c, &r);
     if (ok)
         ok = judge(&c, multi, &r, &report);
+    if (ok)
+        ok = check_fixes(o, &c, &report);
     printf("%s %s\n", ok ? "PASS" : "FAIL", name);
     for (size_t i = 0; i < report.len; i++)
         printf("%s\n", report.items[i]);

@@ -1,0 +1,31 @@
+/* Fix-its for timer-duplicate (MDEV-12345: clock() done twice in trx_start_low): reuse
+ * the reading kept in a field, copy an out-parameter reading, and hold a reading used
+ * twice directly in one local. */
+#include <stdio.h>
+#include <time.h>
+
+struct trx {
+    clock_t start_time_micro;
+    clock_t last_active;
+    struct timespec started;
+    struct timespec seen;
+};
+
+void trx_start_low(struct trx *trx)
+{
+    trx->start_time_micro = clock();
+    trx->last_active = trx->start_time_micro; // expect: timer-duplicate
+}
+
+void trx_mark(struct trx *trx)
+{
+    clock_gettime(CLOCK_MONOTONIC, &trx->started);
+    trx->seen = trx->started; // expect: timer-duplicate
+}
+
+void log_statement(char *buf, size_t len, const char *sql)
+{
+    time_t hs_time_reading = time(NULL);
+    snprintf(buf, len, "%ld %s", (long)hs_time_reading, sql);
+    snprintf(buf, len, "%ld", (long)hs_time_reading); // expect: timer-duplicate
+}
