@@ -675,12 +675,41 @@ static char *first_difference(const char *got, const char *want)
                    (int)(we ? we - wl : (long)strlen(wl)), wl);
 }
 
+/* Runs a shell command in `dir`; false (with its first output lines reported) on failure. */
+static bool shell_in(const char *dir, const char *command, const char *what, strvec *report)
+{
+    char *cmd = xprintf("cd '%s' && %s 2>&1", dir, command);
+    FILE *p = popen(cmd, "r");
+    char buf[512];
+    strvec out = {0};
+    while (p && fgets(buf, sizeof buf, p))
+        if (out.len < 5)
+            strvec_push(&out, xstrdup(buf));
+    int st = p ? pclose(p) : -1;
+    if (st != 0) {
+        strvec_push(report, xprintf("%s", what));
+        for (size_t k = 0; k < out.len; k++)
+            strvec_push(report, xprintf("  | %.*s", (int)strcspn(out.items[k], "\n"), out.items[k]));
+    }
+    strvec_free(&out);
+    free(cmd);
+    return st == 0;
+}
+
+static bool check_fixes_via(const options *o, const corpus_case *c, bool via_patch, strvec *report);
+
 /*
- * A case with `foo.fixed.c` beside a file: copy the case, let `hotscan scan --fix` apply
- * the fix-its, compare with the expected files, compile the fixed code with the default
- * flags, and rescan: the fixed findings must be gone and nothing else may change.
+ * A case with `foo.fixed.c` beside a file: its fix-its are applied to a copy two ways,
+ * `hotscan scan --patch` + `git apply` and `hotscan scan --fix`; each result must equal
+ * the expected files, compile with the default flags, and rescan with the fixed findings
+ * gone and nothing else changed.
  */
 static bool check_fixes(const options *o, const corpus_case *c, strvec *report)
+{
+    return check_fixes_via(o, c, true, report) && check_fixes_via(o, c, false, report);
+}
+
+static bool check_fixes_via(const options *o, const corpus_case *c, bool via_patch, strvec *report)
 {
     bool any = false;
     for (size_t i = 0; i < c->files.len && !any; i++) {
@@ -720,11 +749,16 @@ static bool check_fixes(const options *o, const corpus_case *c, strvec *report)
         free(dst);
     }
     run_result r1 = {0}, r2 = {0};
-    if (ok && !run_hotscan_with(o, &copy, "--fix", &r1))
+    char *patch = xprintf("--patch=%s/fixes.patch", tmp);
+    if (ok && !run_hotscan_with(o, &copy, via_patch ? patch : "--fix", &r1))
         ok = false;
+    if (ok && via_patch)
+        ok = shell_in(tmp, "git apply fixes.patch && rm fixes.patch", "ERROR: git apply rejected the --patch output",
+                      report);
+    free(patch);
     size_t fixed = 0, before = ok ? count_findings(r1.out, &fixed) : 0;
     if (ok && (r1.status != 0 && r1.status != 1)) {
-        strvec_push(report, xprintf("ERROR: hotscan --fix exited %d", r1.status));
+        strvec_push(report, xprintf("ERROR: hotscan %s exited %d", via_patch ? "--patch" : "--fix", r1.status));
         ok = false;
     }
     for (size_t i = 0; ok && i < c->files.len; i++) {
@@ -734,7 +768,8 @@ static bool check_fixes(const options *o, const corpus_case *c, strvec *report)
         char *want = read_file(want_path), *got = read_file(got_path);
         if (want && got && strcmp(want, got) != 0) {
             char *diff = first_difference(got, want);
-            strvec_push(report, xprintf("FIX MISMATCH: %s/%s (expected: %s)\n%s", c->root, c->files.items[i], want_path, diff));
+            strvec_push(report, xprintf("FIX MISMATCH (%s): %s/%s (expected: %s)\n%s", via_patch ? "--patch" : "--fix",
+                                        c->root, c->files.items[i], want_path, diff));
             free(diff);
             ok = false;
         }
@@ -747,23 +782,11 @@ static bool check_fixes(const options *o, const corpus_case *c, strvec *report)
     for (size_t i = 0; ok && i < copy.tus.len; i++) {
         const char *tu = copy.tus.items[i];
         bool is_c = has_suffix(tu, ".c");
-        char *cmd = xprintf("%s -fsyntax-only %s -I '%s' '%s' 2>&1", is_c ? "cc" : "c++",
-                            is_c ? "-std=gnu17" : "-std=gnu++20", tmp, tu);
-        FILE *p = popen(cmd, "r");
-        char buf[512];
-        strvec out = {0};
-        while (p && fgets(buf, sizeof buf, p))
-            if (out.len < 5)
-                strvec_push(&out, xstrdup(buf));
-        int st = p ? pclose(p) : -1;
-        if (st != 0) {
-            strvec_push(report, xprintf("FIXED CODE DOES NOT COMPILE: %s", tu + strlen(tmp) + 1));
-            for (size_t k = 0; k < out.len; k++)
-                strvec_push(report, xprintf("  | %.*s", (int)strcspn(out.items[k], "\n"), out.items[k]));
-            ok = false;
-        }
-        strvec_free(&out);
+        char *cmd = xprintf("%s -fsyntax-only %s -I . '%s'", is_c ? "cc" : "c++", is_c ? "-std=gnu17" : "-std=gnu++20", tu);
+        char *what = xprintf("FIXED CODE DOES NOT COMPILE: %s", tu + strlen(tmp) + 1);
+        ok = shell_in(tmp, cmd, what, report);
         free(cmd);
+        free(what);
     }
     if (ok && run_hotscan(o, &copy, &r2)) {
         size_t still_fixable = 0, after = count_findings(r2.out, &still_fixable);
