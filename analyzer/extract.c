@@ -305,15 +305,34 @@ static bool is_scope_kind(enum CXCursorKind k)
            k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_EnumDecl;
 }
 
+/* A key naming a declaration within this TU, cheaper than its USR: the AST node's address. */
+static void decl_key(CXCursor decl, char *buf, size_t n)
+{
+    snprintf(buf, n, "%p:%d", decl.data[0], (int)clang_getCursorKind(decl));
+}
+
+/* The USR of a declaration, computed once per TU. Owned by the cache. */
+const char *hs_cursor_usr_cached(hs_extract_ctx *x, CXCursor decl)
+{
+    char key[48];
+    decl_key(decl, key, sizeof key);
+    char *usr = hs_strmap_get(x->usrs, key);
+    if (!usr) {
+        usr = hs_cursor_usr(decl);
+        hs_strmap_put(x->usrs, key, usr);
+    }
+    return usr;
+}
+
 /* "ns::Class::method", inline namespaces (std::chrono::_V2) left out. */
 const char *hs_qualified_name(hs_extract_ctx *x, CXCursor decl)
 {
-    char *usr = hs_cursor_usr(decl);
-    const char *cached = usr[0] ? hs_strmap_get(x->qualnames, usr) : NULL;
-    if (cached) {
-        free(usr);
+    char key[48];
+    decl_key(decl, key, sizeof key);
+    const char *cached = hs_strmap_get(x->qualnames, key);
+    if (cached)
         return cached;
-    }
+    char *usr = hs_xstrdup(key);
     char *name = cursor_spelling(decl);
     CXCursor p = clang_getCursorSemanticParent(decl);
     while (!clang_Cursor_isNull(p) && is_scope_kind(clang_getCursorKind(p))) {
@@ -331,12 +350,6 @@ const char *hs_qualified_name(hs_extract_ctx *x, CXCursor decl)
         }
         free(pn);
         p = clang_getCursorSemanticParent(p);
-    }
-    if (!usr[0]) {
-        /* No USR to cache under: keep the string alive in the cache by its own text. */
-        free(hs_strmap_put(x->qualnames, name, name));
-        free(usr);
-        return name;
     }
     hs_strmap_put(x->qualnames, usr, name);
     free(usr);
@@ -718,17 +731,90 @@ static bool is_sampling_condition(CXCursor cond)
 }
 
 /* Names a condition reads; a value stored in one of them decides something. */
+static hs_pending *pending_new(const CXCursor *cursors, unsigned n)
+{
+    hs_pending *p = hs_xcalloc(1, sizeof *p);
+    p->cursors = hs_xcalloc(n ? n : 1, sizeof(CXCursor));
+    memcpy(p->cursors, cursors, n * sizeof(CXCursor));
+    p->n = n;
+    return p;
+}
+
 static void note_tested(hs_extract_ctx *x, CXCursor cond, bool wait)
 {
-    json_t *set = json_object();
-    hs_collect_keys(x, cond, set);
-    const char *key;
-    json_t *v;
-    json_object_foreach(set, key, v) {
-        if (wait || !json_object_get(x->fn->tested_keys, key))
-            json_object_set_new(x->fn->tested_keys, key, json_boolean(wait));
+    hs_pending *p = pending_new(&cond, 1);
+    p->wait = wait;
+    hs_vec_push(&x->fn->pending_tests, p);
+}
+
+/* tested_keys from the conditions noted: only when an atomic result landed in a name. */
+static void materialize_tests(hs_extract_ctx *x)
+{
+    bool needed = false;
+    for (size_t i = x->fn->atomics_start; i < json_array_size(x->atomics) && !needed; i++)
+        needed = json_object_get(json_array_get(x->atomics, i), "sink") != NULL;
+    for (size_t i = 0; needed && i < x->fn->pending_tests.len; i++) {
+        hs_pending *p = x->fn->pending_tests.items[i];
+        json_t *set = json_object();
+        hs_collect_keys(x, p->cursors[0], set);
+        const char *key;
+        json_t *v;
+        json_object_foreach(set, key, v) {
+            if (p->wait || !json_object_get(x->fn->tested_keys, key))
+                json_object_set_new(x->fn->tested_keys, key, json_boolean(p->wait));
+        }
+        json_decref(set);
     }
-    json_decref(set);
+}
+
+/* Key sets of combined values, only when the function has two clock readings. */
+static void materialize_combiners(hs_extract_ctx *x)
+{
+    if (x->fn->reads.len < 2)
+        return;
+    for (size_t i = 0; i < x->fn->pending_combiners.len; i++) {
+        hs_pending *p = x->fn->pending_combiners.items[i];
+        json_t *sets = json_array();
+        for (unsigned k = 0; k < p->n; k++) {
+            json_t *set = json_object();
+            hs_collect_keys(x, p->cursors[k], set);
+            json_array_append_new(sets, set);
+        }
+        hs_vec_push(&x->fn->combiners, sets);
+    }
+}
+
+/* Names written, only when a reading was stored in a name (for the reuse fix-it). */
+static void materialize_writes(hs_extract_ctx *x)
+{
+    bool needed = false;
+    for (size_t i = 0; i < x->fn->reads.len && !needed; i++)
+        needed = json_is_string(json_object_get(((hs_read_state *)x->fn->reads.items[i])->fact, "sink"));
+    for (size_t i = 0; needed && i < x->fn->pending_writes.len; i++) {
+        hs_pending *p = x->fn->pending_writes.items[i];
+        char *key = hs_expr_key(x, p->cursors[0]);
+        if (key)
+            hs_vec_push(&x->fn->writes, json_pack("[si]", key, (json_int_t)p->offset));
+        free(key);
+    }
+}
+
+char *hs_sink_key(hs_extract_ctx *x)
+{
+    if (!x->has_sink)
+        return NULL;
+    if (x->sink_is_decl)
+        return hs_printf("v:%s", hs_cursor_usr_cached(x, x->sink));
+    return hs_expr_key(x, x->sink);
+}
+
+char *hs_sink_text(hs_extract_ctx *x)
+{
+    if (!x->has_sink || !x->sink_plain)
+        return NULL;
+    if (x->sink_is_decl)
+        return cursor_spelling(x->sink);
+    return hs_cursor_source(x, x->sink);
 }
 
 static bool range_has_token(hs_extract_ctx *x, CXCursor from, CXCursor to, const char *word,
@@ -961,11 +1047,9 @@ static bool is_function_kind(enum CXCursorKind k)
 
 static void record_write(hs_extract_ctx *x, CXCursor target, unsigned offset)
 {
-    char *key = hs_expr_key(x, target);
-    if (!key)
-        return;
-    hs_vec_push(&x->fn->writes, json_pack("[si]", key, (json_int_t)offset));
-    free(key);
+    hs_pending *p = pending_new(&target, 1);
+    p->offset = offset;
+    hs_vec_push(&x->fn->pending_writes, p);
 }
 
 /* Marks every enclosing loop as containing a blocking call. */
@@ -994,7 +1078,7 @@ static void walk_call(hs_extract_ctx *x, CXCursor c)
         hs_timers_on_call(x, c, callee, qname);
         hs_pos pos;
         if (hs_cursor_pos(x, c, &pos, NULL)) {
-            char *usr = hs_cursor_usr(callee);
+            const char *usr = hs_cursor_usr_cached(x, callee);
             json_t *edge = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:b, s:b}", "caller",
                                      x->fn->usr, "callee", usr, "callee_name", qname, "file",
                                      pos.file, "line", (json_int_t)pos.line, "column",
@@ -1002,7 +1086,6 @@ static void walk_call(hs_extract_ctx *x, CXCursor c)
                                      "error_path", x->error_path > 0, "callee_noreturn",
                                      hs_function_never_returns(x, callee));
             json_array_append_new(x->calls, edge);
-            free(usr);
         }
     }
     /* Values passed together to one call may be combined (a diff function); a variadic
@@ -1010,13 +1093,11 @@ static void walk_call(hs_extract_ctx *x, CXCursor c)
     int nargs = clang_Cursor_getNumArguments(c);
     bool variadic = !clang_Cursor_isNull(callee) && clang_Cursor_isVariadic(callee);
     if (nargs >= 2 && !variadic) {
-        json_t *sets = json_array();
-        for (int i = 0; i < nargs; i++) {
-            json_t *set = json_object();
-            hs_collect_keys(x, clang_Cursor_getArgument(c, (unsigned)i), set);
-            json_array_append_new(sets, set);
-        }
-        hs_vec_push(&x->fn->combiners, sets);
+        CXCursor *args = hs_xcalloc((size_t)nargs, sizeof(CXCursor));
+        for (int i = 0; i < nargs; i++)
+            args[i] = clang_Cursor_getArgument(c, (unsigned)i);
+        hs_vec_push(&x->fn->pending_combiners, pending_new(args, (unsigned)nargs));
+        free(args);
     }
     /* Arguments passed by address may be written. */
     for (int i = 0; i < nargs; i++) {
@@ -1046,15 +1127,25 @@ static bool is_combining_operator(enum CXBinaryOperatorKind op)
     }
 }
 
-/* Walks the value written to `target_key`: clock reads in it flow into that name. */
-static void walk_assigned_value(hs_extract_ctx *x, const char *target_key, const char *target_text,
-                                CXCursor value)
+/*
+ * Walks `value`, written to `target` (an expression, or with `is_decl` a declared
+ * variable): clock reads and atomic results in it flow into that name.
+ */
+static void walk_assigned_value(hs_extract_ctx *x, CXCursor target, bool is_decl, bool plain, CXCursor value)
 {
-    /* Copies: names already holding a reading now also hold it in target_key. */
-    if (target_key) {
+    bool saved_has = x->has_sink, saved_decl = x->sink_is_decl, saved_plain = x->sink_plain;
+    CXCursor saved = x->sink;
+    x->has_sink = true;
+    x->sink_is_decl = is_decl;
+    x->sink_plain = plain;
+    x->sink = target;
+    /* Copies: names already holding a reading now also hold it in the target. */
+    if (x->fn->reads.len > 0) {
+        char *target_key = hs_sink_key(x);
         json_t *set = json_object();
-        hs_collect_keys(x, value, set);
-        for (size_t i = 0; i < x->fn->reads.len; i++) {
+        if (target_key)
+            hs_collect_keys(x, value, set);
+        for (size_t i = 0; target_key && i < x->fn->reads.len; i++) {
             hs_read_state *r = x->fn->reads.items[i];
             const char *k;
             void *unused;
@@ -1065,14 +1156,13 @@ static void walk_assigned_value(hs_extract_ctx *x, const char *target_key, const
                 hs_strmap_put(r->keys, target_key, (void *)1);
         }
         json_decref(set);
+        free(target_key);
     }
-    const char *saved = x->sink_key;
-    const char *saved_text = x->sink_text;
-    x->sink_key = target_key;
-    x->sink_text = target_text;
     walk(x, value);
-    x->sink_key = saved;
-    x->sink_text = saved_text;
+    x->has_sink = saved_has;
+    x->sink_is_decl = saved_decl;
+    x->sink_plain = saved_plain;
+    x->sink = saved;
 }
 
 static void walk_binary(hs_extract_ctx *x, CXCursor c)
@@ -1085,15 +1175,8 @@ static void walk_binary(hs_extract_ctx *x, CXCursor c)
         walk_children(x, c);
         return;
     }
-    if (is_combining_operator(op)) {
-        json_t *sets = json_array();
-        for (int i = 0; i < 2; i++) {
-            json_t *set = json_object();
-            hs_collect_keys(x, kids.items[i], set);
-            json_array_append_new(sets, set);
-        }
-        hs_vec_push(&x->fn->combiners, sets);
-    }
+    if (is_combining_operator(op))
+        hs_vec_push(&x->fn->pending_combiners, pending_new(kids.items, 2));
     bool assigns = op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
     bool compares = (is_combining_operator(op) && op != CXBinaryOperator_Sub && op != CXBinaryOperator_SubAssign) ||
                     op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr;
@@ -1104,12 +1187,8 @@ static void walk_binary(hs_extract_ctx *x, CXCursor c)
         x->comparison--;
     } else if (assigns) {
         record_write(x, kids.items[0], start_offset(c));
-        char *key = hs_expr_key(x, kids.items[0]);
-        char *text = op == CXBinaryOperator_Assign ? hs_cursor_source(x, kids.items[0]) : NULL;
         walk(x, kids.items[0]);
-        walk_assigned_value(x, key, text, kids.items[1]);
-        free(key);
-        free(text);
+        walk_assigned_value(x, kids.items[0], false, op == CXBinaryOperator_Assign, kids.items[1]);
     } else {
         walk(x, kids.items[0]);
         walk(x, kids.items[1]);
@@ -1121,20 +1200,13 @@ static void walk_var_decl(hs_extract_ctx *x, CXCursor c)
 {
     hs_cursor_list kids;
     hs_children(c, &kids);
-    char *usr = hs_cursor_usr(c);
-    char *key = hs_printf("v:%s", usr);
-    free(usr);
     for (unsigned i = 0; i < kids.len; i++) {
         enum CXCursorKind k = clang_getCursorKind(kids.items[i]);
-        if (clang_isExpression(k)) {
-            char *name = cursor_spelling(c);
-            walk_assigned_value(x, key, name, kids.items[i]);
-            free(name);
-        }
+        if (clang_isExpression(k))
+            walk_assigned_value(x, c, true, true, kids.items[i]);
         else
             walk(x, kids.items[i]);
     }
-    free(key);
     hs_cursor_list_free(&kids);
 }
 
@@ -1292,6 +1364,15 @@ static void free_fn_state(hs_fn_state *fn)
         free(r);
     }
     hs_vec_free(&fn->reads);
+    hs_vec *pending[3] = {&fn->pending_combiners, &fn->pending_writes, &fn->pending_tests};
+    for (int k = 0; k < 3; k++) {
+        for (size_t i = 0; i < pending[k]->len; i++) {
+            hs_pending *p = pending[k]->items[i];
+            free(p->cursors);
+            free(p);
+        }
+        hs_vec_free(pending[k]);
+    }
     for (size_t i = 0; i < fn->combiners.len; i++)
         json_decref(fn->combiners.items[i]);
     hs_vec_free(&fn->combiners);
@@ -1328,12 +1409,12 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
     x->fn = &fn;
     x->nscopes = 0;
     x->nbranches = 0;
-    x->sink_key = NULL;
+    x->has_sink = false;
     x->error_path = 0;
     x->condition = x->loop_condition = x->comparison = 0;
     x->lambda = 0;
     x->stmt_start = x->block_end = 0;
-    x->sink_text = NULL;
+
     hs_cursor_list kids;
     hs_children(c, &kids);
     for (unsigned i = 0; i < kids.len; i++) {
@@ -1344,7 +1425,10 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
             walk(x, kids.items[i]);
     }
     hs_cursor_list_free(&kids);
+    materialize_combiners(x);
+    materialize_writes(x);
     hs_timers_finish_function(x);
+    materialize_tests(x);
     hs_atomics_finish_function(x);
     x->fn = NULL;
     free_fn_state(&fn);
@@ -1500,6 +1584,8 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     x.files = hs_strmap_create();
     x.qualnames = hs_strmap_create();
     x.consumed = hs_strmap_create();
+    x.usrs = hs_strmap_create();
+    x.type_classes = hs_strmap_create();
     x.fact_sites = hs_strmap_create();
     x.plain_uses = hs_strmap_create();
     x.facts = json_object();
@@ -1532,6 +1618,10 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
         free(value);
     hs_strmap_delete(x.qualnames);
     hs_strmap_delete(x.consumed);
+    for (size_t it = 0; hs_strmap_next(x.usrs, &it, &key, &value);)
+        free(value);
+    hs_strmap_delete(x.usrs);
+    hs_strmap_delete(x.type_classes);
     hs_strmap_delete(x.fact_sites);
     for (size_t it = 0; hs_strmap_next(x.plain_uses, &it, &key, &value);)
         json_decref(value);

@@ -17,8 +17,11 @@
 #define _GNU_SOURCE
 #include "extract_internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+static bool type_is_integer(CXType t);
 
 /* A null cursor usable in initializers (clang_getNullCursor() is a function call). */
 #define NO_CURSOR {CXCursor_InvalidFile, 0, {0, 0, 0}}
@@ -370,8 +373,10 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
         if (ev)
             clang_EvalResult_dispose(ev);
     }
-    if (x->sink_key)
-        json_object_set_new(fact, "sink", json_string(x->sink_key));
+    char *sink = hs_sink_key(x);
+    if (sink)
+        json_object_set_new(fact, "sink", json_string(sink));
+    free(sink);
     json_object_set_new(fact, "function", json_string(x->fn ? x->fn->usr : ""));
     json_object_set_new(fact, "function_name", json_string(x->fn ? x->fn->name : "(a global's initializer)"));
     hs_fact_set_position(fact, &start, &end);
@@ -739,6 +744,27 @@ static void plain_use(hs_extract_ctx *x, CXCursor use, CXCursor decl, const char
     free(usr);
 }
 
+/*
+ * What a variable's type is to this collector, computed once per declaration: 'a'
+ * atomic, 'i' a project integer global or field (plain uses are summarized), 'o' other.
+ */
+static char type_class(hs_extract_ctx *x, CXCursor decl)
+{
+    char key[48];
+    snprintf(key, sizeof key, "%p", decl.data[0]);
+    void *v = hs_strmap_get(x->type_classes, key);
+    if (v)
+        return (char)(intptr_t)v;
+    CXType t = clang_getCursorType(decl);
+    char cls = 'o';
+    if (type_is_atomic(t))
+        cls = 'a';
+    else if (type_is_integer(t) && hs_location_is_project(x, clang_getCursorLocation(decl)))
+        cls = 'i';
+    hs_strmap_put(x->type_classes, key, (void *)(intptr_t)cls);
+    return cls;
+}
+
 /* A plain use of an integer global or field, by context: read, tested, written. */
 static bool on_plain_object(hs_extract_ctx *x, CXCursor use, CXCursor object, const char *write_kind)
 {
@@ -910,14 +936,15 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
     }
     case CXCursor_DeclRefExpr:
     case CXCursor_MemberRefExpr: {
-        if (is_consumed(x, c))
-            return;
         CXCursor decl = clang_getCursorReferenced(c);
         enum CXCursorKind dk = clang_getCursorKind(decl);
         if (dk != CXCursor_VarDecl && dk != CXCursor_FieldDecl)
             return;
+        char cls = type_class(x, decl);
+        if (cls == 'o' || is_consumed(x, c))
+            return;
         CXType t = clang_getCursorType(decl);
-        if (!type_is_atomic(t)) {
+        if (cls == 'i') {
             on_plain_object(x, c, c, NULL);
             return;
         }

@@ -13,6 +13,7 @@
  * A declaration is an event object when its type, with pointers, arrays, references,
  * const and typedefs peeled off one level at a time, has a name listed in event_types.
  */
+#define _GNU_SOURCE
 #include "extract_internal.h"
 
 #include <ctype.h>
@@ -729,10 +730,43 @@ static enum CXChildVisitResult initializer_visitor(CXCursor c, CXCursor parent, 
     return CXChildVisit_Recurse;
 }
 
+/*
+ * A cheap first look: can this call be a listed event API at all? Its callee or the
+ * macro at its expansion site must be listed, or name an event. Most calls are not,
+ * and identify_use's macro analysis is not cheap.
+ */
+static bool may_be_event_call(hs_extract_ctx *x, CXCursor call)
+{
+    CXCursor callee = clang_getCursorReferenced(call);
+    if (clang_Cursor_isNull(callee))
+        return true; /* a dependent call: let identify_use decide */
+    const char *name = hs_qualified_name(x, callee);
+    if (hs_ruledata_find_event(x->rd, name) || strcasestr(name, "event"))
+        return true;
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
+    CXFile sf, ef;
+    unsigned soff, eoff;
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
+    if (sf == ef && soff == eoff)
+        return false;
+    size_t size = 0;
+    const char *text = ef ? clang_getFileContents(x->tu, ef, &size) : NULL;
+    size_t n = 0;
+    while (text && eoff + n < size && (text[eoff + n] == '_' || isalnum((unsigned char)text[eoff + n])))
+        n++;
+    char *macro = text ? strndup(text + eoff, n) : NULL;
+    bool maybe = !macro || hs_ruledata_find_event(x->rd, macro) || strcasestr(macro, "event");
+    free(macro);
+    return maybe;
+}
+
 void hs_events_on_cursor(hs_extract_ctx *x, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_CallExpr && x->fn) {
+        if (!may_be_event_call(x, c))
+            return;
         /* The API's own implementation is not a use of it. */
         if (hs_ruledata_find_event(x->rd, x->fn->name))
             return;

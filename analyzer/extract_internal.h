@@ -36,14 +36,29 @@ typedef struct {
 } hs_read_state;
 
 typedef struct {
+    CXCursor *cursors;
+    unsigned n;
+    unsigned offset;        /* writes: where */
+    bool wait;              /* tests: the condition is a wait */
+} hs_pending;
+
+typedef struct {
     char *usr;
     char *name;
     const char *file;
     unsigned body_end;
     bool is_timer_wrapper;  /* the function is itself a listed timer API */
     hs_vec reads;           /* hs_read_state* */
-    hs_vec combiners;       /* json_t* arrays of key arrays: values combined together */
-    hs_vec writes;          /* json_t* [key, offset] */
+    /*
+     * What the walk notes cheaply as it goes (cursors), turned into name keys only when
+     * the function turns out to need them (it reads a clock, or an atomic result lands
+     * in a name): most functions never do, and keys cost USRs and tokenizing.
+     */
+    hs_vec pending_combiners; /* hs_pending* : values combined together */
+    hs_vec pending_writes;    /* hs_pending* : names written, with offsets */
+    hs_vec pending_tests;     /* hs_pending* : conditions, with whether they wait */
+    hs_vec combiners;       /* json_t* arrays of key sets, made from pending_combiners */
+    hs_vec writes;          /* json_t* [key, offset], made from pending_writes */
     hs_strmap *blocking_loops; /* loop id (as text) -> 1 when the loop blocks */
     unsigned call_seq;
     unsigned blocking_seq;  /* blocking or slow calls seen so far */
@@ -58,6 +73,8 @@ typedef struct hs_extract_ctx {
     hs_strmap *files;        /* "%p" of CXFile -> real path, or "" when not the project's */
     hs_strmap *qualnames;    /* USR -> qualified name cache */
     hs_strmap *consumed;     /* cursors an atomic operation already accounted for */
+    hs_strmap *usrs;         /* declaration -> USR, computed once per TU */
+    hs_strmap *type_classes; /* declaration -> what its type is to the atomic collector */
     hs_strmap *fact_sites;   /* "kind:file:offset" -> facts recorded there so far */
     hs_strmap *plain_uses;   /* USR -> json summary of non-atomic uses of an integer */
     json_t *facts;
@@ -69,7 +86,12 @@ typedef struct hs_extract_ctx {
     int nscopes;
     json_t *branches[HS_MAX_NEST]; /* each [node, end, arm, exit_until, sampled] */
     int nbranches;
-    const char *sink_key;    /* set while walking the right side of an assignment */
+    /* Set while walking the right side of an assignment or initializer: the name that
+     * receives the value (an expression, or with sink_is_decl the declared variable). */
+    bool has_sink;
+    bool sink_is_decl;
+    bool sink_plain;         /* `=` or an initializer, not `+=` */
+    CXCursor sink;
     int error_path;          /* > 0 inside code that ends in an abort-like call */
     int condition;           /* > 0 inside the condition of an if, ?: or loop */
     int loop_condition;      /* > 0 inside a loop's condition */
@@ -77,7 +99,7 @@ typedef struct hs_extract_ctx {
     unsigned lambda;         /* start offset of the innermost enclosing lambda, or 0 */
     unsigned stmt_start;     /* the statement (in a { } block) being walked starts here */
     unsigned block_end;      /* and its block ends here */
-    const char *sink_text;   /* source text of the name being assigned, with sink_key */
+
     enum CXCursorKind parent_kind;
     enum CXCursorKind walk_parent_kind; /* the parent of the node walk_node is handling */
 } hs_extract_ctx;
@@ -88,6 +110,10 @@ bool hs_location_is_project(hs_extract_ctx *x, CXSourceLocation loc);
 char *hs_cursor_text(hs_extract_ctx *x, CXCursor c);  /* tokens joined, no spaces */
 char *hs_cursor_source(hs_extract_ctx *x, CXCursor c); /* exact source text of the extent */
 const char *hs_qualified_name(hs_extract_ctx *x, CXCursor decl);
+const char *hs_cursor_usr_cached(hs_extract_ctx *x, CXCursor decl);
+/* The key and text of the name receiving the value being walked, or NULL (caller frees). */
+char *hs_sink_key(hs_extract_ctx *x);
+char *hs_sink_text(hs_extract_ctx *x);
 /* True for functions declared never to return: noreturn, [[noreturn]], _Noreturn. */
 bool hs_function_never_returns(hs_extract_ctx *x, CXCursor fn);
 char *hs_cursor_usr(CXCursor c);

@@ -141,8 +141,12 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
             sink_text = hs_cursor_source(x, out);
         }
     }
-    if (!sink && x->sink_key)
-        sink = hs_xstrdup(x->sink_key);
+    char *assigned_text = NULL;
+    if (!sink && x->has_sink) {
+        sink = hs_sink_key(x);
+        if (sink)
+            assigned_text = hs_sink_text(x);
+    }
 
     hs_read_state *r = hs_xcalloc(1, sizeof *r);
     r->hash = clang_hashCursor(call);
@@ -180,8 +184,8 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     json_object_set_new(fact, "sink", sink ? json_string(sink) : json_null());
     if (sink_text)
         json_object_set_new(fact, "sink_text", json_string(sink_text));
-    else if (x->sink_text && sink && x->sink_key && strcmp(sink, x->sink_key) == 0)
-        json_object_set_new(fact, "sink_text", json_string(x->sink_text));
+    else if (assigned_text)
+        json_object_set_new(fact, "sink_text", json_string(assigned_text));
     json_object_set_new(fact, "out_param", json_boolean(api->out_arg >= 0 && api->out_arg < nargs &&
                                                         sink_text != NULL));
     if (clock_arg)
@@ -204,6 +208,7 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     hs_vec_push(&x->fn->reads, r);
     free(sink);
     free(sink_text);
+    free(assigned_text);
     free(clock_id);
 }
 
