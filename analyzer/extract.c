@@ -747,6 +747,22 @@ static void note_tested(hs_extract_ctx *x, CXCursor cond, bool wait)
     hs_vec_push(&x->fn->pending_tests, p);
 }
 
+/* Keys of the operands of == != & % inside a condition (version and parity tests). */
+static enum CXChildVisitResult version_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    void **args = data;
+    if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+        if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE || op == CXBinaryOperator_And ||
+            op == CXBinaryOperator_Rem) {
+            hs_collect_keys(args[0], c, args[1]);
+            return CXChildVisit_Continue;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
 /* tested_keys from the conditions noted: only when an atomic result landed in a name. */
 static void materialize_tests(hs_extract_ctx *x)
 {
@@ -764,6 +780,9 @@ static void materialize_tests(hs_extract_ctx *x)
                 json_object_set_new(x->fn->tested_keys, key, json_boolean(p->wait));
         }
         json_decref(set);
+        void *args[2] = {x, x->fn->version_keys};
+        version_visitor(p->cursors[0], clang_getNullCursor(), args);
+        clang_visitChildren(p->cursors[0], version_visitor, args);
     }
 }
 
@@ -876,8 +895,8 @@ static void walk_if(hs_extract_ctx *x, CXCursor c)
     x->condition--;
     bool sampled = then_index > 0 && is_sampling_condition(kids.items[then_index - 1]);
     walk_arm_sampled(x, c, 0, kids.items[then_index], exit_until(x, kids.items[then_index]), sampled);
-    if (has_else)
-        walk_arm_sampled(x, c, 1, kids.items[n - 1], exit_until(x, kids.items[n - 1]), sampled);
+    if (has_else) /* the else of `if (i % 1024 == 0)` runs on most iterations */
+        walk_arm_sampled(x, c, 1, kids.items[n - 1], exit_until(x, kids.items[n - 1]), false);
     hs_cursor_list_free(&kids);
 }
 
@@ -1074,6 +1093,9 @@ static void walk_call(hs_extract_ctx *x, CXCursor c)
         if (hs_ruledata_is_blocking(x->rd, qname)) {
             mark_loops_blocking(x);
             x->fn->blocking_seq++;
+            /* A log line on an error branch does not make the function's work slow. */
+            if (x->nbranches == 0 && x->error_path == 0)
+                x->fn->blocks_unconditionally = true;
         }
         hs_timers_on_call(x, c, callee, qname);
         hs_pos pos;
@@ -1134,11 +1156,12 @@ static bool is_combining_operator(enum CXBinaryOperatorKind op)
 static void walk_assigned_value(hs_extract_ctx *x, CXCursor target, bool is_decl, bool plain, CXCursor value)
 {
     bool saved_has = x->has_sink, saved_decl = x->sink_is_decl, saved_plain = x->sink_plain;
-    CXCursor saved = x->sink;
+    CXCursor saved = x->sink, saved_value = x->sink_value;
     x->has_sink = true;
     x->sink_is_decl = is_decl;
     x->sink_plain = plain;
     x->sink = target;
+    x->sink_value = value;
     /* Copies: names already holding a reading now also hold it in the target. */
     if (x->fn->reads.len > 0) {
         char *target_key = hs_sink_key(x);
@@ -1163,6 +1186,7 @@ static void walk_assigned_value(hs_extract_ctx *x, CXCursor target, bool is_decl
     x->sink_is_decl = saved_decl;
     x->sink_plain = saved_plain;
     x->sink = saved;
+    x->sink_value = saved_value;
 }
 
 static void walk_binary(hs_extract_ctx *x, CXCursor c)
@@ -1180,11 +1204,20 @@ static void walk_binary(hs_extract_ctx *x, CXCursor c)
     bool assigns = op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
     bool compares = (is_combining_operator(op) && op != CXBinaryOperator_Sub && op != CXBinaryOperator_SubAssign) ||
                     op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr;
+    bool equality = op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE;
+    bool masks = op == CXBinaryOperator_And || op == CXBinaryOperator_Rem;
     if (compares) {
         x->comparison++;
+        x->equality += equality;
         walk(x, kids.items[0]);
         walk(x, kids.items[1]);
+        x->equality -= equality;
         x->comparison--;
+    } else if (masks) {
+        x->masked++;
+        walk(x, kids.items[0]);
+        walk(x, kids.items[1]);
+        x->masked--;
     } else if (assigns) {
         record_write(x, kids.items[0], start_offset(c));
         walk(x, kids.items[0]);
@@ -1214,6 +1247,44 @@ static void walk_var_decl(hs_extract_ctx *x, CXCursor c)
  * A statement list (or comma expression) whose later element aborts: the elements
  * before it are an error path (`log_error(...); abort();`, assert macros).
  */
+static enum CXChildVisitResult find_transfer(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt ||
+        k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_CXXThrowExpr) {
+        *(bool *)data = true;
+        return CXChildVisit_Break;
+    }
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    return CXChildVisit_Recurse;
+}
+
+/* Can control leave the sequence at this statement (return, goto, break, throw)? A label
+ * is only a way in: code after `fail:` still runs into the abort. */
+static bool transfers_control(CXCursor stmt)
+{
+    bool found = false;
+    find_transfer(stmt, clang_getNullCursor(), &found);
+    if (!found)
+        clang_visitChildren(stmt, find_transfer, &found);
+    return found;
+}
+
+static bool is_abort_call(hs_extract_ctx *x, CXCursor c);
+
+/* A statement after which the next one is not reached by falling through. */
+static bool always_leaves(hs_extract_ctx *x, CXCursor stmt)
+{
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt ||
+        k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt)
+        return true;
+    CXCursor e = hs_strip_expr(stmt);
+    return clang_getCursorKind(e) == CXCursor_CXXThrowExpr || is_abort_call(x, stmt);
+}
+
 static void walk_sequence(hs_extract_ctx *x, CXCursor c)
 {
     hs_cursor_list kids;
@@ -1222,20 +1293,48 @@ static void walk_sequence(hs_extract_ctx *x, CXCursor c)
     for (unsigned i = 1; i < kids.len; i++)
         if (is_abort_call(x, kids.items[i]))
             abort_at = i;
+    /* Only what surely runs into the abort is its error path: nothing before a statement
+     * that can return or jump away first. */
+    unsigned error_from = 0;
+    for (unsigned i = abort_at; i-- > 0;)
+        if (transfers_control(kids.items[i])) {
+            error_from = i + 1;
+            break;
+        }
     enum CXCursorKind saved = x->parent_kind;
     x->parent_kind = clang_getCursorKind(c);
     bool is_block = clang_getCursorKind(c) == CXCursor_CompoundStmt;
     unsigned saved_stmt = x->stmt_start, saved_block = x->block_end;
+    /*
+     * After a statement that always leaves (return, goto, break, continue, throw, abort)
+     * the rest of the block is reached some other way (a label): a new segment, recorded
+     * like a branch arm [block, end, segment, -1] so reads in different segments are
+     * never on one path.
+     */
+    unsigned segment = 0;
     for (unsigned i = 0; i < kids.len; i++) {
         if (is_block) {
             x->stmt_start = start_offset(kids.items[i]);
             x->block_end = end_offset(c);
         }
-        if (i < abort_at)
+        bool on_error_path = i >= error_from && i < abort_at;
+        if (on_error_path)
             x->error_path++;
+        json_t *entry = NULL;
+        if (is_block && segment > 0 && x->nbranches < HS_MAX_NEST) {
+            entry = json_pack("[iiiib]", (json_int_t)start_offset(c), (json_int_t)end_offset(c),
+                              (json_int_t)segment, (json_int_t)-1, 0);
+            x->branches[x->nbranches++] = entry;
+        }
         walk(x, kids.items[i]);
-        if (i < abort_at)
+        if (entry) {
+            x->nbranches--;
+            json_decref(entry);
+        }
+        if (on_error_path)
             x->error_path--;
+        if (is_block && always_leaves(x, kids.items[i]))
+            segment++;
     }
     x->stmt_start = saved_stmt;
     x->block_end = saved_block;
@@ -1244,6 +1343,20 @@ static void walk_sequence(hs_extract_ctx *x, CXCursor c)
 }
 
 static void walk_node(hs_extract_ctx *x, CXCursor c, enum CXCursorKind k);
+
+static bool is_unevaluated(hs_extract_ctx *x, CXCursor c)
+{
+    CXToken *tok = clang_getToken(x->tu, clang_getRangeStart(clang_getCursorExtent(c)));
+    if (!tok)
+        return false;
+    CXString s = clang_getTokenSpelling(x->tu, *tok);
+    const char *t = clang_getCString(s);
+    bool r = strcmp(t, "sizeof") == 0 || strcmp(t, "alignof") == 0 || strcmp(t, "_Alignof") == 0 ||
+             strcmp(t, "__alignof__") == 0;
+    clang_disposeString(s);
+    clang_disposeTokens(x->tu, tok, 1);
+    return r;
+}
 
 /*
  * Collectors see each cursor with parent_kind naming its parent; implicit wrappers
@@ -1301,6 +1414,13 @@ static void walk_node(hs_extract_ctx *x, CXCursor c, enum CXCursorKind k)
         return;
     case CXCursor_VarDecl:
         walk_var_decl(x, c);
+        return;
+    case CXCursor_UnaryExpr:
+        /* sizeof, alignof and the like do not evaluate their operand (glibc's assert()
+         * repeats its expression inside sizeof). */
+        if (is_unevaluated(x, c))
+            return;
+        walk_children(x, c);
         return;
     case CXCursor_LambdaExpr: {
         /* A lambda's body runs when it is called, not here: its own straight-line code. */
@@ -1381,6 +1501,7 @@ static void free_fn_state(hs_fn_state *fn)
     hs_vec_free(&fn->writes);
     hs_strmap_delete(fn->blocking_loops);
     json_decref(fn->tested_keys);
+    json_decref(fn->version_keys);
     free(fn->usr);
     free(fn->name);
 }
@@ -1405,13 +1526,14 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
     fn.is_timer_wrapper = hs_ruledata_find_timer(x->rd, fn.name) != NULL;
     fn.blocking_loops = hs_strmap_create();
     fn.tested_keys = json_object();
+    fn.version_keys = json_object();
     fn.atomics_start = json_array_size(x->atomics);
     x->fn = &fn;
     x->nscopes = 0;
     x->nbranches = 0;
     x->has_sink = false;
     x->error_path = 0;
-    x->condition = x->loop_condition = x->comparison = 0;
+    x->condition = x->loop_condition = x->comparison = x->equality = x->masked = 0;
     x->lambda = 0;
     x->stmt_start = x->block_end = 0;
 

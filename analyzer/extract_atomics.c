@@ -28,12 +28,16 @@ static bool type_is_integer(CXType t);
 
 /* ---- types and objects ---------------------------------------------------------- */
 
+/* An atomic object, or a built-in array of them; not a container of atomics (std::array). */
 static bool type_is_atomic(CXType t)
 {
     CXString s = clang_getTypeSpelling(clang_getCanonicalType(t));
     const char *n = clang_getCString(s);
-    bool r = strstr(n, "_Atomic") || strstr(n, "std::atomic<") || strstr(n, "std::atomic_ref<") ||
-             strstr(n, "std::__atomic_base<");
+    while (strncmp(n, "const ", 6) == 0 || strncmp(n, "volatile ", 9) == 0)
+        n += n[0] == 'c' ? 6 : 9;
+    bool r = strncmp(n, "_Atomic", 7) == 0 || strncmp(n, "std::atomic<", 12) == 0 ||
+             strncmp(n, "std::atomic_ref<", 16) == 0 || strncmp(n, "std::__atomic_base<", 19) == 0 ||
+             (strstr(n, "_Atomic") && strchr(n, '[') && !strchr(n, '<'));
     clang_disposeString(s);
     return r;
 }
@@ -93,8 +97,13 @@ static CXCursor object_decl(CXCursor e)
         } else if (k == CXCursor_ArraySubscriptExpr) {
             /* the array, not the index */
         } else if (k == CXCursor_CallExpr) {
-            /* std::atomic_ref<T>(x): the object is x */
-            if (!is_atomic_ref_constructor(clang_getCursorReferenced(e)) || clang_Cursor_getNumArguments(e) < 1)
+            /* std::atomic_ref<T>(x): the object is x; arr[i] on a std::array or vector of
+             * atomics: the container, as for a built-in array. */
+            CXCursor callee = clang_getCursorReferenced(e);
+            CXString name = clang_getCursorSpelling(callee);
+            bool subscript = strcmp(clang_getCString(name), "operator[]") == 0;
+            clang_disposeString(name);
+            if ((!subscript && !is_atomic_ref_constructor(callee)) || clang_Cursor_getNumArguments(e) < 1)
                 return clang_getNullCursor();
             e = clang_Cursor_getArgument(e, 0);
             continue;
@@ -363,7 +372,11 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
     json_object_set_new(fact, "order", json_string(op->order));
     json_object_set_new(fact, "form", json_string(op->form));
     json_object_set_new(fact, "api", json_string(op->api));
-    json_object_set_new(fact, "use", json_string(result_use(x)));
+    /* A load compared for equality, or masked in a test: a sequence lock's or a
+     * version's check (`if (v & 1)`, `load() != v`), never a counter's. */
+    bool version_check = strcmp(op->op, "load") == 0 &&
+                         (x->equality > 0 || (x->masked > 0 && (x->condition > 0 || x->comparison > 0)));
+    json_object_set_new(fact, "use", json_string(version_check ? "version_check" : result_use(x)));
     if (op->value_const >= 0)
         json_object_set_new(fact, "value_constant", json_boolean(op->value_const == 1));
     if (op->value_const == 1 && !clang_Cursor_isNull(op->value_arg)) {
@@ -744,9 +757,20 @@ static void plain_use(hs_extract_ctx *x, CXCursor use, CXCursor decl, const char
     free(usr);
 }
 
+/* A container of atomics (std::array<std::atomic<T>, N>, std::vector<...>). */
+static bool type_contains_atomics(CXType t)
+{
+    CXString s = clang_getTypeSpelling(clang_getCanonicalType(t));
+    bool r = strstr(clang_getCString(s), "std::atomic<") != NULL;
+    clang_disposeString(s);
+    return r;
+}
+
 /*
  * What a variable's type is to this collector, computed once per declaration: 'a'
- * atomic, 'i' a project integer global or field (plain uses are summarized), 'o' other.
+ * atomic, 'c' a container of atomics (named other than through [] it escapes: a range-for
+ * binds its elements to references), 'i' a project integer global or field (plain uses
+ * are summarized), 'o' other.
  */
 static char type_class(hs_extract_ctx *x, CXCursor decl)
 {
@@ -759,6 +783,8 @@ static char type_class(hs_extract_ctx *x, CXCursor decl)
     char cls = 'o';
     if (type_is_atomic(t))
         cls = 'a';
+    else if (type_contains_atomics(t))
+        cls = 'c';
     else if (type_is_integer(t) && hs_location_is_project(x, clang_getCursorLocation(decl)))
         cls = 'i';
     hs_strmap_put(x->type_classes, key, (void *)(intptr_t)cls);
@@ -799,6 +825,8 @@ void hs_atomics_finish_function(hs_extract_ctx *x)
         bool add = op && (strcmp(op, "fetch_add") == 0 || strcmp(op, "add_fetch") == 0);
         if (tested && use && strcmp(use, "value") == 0 && !add)
             json_object_set_new(fact, "use", json_string(json_is_true(tested) ? "loop_condition" : "condition"));
+        if (sink && op && strcmp(op, "load") == 0 && json_object_get(x->fn->version_keys, sink))
+            json_object_set_new(fact, "use", json_string("version_check"));
     }
 }
 
@@ -868,6 +896,15 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
         if (clang_Cursor_isNull(callee))
             return;
         const char *qname = hs_qualified_name(x, callee);
+        /* Asking a container of atomics its size touches no element. */
+        const char *method = strrchr(qname, ':') ? strrchr(qname, ':') + 1 : qname;
+        if (clang_getCursorKind(callee) == CXCursor_CXXMethod &&
+            (strcmp(method, "size") == 0 || strcmp(method, "empty") == 0 || strcmp(method, "max_size") == 0)) {
+            CXCursor object = member_object(c);
+            if (!clang_Cursor_isNull(object))
+                consume(x, object);
+            return;
+        }
         if (!on_std_atomic_call(x, c, callee, qname) && !on_wrapper_call(x, c, qname))
             on_builtin_call(x, c, callee, qname);
         return;
@@ -946,6 +983,16 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
         CXType t = clang_getCursorType(decl);
         if (cls == 'i') {
             on_plain_object(x, c, c, NULL);
+            return;
+        }
+        if (cls == 'c') {
+            CXCursor container = object_decl(c);
+            if (!clang_Cursor_isNull(container)) {
+                atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "reference",
+                               .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
+                               .object = NO_CURSOR, .operand_value = NO_CURSOR};
+                record(x, c, container, &e);
+            }
             return;
         }
         decl = object_decl(c);

@@ -62,7 +62,9 @@ typedef struct {
     hs_strmap *blocking_loops; /* loop id (as text) -> 1 when the loop blocks */
     unsigned call_seq;
     unsigned blocking_seq;  /* blocking or slow calls seen so far */
+    bool blocks_unconditionally; /* one is made outside any branch and error path */
     json_t *tested_keys;    /* names read in conditions -> true when the test is a wait */
+    json_t *version_keys;   /* names a condition compares with == / != or masks with & / % */
     size_t atomics_start;   /* this function's facts in x->atomics start here */
 } hs_fn_state;
 
@@ -92,10 +94,13 @@ typedef struct hs_extract_ctx {
     bool sink_is_decl;
     bool sink_plain;         /* `=` or an initializer, not `+=` */
     CXCursor sink;
+    CXCursor sink_value;     /* the whole value being assigned */
     int error_path;          /* > 0 inside code that ends in an abort-like call */
     int condition;           /* > 0 inside the condition of an if, ?: or loop */
     int loop_condition;      /* > 0 inside a loop's condition */
     int comparison;          /* > 0 inside an operand of a comparison or && / || */
+    int equality;            /* > 0 inside an operand of == or != */
+    int masked;              /* > 0 inside an operand of & or % */
     unsigned lambda;         /* start offset of the innermost enclosing lambda, or 0 */
     unsigned stmt_start;     /* the statement (in a { } block) being walked starts here */
     unsigned block_end;      /* and its block ends here */

@@ -142,9 +142,14 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
         }
     }
     char *assigned_text = NULL;
+    bool exact = false;
     if (!sink && x->has_sink) {
         sink = hs_sink_key(x);
-        if (sink)
+        /* The name holds the reading itself only when the call is the whole value
+         * (`t->a = clock()`, not `t->a = clock() / 1000`): only then may a later read
+         * reuse it. */
+        exact = clang_equalCursors(hs_strip_expr(x->sink_value), call) != 0;
+        if (sink && exact)
             assigned_text = hs_sink_text(x);
     }
 
@@ -261,7 +266,7 @@ void hs_timers_finish_function(hs_extract_ctx *x)
         json_object_set_new(r->fact, "elapsed_with", elapsed[i]);
         bool blocking = r->loop_path[0] && hs_strmap_has(fn->blocking_loops, innermost_loop(r->loop_path));
         json_object_set_new(r->fact, "loop_blocking", json_boolean(blocking));
-        json_object_set_new(r->fact, "function_blocks", json_boolean(fn->blocking_seq > 0));
+        json_object_set_new(r->fact, "function_blocks", json_boolean(fn->blocks_unconditionally));
         /* The first later write to the name holding this reading, for the reuse fix-it. */
         const char *sink = json_string_value(json_object_get(r->fact, "sink"));
         json_int_t modified = -1;

@@ -103,6 +103,9 @@ static char *disqualifies(json_t *u)
     if (strcmp(op, "store") == 0 && !json_is_true(json_object_get(u, "value_constant")))
         return hs_printf("it stores computed values, like a flag or a published value (%s:%lld)", base,
                          line);
+    if (strcmp(op, "load") == 0 && strcmp(use, "version_check") == 0)
+        return hs_printf("its value is compared for equality or masked, as a sequence lock's or a "
+                         "version number's is (%s:%lld)", base, line);
     if (strcmp(op, "load") == 0 && strcmp(use, "loop_condition") == 0)
         return hs_printf("it is loaded in a loop condition, as a flag or a signal is (%s:%lld)", base,
                          line);

@@ -52,6 +52,17 @@ static bool on_one_path(json_t *a, json_t *b)
 {
     json_t *ba = json_object_get(a, "branches"), *bb = json_object_get(b, "branches");
     json_int_t b_offset = num(b, "offset");
+    json_int_t a_offset = num(a, "offset");
+    /* b in a block segment after an always-leaving statement; a earlier in that block. */
+    size_t k;
+    json_t *seg;
+    json_array_foreach(bb, k, seg) {
+        json_int_t node = json_integer_value(json_array_get(seg, 0));
+        json_int_t node_end = json_integer_value(json_array_get(seg, 1));
+        if (json_integer_value(json_array_get(seg, 3)) == -1 && a_offset >= node && a_offset <= node_end &&
+            !find_node(json_object_get(a, "branches"), node))
+            return false;
+    }
     size_t i;
     json_t *e;
     json_array_foreach(ba, i, e) {
@@ -61,7 +72,9 @@ static bool on_one_path(json_t *a, json_t *b)
         json_int_t exit_until = json_integer_value(json_array_get(e, 3));
         json_t *other = find_node(bb, node);
         if (other && json_integer_value(json_array_get(other, 2)) != arm)
-            return false; /* different arms of one if/switch/?: */
+            return false; /* different arms of one if/switch/?:, or block segments */
+        if (exit_until < 0 && !other && b_offset >= node && b_offset <= node_end)
+            return false; /* a later segment of the block b is in, which a's cannot reach */
         if (!other && exit_until > 0 && b_offset > node_end && b_offset <= exit_until)
             return false; /* a's arm returns, breaks or continues before b */
     }
