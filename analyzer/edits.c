@@ -644,3 +644,16 @@ int hs_apply_plan(const hs_edit_plan *plan, bool dry_run, FILE *log)
             failed++;
     return failed;
 }
+
+bool hs_edit_plan_require_fresh(const hs_edit_plan *plan, char **err)
+{
+    if (plan->stale.len == 0)
+        return true;
+    hs_buf msg;
+    hs_buf_init(&msg);
+    hs_buf_puts(&msg, "changed since the scan, rescan first:");
+    for (size_t i = 0; i < plan->stale.len; i++)
+        hs_buf_printf(&msg, " %s", (const char *)plan->stale.items[i]);
+    *err = hs_buf_take(&msg);
+    return false;
+}

@@ -184,13 +184,7 @@ bool hs_emit_export_fixes(FILE *out, json_t *report, char **err)
     hs_edit_plan plan;
     if (!hs_edit_plan_build(report, &plan, err))
         return false;
-    if (plan.stale.len > 0) {
-        hs_buf msg;
-        hs_buf_init(&msg);
-        hs_buf_puts(&msg, "changed since the scan, rescan first:");
-        for (size_t i = 0; i < plan.stale.len; i++)
-            hs_buf_printf(&msg, " %s", (const char *)plan.stale.items[i]);
-        *err = hs_buf_take(&msg);
+    if (!hs_edit_plan_require_fresh(&plan, err)) {
         hs_edit_plan_free(&plan);
         return false;
     }

@@ -134,21 +134,23 @@ bool hs_location_is_project(hs_extract_ctx *x, CXSourceLocation loc)
 }
 
 /* Length of the identifier starting at `offset` in the file (a macro name). */
-static unsigned identifier_length(hs_extract_ctx *x, CXFile file, unsigned offset)
+size_t hs_identifier_length(const char *text, size_t size, size_t offset)
 {
-    size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, file, &size);
-    if (!text || offset >= size)
-        return 0;
-    unsigned n = 0;
-    while (offset + n < size) {
+    size_t n = 0;
+    while (text && offset + n < size) {
         char ch = text[offset + n];
-        if (!(ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-              (ch >= '0' && ch <= '9')))
+        if (!(ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')))
             break;
         n++;
     }
     return n;
+}
+
+static unsigned identifier_length(hs_extract_ctx *x, CXFile file, unsigned offset)
+{
+    size_t size = 0;
+    const char *text = clang_getFileContents(x->tu, file, &size);
+    return (unsigned)hs_identifier_length(text, size, offset);
 }
 
 bool hs_cursor_pos(hs_extract_ctx *x, CXCursor c, hs_pos *start, hs_pos *end)
@@ -175,11 +177,6 @@ bool hs_cursor_pos(hs_extract_ctx *x, CXCursor c, hs_pos *start, hs_pos *end)
         end->offset = start->offset + n;
     }
     return true;
-}
-
-static bool is_ident_char(char ch)
-{
-    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
 }
 
 /* Offset just past the parenthesized group starting at text[i] == '(' (strings skipped). */
@@ -221,9 +218,7 @@ bool hs_written_span(hs_extract_ctx *x, CXCursor c, hs_span *out)
     out->length = end.offset - start.offset;
     if (sf != ef || soff != eoff) {
         /* The macro's name, then its arguments when it takes any. */
-        size_t i = start.offset;
-        while (i < size && is_ident_char(text[i]))
-            i++;
+        size_t i = start.offset + hs_identifier_length(text, size, start.offset);
         out->macro_name = hs_xstrndup(text + start.offset, i - start.offset);
         size_t j = i;
         while (j < size && (text[j] == ' ' || text[j] == '\t'))

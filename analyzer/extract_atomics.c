@@ -323,10 +323,7 @@ static json_t *spelled_call(hs_extract_ctx *x, CXCursor c)
     }
     size_t size = 0;
     const char *text = clang_getFileContents(x->tu, file, &size);
-    size_t i = offset;
-    while (i < size && (text[i] == '_' || (text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z') ||
-                        (text[i] >= '0' && text[i] <= '9')))
-        i++;
+    size_t i = offset + hs_identifier_length(text, size, offset);
     int depth = 0;
     size_t end = 0;
     for (size_t k = i; k < size && !end; k++) {
@@ -634,11 +631,7 @@ static char *spelled_name(hs_extract_ctx *x, CXCursor c)
     const char *text = clang_getFileContents(x->tu, file, &size);
     if (!text || offset >= size)
         return NULL;
-    size_t n = 0;
-    while (offset + n < size && (text[offset + n] == '_' || (text[offset + n] >= 'a' && text[offset + n] <= 'z') ||
-                                 (text[offset + n] >= 'A' && text[offset + n] <= 'Z') ||
-                                 (text[offset + n] >= '0' && text[offset + n] <= '9')))
-        n++;
+    size_t n = hs_identifier_length(text, size, offset);
     return n ? hs_xstrndup(text + offset, n) : NULL;
 }
 
@@ -674,26 +667,23 @@ static bool on_atomic_expr(hs_extract_ctx *x, CXCursor c)
         if (!op.op)
             op.op = "other";
         op.order = decode_order(x, kids.items[1]);
-        if (strstr(name, "atomic_init")) {
-            /* atomic_init(obj, value): a non-atomic initialization, children [obj, value]. */
-            op.op = "store";
-            op.order = "relaxed";
-            op.order_arg = clang_getNullCursor();
-            op.value_arg = kids.items[1];
-            op.value_const = is_constant(op.value_arg);
-            record(x, c, decl, &op);
-            free(name);
-            hs_cursor_list_free(&kids);
-            return true;
-        }
         /* A C11 generic call without _explicit spells no order: it is seq_cst. */
         hs_pos p;
         if (!gnu && !strstr(name, "_explicit"))
             op.order_arg = clang_getNullCursor();
         else if (!hs_cursor_pos(x, op.order_arg, &p, NULL))
             op.order_arg = clang_getNullCursor();
-        if (strcmp(op.op, "store") == 0 && kids.len > 2) {
-            op.value_arg = kids.items[2];
+        /* The stored value; atomic_init(obj, value) is a plain initialization whose
+         * children are [obj, value], no order. */
+        bool init = strstr(name, "atomic_init") != NULL;
+        if (init) {
+            op.op = "store";
+            op.order = "relaxed";
+            op.order_arg = clang_getNullCursor();
+        }
+        unsigned value_index = init ? 1 : 2;
+        if (strcmp(op.op, "store") == 0 && kids.len > value_index) {
+            op.value_arg = kids.items[value_index];
             op.value_const = is_constant(op.value_arg);
         }
         record(x, c, decl, &op);

@@ -752,9 +752,7 @@ static bool may_be_event_call(hs_extract_ctx *x, CXCursor call)
         return false;
     size_t size = 0;
     const char *text = ef ? clang_getFileContents(x->tu, ef, &size) : NULL;
-    size_t n = 0;
-    while (text && eoff + n < size && (text[eoff + n] == '_' || isalnum((unsigned char)text[eoff + n])))
-        n++;
+    size_t n = hs_identifier_length(text, size, eoff);
     char *macro = text ? strndup(text + eoff, n) : NULL;
     bool maybe = !macro || hs_ruledata_find_event(x->rd, macro) || strcasestr(macro, "event");
     free(macro);

@@ -110,6 +110,8 @@ typedef struct hs_extract_ctx {
 } hs_extract_ctx;
 
 /* Helpers from extract.c. */
+/* Length of the C identifier starting at text[offset] (0 when there is none). */
+size_t hs_identifier_length(const char *text, size_t size, size_t offset);
 bool hs_cursor_pos(hs_extract_ctx *x, CXCursor c, hs_pos *start, hs_pos *end);
 bool hs_location_is_project(hs_extract_ctx *x, CXSourceLocation loc);
 char *hs_cursor_text(hs_extract_ctx *x, CXCursor c);  /* tokens joined, no spaces */

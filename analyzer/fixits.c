@@ -68,6 +68,18 @@ static bool is_ident_char(char ch)
     return ch == '_' || isalnum((unsigned char)ch);
 }
 
+/* Appends [a, e) without surrounding white space; an empty one only when `keep_empty`
+ * (the one argument of "f()" is no argument, an empty one in "f(a, )" is). */
+static void push_trimmed(json_t *args, const char *a, const char *e, bool keep_empty)
+{
+    while (a < e && isspace((unsigned char)*a))
+        a++;
+    while (e > a && isspace((unsigned char)e[-1]))
+        e--;
+    if (e > a || keep_empty)
+        json_array_append_new(args, json_stringn(a, (size_t)(e - a)));
+}
+
 bool hs_split_call_text(const char *text, char **name_out, json_t **args_out)
 {
     size_t n = strlen(text), i = 0;
@@ -91,26 +103,10 @@ bool hs_split_call_text(const char *text, char **name_out, json_t **args_out)
             depth++;
         } else if (ch == ')' || ch == ']' || ch == '}') {
             depth--;
-            if (depth == 0 && k == n - 1) {
-                char *arg = hs_xstrndup(text + arg_start, k - arg_start);
-                char *a = arg, *e = arg + strlen(arg);
-                while (*a == ' ' || *a == '\t' || *a == '\n')
-                    a++;
-                while (e > a && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
-                    e--;
-                if (e > a || json_array_size(args) > 0)
-                    json_array_append_new(args, json_stringn(a, (size_t)(e - a)));
-                free(arg);
-            }
+            if (depth == 0 && k == n - 1)
+                push_trimmed(args, text + arg_start, text + k, json_array_size(args) > 0);
         } else if (ch == ',' && depth == 1) {
-            char *arg = hs_xstrndup(text + arg_start, k - arg_start);
-            char *a = arg, *e = arg + strlen(arg);
-            while (*a == ' ' || *a == '\t' || *a == '\n')
-                a++;
-            while (e > a && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
-                e--;
-            json_array_append_new(args, json_stringn(a, (size_t)(e - a)));
-            free(arg);
+            push_trimmed(args, text + arg_start, text + k, true);
             arg_start = k + 1;
         }
     }
