@@ -53,7 +53,7 @@ bool hs_emit_text(FILE *out, json_t *report, bool color)
             char msg[1024];
             snprintf(msg, sizeof msg, "hot path: %s calls %s here", str(step, "function"),
                      str(next, "function"));
-            note(out, p, str(step, "file"), num(step, "line"), 0, msg);
+            note(out, p, str(step, "file"), num(step, "line"), num(step, "column"), msg);
         }
         size_t k;
         json_t *rel;

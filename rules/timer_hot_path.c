@@ -51,9 +51,12 @@ static void add_hot_path_to(json_t *finding, const hs_function *f, const char *f
 {
     hs_vec edges;
     hs_program_hot_path(f, &edges);
+    json_t *steps = json_object_get(finding, "hot_path");
     for (size_t i = 0; i < edges.len; i++) {
         const hs_call_edge *e = edges.items[i];
         hs_finding_add_path_step(finding, e->caller->name, e->file, e->line);
+        json_object_set_new(json_array_get(steps, json_array_size(steps) - 1), "column",
+                            json_integer(e->column));
     }
     hs_vec_free(&edges);
     hs_finding_add_path_step(finding, f->name, file, line);
