@@ -120,8 +120,10 @@ static void judge(hs_judge_ctx *ctx)
     json_array_foreach(ctx->program->clock_reads, i, read) {
         const char *fn_usr = json_string_value(json_object_get(read, "function"));
         const hs_function *f = hs_strmap_get(ctx->program->functions, fn_usr);
-        /* Cold code, and reads on an error path (before an abort), are not hot. */
-        if (!f || f->cold_only || json_is_true(json_object_get(read, "error_path")))
+        /* Cold code, and reads on an error path (before an abort), are not hot. A coarse
+         * clock (a memory load) is the cheap read this rule recommends: never flagged. */
+        if (!f || f->cold_only || json_is_true(json_object_get(read, "error_path")) ||
+            strcmp(json_string_value(json_object_get(read, "cost")), "coarse") == 0)
             continue;
         bool in_loop = json_is_true(json_object_get(read, "in_loop")) &&
                        !json_is_true(json_object_get(read, "loop_blocking"));
