@@ -645,8 +645,10 @@ int hs_apply_plan(const hs_edit_plan *plan, bool dry_run, FILE *log)
     return failed;
 }
 
-bool hs_edit_plan_require_fresh(const hs_edit_plan *plan, char **err)
+bool hs_edit_plan_build_fresh(json_t *report, hs_edit_plan *plan, char **err)
 {
+    if (!hs_edit_plan_build(report, plan, err))
+        return false;
     if (plan->stale.len == 0)
         return true;
     hs_buf msg;
@@ -655,5 +657,6 @@ bool hs_edit_plan_require_fresh(const hs_edit_plan *plan, char **err)
     for (size_t i = 0; i < plan->stale.len; i++)
         hs_buf_printf(&msg, " %s", (const char *)plan->stale.items[i]);
     *err = hs_buf_take(&msg);
+    hs_edit_plan_free(plan);
     return false;
 }

@@ -228,12 +228,8 @@ bool hs_edit_plan_write_patch(FILE *out, const hs_edit_plan *plan)
 bool hs_emit_patch(FILE *out, json_t *report, char **err)
 {
     hs_edit_plan plan;
-    if (!hs_edit_plan_build(report, &plan, err))
+    if (!hs_edit_plan_build_fresh(report, &plan, err))
         return false;
-    if (!hs_edit_plan_require_fresh(&plan, err)) {
-        hs_edit_plan_free(&plan);
-        return false;
-    }
     bool ok = hs_edit_plan_write_patch(out, &plan);
     if (!ok)
         *err = hs_xstrdup("cannot write the patch");

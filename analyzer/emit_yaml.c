@@ -182,12 +182,8 @@ static void diagnostic(writer *w, const hs_edit_plan *plan, json_t *finding, siz
 bool hs_emit_export_fixes(FILE *out, json_t *report, char **err)
 {
     hs_edit_plan plan;
-    if (!hs_edit_plan_build(report, &plan, err))
+    if (!hs_edit_plan_build_fresh(report, &plan, err))
         return false;
-    if (!hs_edit_plan_require_fresh(&plan, err)) {
-        hs_edit_plan_free(&plan);
-        return false;
-    }
 
     writer w = {.failed = false};
     if (!yaml_emitter_initialize(&w.emitter)) {

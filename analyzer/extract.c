@@ -97,7 +97,7 @@ static char *cursor_spelling(CXCursor c)
 }
 
 /* Real path of a CXFile when it belongs to the project, else "" (cached per file). */
-static const char *project_file(hs_extract_ctx *x, CXFile file)
+const char *hs_project_file(hs_extract_ctx *x, CXFile file)
 {
     if (!file)
         return "";
@@ -130,7 +130,7 @@ bool hs_location_is_project(hs_extract_ctx *x, CXSourceLocation loc)
         return false;
     CXFile file;
     clang_getExpansionLocation(loc, &file, NULL, NULL, NULL);
-    return project_file(x, file)[0] != '\0';
+    return hs_project_file(x, file)[0] != '\0';
 }
 
 /* Length of the identifier starting at `offset` in the file (a macro name). */
@@ -159,7 +159,7 @@ bool hs_cursor_pos(hs_extract_ctx *x, CXCursor c, hs_pos *start, hs_pos *end)
     CXSourceLocation b = clang_getRangeStart(r), e = clang_getRangeEnd(r);
     CXFile fb, fe, fs;
     clang_getExpansionLocation(b, &fb, &start->line, &start->column, &start->offset);
-    start->file = project_file(x, fb);
+    start->file = hs_project_file(x, fb);
     if (!start->file[0])
         return false;
     if (!end)
@@ -472,39 +472,40 @@ json_t *hs_branch_path(const hs_extract_ctx *x)
 
 /* ---- attributes -------------------------------------------------------------------- */
 
+const char *hs_spelled_text(hs_extract_ctx *x, CXCursor c, CXFile *file, unsigned *offset, size_t *size)
+{
+    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
+    clang_getSpellingLocation(start, file, NULL, NULL, offset);
+    if (!*file)
+        return NULL;
+    const char *text = clang_getFileContents(x->tu, *file, size);
+    return text && *offset < *size ? text : NULL;
+}
+
 /* The attribute's name as written: "hot" for __attribute__((hot)) and [[gnu::hot]]. */
 static char *attribute_name(hs_extract_ctx *x, CXCursor attr)
 {
-    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(attr));
     CXFile file;
     unsigned offset;
-    clang_getSpellingLocation(start, &file, NULL, NULL, &offset);
-    if (!file)
+    size_t size;
+    const char *text = hs_spelled_text(x, attr, &file, &offset, &size);
+    if (!text)
         return NULL;
-    size_t size = 0;
-    clang_getFileContents(x->tu, file, &size);
-    unsigned end = offset + 48 < size ? offset + 48 : (unsigned)size;
-    CXSourceRange r = clang_getRange(clang_getLocationForOffset(x->tu, file, offset),
-                                     clang_getLocationForOffset(x->tu, file, end));
-    CXToken *toks = NULL;
-    unsigned n = 0;
-    clang_tokenize(x->tu, r, &toks, &n);
-    char *name = NULL;
-    for (unsigned i = 0; i < n && !name; i++) {
-        if (clang_getTokenKind(toks[i]) != CXToken_Identifier &&
-            clang_getTokenKind(toks[i]) != CXToken_Keyword)
-            break;
-        CXString s = clang_getTokenSpelling(x->tu, toks[i]);
-        const char *t = clang_getCString(s);
-        bool ns = i + 1 < n && (strcmp(t, "gnu") == 0 || strcmp(t, "clang") == 0);
-        if (!ns)
-            name = hs_xstrdup(t);
-        clang_disposeString(s);
-        if (ns)
-            i++; /* skip "::" */
+    size_t n = hs_identifier_length(text, size, offset);
+    /* gnu::hot, clang::cold: the name follows the namespace and "::". */
+    if ((n == 3 && strncmp(text + offset, "gnu", 3) == 0) || (n == 5 && strncmp(text + offset, "clang", 5) == 0)) {
+        size_t i = offset + n;
+        while (i < size && (text[i] == ' ' || text[i] == '\t'))
+            i++;
+        if (i + 1 < size && text[i] == ':' && text[i + 1] == ':') {
+            i += 2;
+            while (i < size && (text[i] == ' ' || text[i] == '\t'))
+                i++;
+            offset = (unsigned)i;
+            n = hs_identifier_length(text, size, offset);
+        }
     }
-    clang_disposeTokens(x->tu, toks, n);
-    return name;
+    return n ? hs_xstrndup(text + offset, n) : NULL;
 }
 
 static enum CXChildVisitResult attr_visitor(CXCursor c, CXCursor parent, CXClientData data)

@@ -301,28 +301,17 @@ typedef struct {
  */
 static json_t *spelled_call(hs_extract_ctx *x, CXCursor c)
 {
-    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
-    if (clang_Location_isInSystemHeader(loc))
+    if (clang_Location_isInSystemHeader(clang_getRangeStart(clang_getCursorExtent(c))))
         return NULL;
     CXFile file;
     unsigned offset;
-    clang_getSpellingLocation(loc, &file, NULL, NULL, &offset);
-    if (!file)
+    size_t size;
+    const char *text = hs_spelled_text(x, c, &file, &offset, &size);
+    if (!text || clang_Location_isInSystemHeader(clang_getLocationForOffset(x->tu, file, offset)))
         return NULL;
-    CXSourceLocation spelled = clang_getLocationForOffset(x->tu, file, offset);
-    if (clang_Location_isInSystemHeader(spelled))
+    const char *real = hs_project_file(x, file);
+    if (!real[0])
         return NULL;
-    char key[32];
-    snprintf(key, sizeof key, "%p", (void *)file);
-    CXString name = clang_File_tryGetRealPathName(file);
-    char *real = hs_realpath(clang_getCString(name));
-    clang_disposeString(name);
-    if (!real || !hs_path_is_under(x->root, real)) {
-        free(real);
-        return NULL;
-    }
-    size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, file, &size);
     size_t i = offset + hs_identifier_length(text, size, offset);
     int depth = 0;
     size_t end = 0;
@@ -334,12 +323,10 @@ static json_t *spelled_call(hs_extract_ctx *x, CXCursor c)
         else if (text[k] == '\n' && (k == 0 || text[k - 1] != '\\'))
             break; /* the definition's line ends */
     }
-    json_t *r = NULL;
-    if (end)
-        r = json_pack("{s:s, s:i, s:i, s:s%}", "file", real, "offset", (json_int_t)offset, "length",
-                      (json_int_t)(end - offset), "text", text + offset, end - offset);
-    free(real);
-    return r;
+    if (!end)
+        return NULL;
+    return json_pack("{s:s, s:i, s:i, s:s%}", "file", real, "offset", (json_int_t)offset, "length",
+                     (json_int_t)(end - offset), "text", text + offset, end - offset);
 }
 
 static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const atomic_op *op)
@@ -621,17 +608,11 @@ static bool on_builtin_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, c
 /* The first identifier where a cursor's code is spelled (inside macro definitions too). */
 static char *spelled_name(hs_extract_ctx *x, CXCursor c)
 {
-    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
     CXFile file;
     unsigned offset;
-    clang_getSpellingLocation(start, &file, NULL, NULL, &offset);
-    if (!file)
-        return NULL;
-    size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, file, &size);
-    if (!text || offset >= size)
-        return NULL;
-    size_t n = hs_identifier_length(text, size, offset);
+    size_t size;
+    const char *text = hs_spelled_text(x, c, &file, &offset, &size);
+    size_t n = text ? hs_identifier_length(text, size, offset) : 0;
     return n ? hs_xstrndup(text + offset, n) : NULL;
 }
 

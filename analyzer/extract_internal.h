@@ -110,6 +110,11 @@ typedef struct hs_extract_ctx {
 } hs_extract_ctx;
 
 /* Helpers from extract.c. */
+/* Real path of a file when it belongs to the project (under the root), else "". Cached. */
+const char *hs_project_file(hs_extract_ctx *x, CXFile file);
+/* The text of the file where a cursor's code is spelled (inside a macro's definition for
+ * code from a macro), with the cursor's offset in it; NULL when there is none. */
+const char *hs_spelled_text(hs_extract_ctx *x, CXCursor c, CXFile *file, unsigned *offset, size_t *size);
 /* Length of the C identifier starting at text[offset] (0 when there is none). */
 size_t hs_identifier_length(const char *text, size_t size, size_t offset);
 bool hs_cursor_pos(hs_extract_ctx *x, CXCursor c, hs_pos *start, hs_pos *end);

@@ -54,9 +54,9 @@ typedef struct {
 bool hs_edit_plan_build(json_t *report, hs_edit_plan *plan, char **err);
 void hs_edit_plan_free(hs_edit_plan *plan);
 
-/* False with *err naming the files changed since the scan ("rescan first"), for writers
- * that must not emit edits for them. */
-bool hs_edit_plan_require_fresh(const hs_edit_plan *plan, char **err);
+/* hs_edit_plan_build for writers that must not emit edits for files changed since the
+ * scan: false with *err naming them ("rescan first") and nothing to free. */
+bool hs_edit_plan_build_fresh(json_t *report, hs_edit_plan *plan, char **err);
 
 /* The file's content with its edits applied (caller frees). */
 char *hs_file_edits_apply(const hs_file_edits *fe, size_t *size_out);
