@@ -1,6 +1,6 @@
 /*
- * test_atomic_verdict.c - unit tests for atomic-seqcst-counter (rules/atomic_seqcst_counter.c)
- * and the memory-order decoding of the atomics extractor (analyzer/extract_atomics.c), both
+ * test_atomic_verdict.c - unit tests for atomic-seqcst-counter (rules/atomics/atomic_seqcst_counter.c)
+ * and the memory-order decoding of the atomics extractor (rules/atomics/collect_atomics.c), both
  * through the public API only.
  *
  * The verdict tests build facts documents by hand, in the shape the extractor records them,

@@ -1,5 +1,5 @@
 /*
- * test_callgraph.c - unit tests for the program model (analyzer/program.c): hot roots,
+ * test_callgraph.c - unit tests for the program model (analyzer/model/program.c): hot roots,
  * shortest hot paths, cycles and recursion, cold propagation, and the cross-TU merge.
  */
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /*
- * test_edits.c - unit tests for edit plans (analyzer/edits.c): the safety rules every fix
+ * test_edits.c - unit tests for edit plans (analyzer/fix/edits.c): the safety rules every fix
  * writer shares. Each test builds a small tree in a temporary folder and a report by hand.
  */
 #define _GNU_SOURCE

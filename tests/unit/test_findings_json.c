@@ -1,6 +1,6 @@
 /*
- * test_findings_json.c - unit tests for findings (analyzer/findings.c) and the JSON and
- * text writers (analyzer/emit_json.c, analyzer/emit_text.c).
+ * test_findings_json.c - unit tests for findings (analyzer/judge/findings.c) and the JSON and
+ * text writers (analyzer/emit/emit_json.c, analyzer/emit/emit_text.c).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>

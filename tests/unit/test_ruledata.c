@@ -1,5 +1,5 @@
 /*
- * test_ruledata.c - unit tests for the rule-data loader (analyzer/ruledata.c): valid files,
+ * test_ruledata.c - unit tests for the rule-data loader (analyzer/ruledata/ruledata.c): valid files,
  * the bundled rules/ folder, override order, name patterns, and errors that name the file.
  */
 #define _GNU_SOURCE

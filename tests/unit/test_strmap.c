@@ -1,5 +1,5 @@
 /*
- * test_strmap.c - unit tests for the string -> pointer hash map (analyzer/strmap.c).
+ * test_strmap.c - unit tests for the string -> pointer hash map (analyzer/util/strmap.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * extract_events.c - records uses of InnoDB's os_event API and declarations of event
+ * collect_events.c - records uses of InnoDB's os_event API and declarations of event
  * objects, for the os-event rule (MDEV-21452).
  *
  * A use is a call to a listed API, named as the user wrote it: through MariaDB's
@@ -14,7 +14,7 @@
  * const and typedefs peeled off one level at a time, has a name listed in event_types.
  */
 #define _GNU_SOURCE
-#include "extract_internal.h"
+#include "hotscan/walk.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * extract_atomics.c - records every operation on an atomic variable (a global, a static
+ * collect_atomics.c - records every operation on an atomic variable (a global, a static
  * or a field; identified by its declaration's USR so uses meet across TUs):
  *
  *   C++   x.fetch_add(n[, order]), x.load(), x.store(v), x.exchange(), compare_exchange_*,
@@ -15,7 +15,7 @@
  * The atomic-seqcst-counter rule decides from all facts of a variable together.
  */
 #define _GNU_SOURCE
-#include "extract_internal.h"
+#include "hotscan/walk.h"
 
 #include <stdint.h>
 #include <stdlib.h>

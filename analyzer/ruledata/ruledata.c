@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 static const char *cost_names[HS_COST_COUNT] = {"syscall", "vdso", "coarse", "cycle-counter"};
 
@@ -361,6 +362,32 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Adds DIR's *.json files to `names`; with `depth` > 0 also those of its subfolders. */
+static void list_rule_files(const char *dir, int depth, hs_vec *names)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        if (ent->d_name[0] == '.')
+            continue;
+        size_t n = strlen(ent->d_name);
+        char *path = hs_path_join(dir, ent->d_name);
+        struct stat st;
+        if (n > 5 && strcmp(ent->d_name + n - 5, ".json") == 0) {
+            hs_vec_push(names, path);
+            continue;
+        }
+        if (depth > 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            list_rule_files(path, depth - 1, names);
+        free(path);
+    }
+    closedir(d);
+}
+
+/* A rule-data directory holds *.json files, directly or one folder down (the bundled
+ * rules/ keeps each family's data beside its code: rules/timers/timers.json). */
 bool hs_ruledata_load_dir(hs_ruledata *rd, const char *dir, char **err)
 {
     DIR *d = opendir(dir);
@@ -368,14 +395,9 @@ bool hs_ruledata_load_dir(hs_ruledata *rd, const char *dir, char **err)
         *err = hs_printf("%s: cannot open rule-data directory: %m", dir);
         return false;
     }
-    hs_vec names = {0};
-    struct dirent *ent;
-    while ((ent = readdir(d)) != NULL) {
-        size_t n = strlen(ent->d_name);
-        if (n > 5 && strcmp(ent->d_name + n - 5, ".json") == 0)
-            hs_vec_push(&names, hs_path_join(dir, ent->d_name));
-    }
     closedir(d);
+    hs_vec names = {0};
+    list_rule_files(dir, 1, &names);
     if (names.len)
         qsort(names.items, names.len, sizeof(void *), cmp_str);
     size_t files_before = rd->files.len;

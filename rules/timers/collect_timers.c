@@ -1,12 +1,12 @@
 /*
- * extract_timers.c - records clock reads: which API, which clock and its cost, where,
+ * collect_timers.c - records clock reads: which API, which clock and its cost, where,
  * in which loops and branch arms, and which names hold the reading afterwards.
  *
  * When a function is finished, readings that are combined with each other (one
  * subtracted from or compared with the other, or both passed to one call) are marked
  * "elapsed_with" each other: that is a measurement, not a duplicate.
  */
-#include "extract_internal.h"
+#include "hotscan/walk.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  * told to be on one straight-line path or on exclusive ones.
  */
 #define _GNU_SOURCE
-#include "extract_internal.h"
+#include "hotscan/walk.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -1,12 +1,12 @@
 /*
- * extract_internal.h - state shared by the extractor's walk (extract.c) and the
- * per-concern collectors (extract_timers.c, extract_atomics.c, extract_events.c).
+ * walk.h - state shared by the extractor's walk (analyzer/extract/extract.c) and the
+ * per-family collectors (rules/<family>/collect_<family>.c).
  *
  * The walk owns control flow (loops, branches, the enclosing function); collectors see
  * each interesting cursor once, with that context, and append facts.
  */
-#ifndef HOTSCAN_EXTRACT_INTERNAL_H
-#define HOTSCAN_EXTRACT_INTERNAL_H
+#ifndef HOTSCAN_WALK_H
+#define HOTSCAN_WALK_H
 
 #include "hotscan/extract.h"
 #include "hotscan/strmap.h"
