@@ -1,5 +1,6 @@
 /*
- * cmd_scan.c - `hotscan scan`: discover -> extract (parallel) -> merge -> judge -> emit.
+ * cmd_scan.c - `hotscan scan`: options, then one library call per stage (discover ->
+ * extract and merge -> judge -> fix -> emit), and the exit status, which only this file decides.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,16 +16,16 @@
 #include "hotscan/edits.h"
 #include "hotscan/emit.h"
 #include "hotscan/findings.h"
-#include "hotscan/program.h"
-#include "hotscan/rules.h"
+#include "hotscan/judge.h"
+#include "hotscan/merge.h"
+#include "hotscan/verify.h"
 #include "hotscan/workers.h"
 
-typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF } output_format;
 
 typedef struct {
     const char *database;
     hs_vec hot;           /* char* */
-    output_format format;
+    hs_report_format format;
     const char *output;
     int jobs;
     hs_vec rule_dirs;     /* char* */
@@ -91,33 +92,6 @@ static void free_list(hs_vec *v)
     for (size_t i = 0; i < v->len; i++)
         free(v->items[i]);
     hs_vec_free(v);
-}
-
-static bool in_list(const hs_vec *v, const char *s)
-{
-    for (size_t i = 0; i < v->len; i++)
-        if (strcmp(v->items[i], s) == 0)
-            return true;
-    return false;
-}
-
-static int confidence_rank(const char *c)
-{
-    return strcmp(c, "low") == 0 ? 1 : strcmp(c, "medium") == 0 ? 2 : strcmp(c, "high") == 0 ? 3 : 0;
-}
-
-/* Drops findings below the minimum confidence; returns how many were dropped. */
-static size_t drop_below(json_t *findings, int min_rank)
-{
-    size_t dropped = 0;
-    for (size_t i = json_array_size(findings); i-- > 0;) {
-        const char *c = json_string_value(json_object_get(json_array_get(findings, i), "confidence"));
-        if (confidence_rank(c ? c : "high") < min_rank) {
-            json_array_remove(findings, i);
-            dropped++;
-        }
-    }
-    return dropped;
 }
 
 static int parse_options(int argc, char **argv, scan_options *o)
@@ -202,7 +176,7 @@ static int parse_options(int argc, char **argv, scan_options *o)
             }
             break;
         case OPT_MIN_CONFIDENCE:
-            o->min_confidence = confidence_rank(optarg);
+            o->min_confidence = hs_confidence_rank(optarg);
             if (!o->min_confidence) {
                 fprintf(stderr, "hotscan: unknown --min-confidence '%s' (low, medium or high)\n", optarg);
                 return 2;
@@ -216,11 +190,11 @@ static int parse_options(int argc, char **argv, scan_options *o)
             break;
         case OPT_FORMAT:
             if (strcmp(optarg, "text") == 0)
-                o->format = FORMAT_TEXT;
+                o->format = HS_FORMAT_TEXT;
             else if (strcmp(optarg, "json") == 0)
-                o->format = FORMAT_JSON;
+                o->format = HS_FORMAT_JSON;
             else if (strcmp(optarg, "sarif") == 0)
-                o->format = FORMAT_SARIF;
+                o->format = HS_FORMAT_SARIF;
             else {
                 fprintf(stderr, "hotscan: unknown --format '%s' (text, json or sarif)\n", optarg);
                 return 2;
@@ -286,13 +260,6 @@ static int parse_options(int argc, char **argv, scan_options *o)
     return -1; /* go on */
 }
 
-static bool rule_enabled(const scan_options *o, const hs_rule *r)
-{
-    if (o->enable.len && !in_list(&o->enable, r->id))
-        return false;
-    return !in_list(&o->disable, r->id);
-}
-
 static hs_ruledata *load_rule_data(const scan_options *o)
 {
     hs_ruledata *rd = hs_ruledata_create();
@@ -315,282 +282,56 @@ static hs_ruledata *load_rule_data(const scan_options *o)
     return rd;
 }
 
-static json_t *error_entry(const char *file, const char *message)
+/* Prints what a person should know after the scan: errors, hidden findings, the summary. */
+static void print_summary(const scan_options *o, json_t *report, const hs_merge *m, size_t hidden,
+                          size_t n, double seconds)
 {
-    return json_pack("{s:s, s:s}", "file", file, "message", message);
-}
-
-/* A TU that parsed with errors still gives facts, but its findings may be incomplete. */
-static json_t *parse_error_entry(const char *root, const char *file, json_t *parse_errors)
-{
-    size_t n = json_array_size(parse_errors);
-    char *rel = hs_path_relative(root, file);
-    char *msg = hs_printf("%zu%s compile error%s; findings from this file may be incomplete; first: %s",
-                          n, n >= 5 ? "+" : "", n == 1 ? "" : "s",
-                          json_string_value(json_array_get(parse_errors, 0)));
-    json_t *e = error_entry(rel, msg);
-    free(rel);
-    free(msg);
-    return e;
-}
-
-/* Report-level sections rules add (os-event's "objects"): every "file" under the root
- * becomes relative to it, as in findings. */
-static void relativize_files(json_t *v, const char *root)
-{
-    if (json_is_array(v)) {
-        size_t i;
-        json_t *e;
-        json_array_foreach(v, i, e) relativize_files(e, root);
-    } else if (json_is_object(v)) {
-        const char *key;
-        json_t *val;
-        json_object_foreach(v, key, val) {
-            if (strcmp(key, "file") == 0 && json_is_string(val) && json_string_value(val)[0] == '/') {
-                char *rel = hs_path_relative(root, json_string_value(val));
-                json_object_set_new(v, key, json_string(rel));
-                free(rel);
-            } else {
-                relativize_files(val, root);
-            }
-        }
-    }
-}
-
-/* DIR/<index>-<file name>.json; a failure to write is reported, not fatal. */
-static void write_facts(const char *dir, const char *root, const char *file, size_t index, json_t *facts)
-{
-    char *rel = hs_path_relative(root, file);
-    for (char *p = rel; *p; p++)
-        if (*p == '/')
-            *p = '_';
-    char *path = hs_printf("%s/%04zu-%s.json", dir, index, rel);
-    if (json_dump_file(facts, path, JSON_INDENT(1)) != 0)
-        fprintf(stderr, "hotscan: warning: --facts-dir: cannot write %s: %s\n", path, strerror(errno));
-    free(path);
-    free(rel);
-}
-
-/* Applies a fix's edits for one file to its content (edits must not overlap). */
-static char *apply_edits_to(const char *content, size_t size, json_t *edits, const char *file, bool *ok)
-{
-    size_t n = 0;
-    json_t *mine[64];
+    json_t *errors = json_object_get(report, "errors");
+    size_t nfind = json_array_size(json_object_get(report, "findings")), nerr = json_array_size(errors);
     size_t i;
     json_t *e;
-    json_array_foreach(edits, i, e) {
-        if (strcmp(json_string_value(json_object_get(e, "file")), file) == 0 && n < 64)
-            mine[n++] = e;
-    }
-    /* Insertion order by offset, then apply back to front so offsets stay valid. */
-    for (size_t a = 1; a < n; a++)
-        for (size_t b = a; b > 0 && json_integer_value(json_object_get(mine[b - 1], "offset")) >
-                                        json_integer_value(json_object_get(mine[b], "offset")); b--) {
-            json_t *t = mine[b];
-            mine[b] = mine[b - 1];
-            mine[b - 1] = t;
-        }
-    hs_buf out;
-    hs_buf_init(&out);
-    size_t pos = 0;
-    *ok = true;
-    for (size_t k = 0; k < n; k++) {
-        size_t off = (size_t)json_integer_value(json_object_get(mine[k], "offset"));
-        size_t len = (size_t)json_integer_value(json_object_get(mine[k], "length"));
-        if (off < pos || off + len > size) {
-            *ok = false;
-            break;
-        }
-        hs_buf_append(&out, content + pos, off - pos);
-        hs_buf_puts(&out, json_string_value(json_object_get(mine[k], "replacement")));
-        pos = off + len;
-    }
-    if (*ok)
-        hs_buf_append(&out, content + pos, size - pos);
-    return hs_buf_take(&out);
+    json_array_foreach(errors, i, e)
+        fprintf(stderr, "hotscan: error: %s: %s\n", json_string_value(json_object_get(e, "file")),
+                json_string_value(json_object_get(e, "message")));
+    if (o->quiet)
+        return;
+    if (hidden)
+        fprintf(stderr, "hotscan: note: %zu lower-confidence finding%s left out (--min-confidence low shows them)\n",
+                hidden, hidden == 1 ? "" : "s");
+    fprintf(stderr, "hotscan: %zu finding%s in %zu translation unit%s (%zu with errors, %zu failed) in %.1f s\n",
+            nfind, nfind == 1 ? "" : "s", n, n == 1 ? "" : "s", nerr - m->failed, m->failed, seconds);
 }
 
-/*
- * Verifies every fix by reparsing the TU that saw its finding with the fix's edits
- * applied in memory: a fix that adds a compile error is dropped, and the finding says
- * why. Also records each edited file's content hash in the report's "files" map, so
- * `hotscan apply` can refuse files that changed since.
- */
-static void verify_fixes(json_t *findings, hs_discovery *disc, const int *baseline, const hs_pool_options *pool,
-                         json_t *files_map, const char *root)
+static void print_ignored_arguments(const hs_merge *m)
 {
-    hs_strmap *contents = hs_strmap_create(); /* absolute path -> json string (content) */
-    hs_vec jobs = {0};
-    hs_vec targets = {0}; /* json fix objects, parallel to jobs */
-    hs_vec owners = {0};  /* json finding objects */
-    size_t i;
-    json_t *f;
-    json_array_foreach(findings, i, f) {
-        json_t *fixes = json_object_get(f, "fixes");
-        json_t *tu = json_object_get(f, "tu_index");
-        size_t k;
-        json_t *fix;
-        json_array_foreach(fixes, k, fix) {
-            json_t *edits = json_object_get(fix, "edits");
-            json_t *unsaved = json_array();
-            bool ok = json_is_integer(tu);
-            size_t e;
-            json_t *edit;
-            json_array_foreach(edits, e, edit) {
-                const char *file = json_string_value(json_object_get(edit, "file"));
-                bool seen = false;
-                size_t u;
-                json_t *entry;
-                json_array_foreach(unsaved, u, entry) seen |= strcmp(json_string_value(json_object_get(entry, "file")), file) == 0;
-                if (seen || !ok)
-                    continue;
-                json_t *content = hs_strmap_get(contents, file);
-                if (!content) {
-                    size_t size = 0;
-                    char *text = hs_read_file(file, &size);
-                    content = text ? json_stringn(text, size) : json_null();
-                    hs_strmap_put(contents, file, content);
-                    free(text);
-                }
-                if (!json_is_string(content)) {
-                    ok = false;
-                    continue;
-                }
-                bool applied;
-                char *changed = apply_edits_to(json_string_value(content), json_string_length(content), edits, file, &applied);
-                ok = ok && applied;
-                json_array_append_new(unsaved, json_pack("{s:s, s:s}", "file", file, "content", changed));
-                free(changed);
-            }
-            if (!ok) {
-                json_decref(unsaved);
-                json_object_set_new(fix, "verified", json_false());
-                json_object_set_new(fix, "rejected", json_string("its edits could not be applied to the file as read"));
-                continue;
-            }
-            hs_verify_job *job = hs_xcalloc(1, sizeof *job);
-            job->tu = (size_t)json_integer_value(tu);
-            job->unsaved = unsaved;
-            hs_vec_push(&jobs, job);
-            hs_vec_push(&targets, fix);
-            hs_vec_push(&owners, f);
-        }
-    }
-    if (jobs.len) {
-        hs_verify_job *flat = hs_xcalloc(jobs.len, sizeof *flat);
-        for (size_t j = 0; j < jobs.len; j++)
-            flat[j] = *(hs_verify_job *)jobs.items[j];
-        hs_tu_result *results = hs_xcalloc(jobs.len, sizeof *results);
-        char *err = NULL;
-        hs_pool_options o = *pool;
-        o.progress = false;
-        if (!hs_verify_all((hs_tu_input **)disc->tus.items, flat, jobs.len, &o, results, &err)) {
-            fprintf(stderr, "hotscan: warning: fix-its could not be verified: %s\n", err);
-            free(err);
-        }
-        for (size_t j = 0; j < jobs.len; j++) {
-            json_t *fix = targets.items[j];
-            json_t *r = results[j].facts;
-            int base = baseline[flat[j].tu];
-            if (r && json_integer_value(json_object_get(r, "errors")) <= base) {
-                json_object_set_new(fix, "verified", json_true());
-            } else {
-                char *why = r ? hs_printf("the edit would add a compile error: %s",
-                                          json_string_value(json_object_get(r, "first")))
-                              : hs_printf("it could not be verified: %s", results[j].error ? results[j].error : "no result");
-                json_object_set_new(fix, "verified", json_false());
-                json_object_set_new(fix, "rejected", json_string(why));
-                free(why);
-            }
-            json_decref(r);
-            free(results[j].error);
-            json_decref(flat[j].unsaved);
-            free(jobs.items[j]);
-        }
-        free(results);
-        free(flat);
-    }
-    /* Drop rejected fixes from the findings, keeping the reason on the finding. */
-    json_array_foreach(findings, i, f) {
-        json_t *fixes = json_object_get(f, "fixes");
-        for (size_t k = json_array_size(fixes); k-- > 0;) {
-            json_t *fix = json_array_get(fixes, k);
-            json_t *rejected = json_object_get(fix, "rejected");
-            if (rejected) {
-                json_object_set(f, "fix_unavailable", rejected);
-                json_array_remove(fixes, k);
-                continue;
-            }
-            size_t e;
-            json_t *edit;
-            json_array_foreach(json_object_get(fix, "edits"), e, edit) {
-                const char *file = json_string_value(json_object_get(edit, "file"));
-                json_t *content = hs_strmap_get(contents, file);
-                if (!json_is_string(content))
-                    continue;
-                char *rel = hs_path_relative(root, file);
-                char *hash = hs_content_hash(json_string_value(content), json_string_length(content));
-                json_object_set_new(files_map, rel, json_pack("{s:s, s:i}", "hash", hash, "size",
-                                                              (json_int_t)json_string_length(content)));
-                free(hash);
-                free(rel);
-            }
-        }
-        json_object_del(f, "tu_index");
-    }
-    const char *key;
-    void *value;
-    for (size_t it = 0; hs_strmap_next(contents, &it, &key, &value);)
-        json_decref(value);
-    hs_strmap_delete(contents);
-    hs_vec_free(&jobs);
-    hs_vec_free(&targets);
-    hs_vec_free(&owners);
+    if (!hs_strmap_size(m->ignored_arguments))
+        return;
+    fprintf(stderr, "hotscan: note: clang does not know these compiler options and ignored them:");
+    const char *arg;
+    for (size_t it = 0; hs_strmap_next(m->ignored_arguments, &it, &arg, NULL);)
+        fprintf(stderr, " %s", arg);
+    fprintf(stderr, "\n");
 }
 
-/* A fix output: FILE written through `writer`; "-" is standard output. */
-static bool write_with(const char *path, const char *what, json_t *report,
-                       bool (*writer)(FILE *, json_t *, char **))
+/* Opens -o (or stdout) and writes the report; false when it could not be written. */
+static bool write_report(const scan_options *o, json_t *report)
 {
-    FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!out) {
-        fprintf(stderr, "hotscan: error: %s %s: %s\n", what, path, strerror(errno));
+    FILE *out = stdout;
+    if (o->output && !(out = fopen(o->output, "w"))) {
+        fprintf(stderr, "hotscan: error: -o %s: %s\n", o->output, strerror(errno));
         return false;
     }
-    char *err = NULL;
-    bool ok = writer(out, report, &err);
+    bool color = o->color == 1 || (o->color == -1 && !o->output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+    bool ok = hs_emit_report(out, report, o->format, color);
     if (out != stdout && fclose(out) != 0)
         ok = false;
     if (!ok)
-        fprintf(stderr, "hotscan: error: %s %s: %s\n", what, path, err ? err : strerror(errno));
-    free(err);
+        fprintf(stderr, "hotscan: error: could not write the report%s%s\n", o->output ? " to " : "",
+                o->output ? o->output : "");
     return ok;
 }
 
-/* --patch, --export-fixes and --fix, all from the verified fixes in the report. */
-static bool write_fix_outputs(const scan_options *o, json_t *report)
-{
-    bool ok = true;
-    if (o->patch)
-        ok &= write_with(o->patch, "--patch", report, hs_emit_patch);
-    if (o->export_fixes)
-        ok &= write_with(o->export_fixes, "--export-fixes", report, hs_emit_export_fixes);
-    if (o->fix) {
-        hs_edit_plan plan;
-        char *err = NULL;
-        if (!hs_edit_plan_build(report, &plan, &err)) {
-            fprintf(stderr, "hotscan: error: --fix: %s\n", err);
-            free(err);
-            return false;
-        }
-        for (size_t i = 0; i < plan.problems.len; i++)
-            fprintf(stderr, "hotscan: --fix: %s\n", (char *)plan.problems.items[i]);
-        ok &= hs_apply_plan(&plan, false, stderr) == 0;
-        hs_edit_plan_free(&plan);
-    }
-    return ok;
-}
-
+/* discover -> extract and merge (streamed) -> judge -> fix -> finalize -> emit. */
 static int run_scan(scan_options *o, char **paths, int npaths)
 {
     double t0 = hs_now_seconds();
@@ -617,145 +358,57 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     if (!o->quiet)
         for (size_t i = 0; i < disc.notes.len; i++)
             fprintf(stderr, "hotscan: note: %s\n", (char *)disc.notes.items[i]);
-
     size_t n = disc.tus.len;
-    size_t under_root = 0;
-    for (size_t i = 0; i < n; i++)
-        under_root += hs_path_is_under(root, ((hs_tu_input *)disc.tus.items[i])->file);
-    if (n > 0 && under_root == 0 && !o->quiet)
+    if (!o->quiet && n > 0 && hs_discovery_count_under(&disc, root) == 0)
         fprintf(stderr, "hotscan: note: none of the %zu translation units lies under the root %s, and only "
                         "code under the root is analyzed (see --root)\n", n, root);
+
+    /* Extract and merge: each TU's facts join the model as soon as they (and every TU
+     * before them) are done, then are freed. */
+    hs_merge merge;
+    hs_merge_init(&merge, &disc, root, o->facts_dir, stderr);
     hs_tu_result *results = hs_xcalloc(n ? n : 1, sizeof *results);
     hs_pool_options pool = {.jobs = o->jobs, .tu_timeout = o->tu_timeout, .rd = rd, .root = root,
-                            .progress = !o->quiet && isatty(STDERR_FILENO)};
+                            .progress = !o->quiet && isatty(STDERR_FILENO),
+                            .on_result = hs_merge_tu_result, .user = &merge};
     int status = 0;
     if (!hs_extract_all((hs_tu_input **)disc.tus.items, n, &pool, results, &err)) {
         fprintf(stderr, "hotscan: error: %s\n", err);
         free(err);
         status = 2;
     }
-
-    hs_program *program = hs_program_create();
-    int *baseline_errors = hs_xcalloc(n ? n : 1, sizeof(int));
-    json_t *errors = json_array();
-    size_t failed = 0;
-    hs_strmap *ignored_arguments = hs_strmap_create();
-    for (size_t i = 0; i < n; i++) {
-        hs_tu_input *in = disc.tus.items[i];
-        if (results[i].facts) {
-            if (o->facts_dir)
-                write_facts(o->facts_dir, root, in->file, i, results[i].facts);
-            json_object_set_new(results[i].facts, "tu_index", json_integer((json_int_t)i));
-            baseline_errors[i] = (int)json_integer_value(json_object_get(results[i].facts, "error_count"));
-            hs_program_merge(program, results[i].facts);
-            size_t k;
-            json_t *arg;
-            json_array_foreach(json_object_get(results[i].facts, "ignored_arguments"), k, arg)
-                hs_strmap_put(ignored_arguments, json_string_value(arg), (void *)1);
-            json_t *pe = json_object_get(results[i].facts, "parse_errors");
-            if (json_array_size(pe) > 0)
-                json_array_append_new(errors, parse_error_entry(root, in->file, pe));
-            json_decref(results[i].facts);
-        } else {
-            char *rel = hs_path_relative(root, in->file);
-            json_array_append_new(errors, error_entry(rel, results[i].error ? results[i].error : "not parsed"));
-            free(rel);
-            failed++;
-        }
-        free(results[i].error);
-    }
     free(results);
-    if (!o->quiet && hs_strmap_size(ignored_arguments)) {
-        fprintf(stderr, "hotscan: note: clang does not know these compiler options and ignored them:");
-        const char *arg;
-        for (size_t it = 0; hs_strmap_next(ignored_arguments, &it, &arg, NULL);)
-            fprintf(stderr, " %s", arg);
-        fprintf(stderr, "\n");
-    }
-    hs_strmap_delete(ignored_arguments);
-    hs_program_compute_hotness(program, (char **)o->hot.items, o->hot.len);
-    for (size_t i = 0; i < rd->hot_functions.len; i++) {
-        /* Hot roots declared in rule data join those named on the command line. */
-        hs_vec_push(&o->hot, hs_xstrdup(rd->hot_functions.items[i]));
-    }
-    if (rd->hot_functions.len)
-        hs_program_compute_hotness(program, (char **)o->hot.items, o->hot.len);
+    pool.on_result = NULL;
+    if (!o->quiet)
+        print_ignored_arguments(&merge);
 
-    json_t *findings = json_array();
-    json_t *extra = json_object();
-    size_t nrules;
-    const hs_rule *const *rules = hs_rules_all(&nrules);
-    for (size_t r = 0; r < nrules; r++) {
-        if (!rule_enabled(o, rules[r]))
-            continue;
-        hs_judge_ctx ctx = {.program = program, .rd = rd, .fix_level = o->fix_level,
-                            .findings = findings, .extra = extra};
-        rules[r]->judge(&ctx);
-    }
+    hs_judge_options jo = {.hot = (char **)o->hot.items, .n_hot = o->hot.len,
+                           .enable = (char **)o->enable.items, .n_enable = o->enable.len,
+                           .disable = (char **)o->disable.items, .n_disable = o->disable.len,
+                           .fix_level = o->fix_level};
+    json_t *extra;
+    json_t *findings = hs_judge_run(merge.program, rd, &jo, &extra);
+
     json_t *files_map = json_object();
-    verify_fixes(findings, &disc, baseline_errors, &pool, files_map, root);
-    free(baseline_errors);
+    hs_fix_verify(findings, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
+                  stderr);
     /* Fingerprints first, so they do not depend on what --min-confidence leaves out. */
     hs_findings_finalize(findings, root);
-    size_t hidden = drop_below(findings, o->min_confidence);
+    size_t hidden = hs_findings_drop_below(findings, o->min_confidence);
 
     double seconds = hs_now_seconds() - t0;
-    json_t *report = json_object();
-    json_object_set_new(report, "schema_version", json_integer(1));
-    json_object_set_new(report, "tool", json_pack("{s:s, s:s}", "name", "hotscan", "version", HOTSCAN_VERSION));
-    json_object_set_new(report, "root", json_string(root));
-    json_object_set_new(report, "summary",
-                        json_pack("{s:i, s:i, s:i, s:f}", "translation_units", (json_int_t)n, "findings",
-                                  (json_int_t)json_array_size(findings), "errors",
-                                  (json_int_t)json_array_size(errors), "seconds", seconds));
-    json_object_set_new(report, "findings", findings);
-    json_object_set_new(report, "errors", errors);
-    json_object_set_new(report, "files", files_map);
-    relativize_files(extra, root);
-    json_object_update(report, extra);
-    json_decref(extra);
-
-    FILE *out = stdout;
-    if (o->output) {
-        out = fopen(o->output, "w");
-        if (!out) {
-            fprintf(stderr, "hotscan: error: -o %s: %s\n", o->output, strerror(errno));
-            status = 2;
-        }
-    }
-    if (out) {
-        bool color = o->color == 1 || (o->color == -1 && !o->output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-        bool ok = o->format == FORMAT_JSON    ? hs_emit_json(out, report)
-                  : o->format == FORMAT_SARIF ? hs_emit_sarif(out, report)
-                                              : hs_emit_text(out, report, color);
-        if (out != stdout && fclose(out) != 0)
-            ok = false;
-        if (!ok) {
-            fprintf(stderr, "hotscan: error: could not write the report%s%s\n", o->output ? " to " : "",
-                    o->output ? o->output : "");
-            status = 2;
-        }
-    }
-    if (!write_fix_outputs(o, report))
+    json_t *report = hs_report_new(root, n, findings, merge.errors, files_map, extra, seconds);
+    merge.errors = NULL;
+    if (!write_report(o, report))
         status = 2;
-    size_t nfind = json_array_size(findings), nerr = json_array_size(errors);
-    if (!o->quiet || nerr) {
-        size_t i;
-        json_t *e;
-        json_array_foreach(errors, i, e)
-            fprintf(stderr, "hotscan: error: %s: %s\n", json_string_value(json_object_get(e, "file")),
-                    json_string_value(json_object_get(e, "message")));
-    }
-    if (!o->quiet && hidden)
-        fprintf(stderr, "hotscan: note: %zu lower-confidence finding%s left out (--min-confidence low shows them)\n",
-                hidden, hidden == 1 ? "" : "s");
-    if (!o->quiet)
-        fprintf(stderr, "hotscan: %zu finding%s in %zu translation unit%s (%zu with errors, %zu failed) in %.1f s\n",
-                nfind, nfind == 1 ? "" : "s", n, n == 1 ? "" : "s", nerr - failed, failed, seconds);
+    if (!hs_emit_fix_outputs(report, o->patch, o->export_fixes, o->fix, stderr))
+        status = 2;
+    print_summary(o, report, &merge, hidden, n, seconds);
+    size_t nfind = json_array_size(findings), nerr = json_array_size(json_object_get(report, "errors"));
     if (status == 0)
         status = nerr ? 2 : (nfind && !o->exit_zero) ? 1 : 0;
     json_decref(report);
-    hs_program_delete(program);
+    hs_merge_free(&merge);
     hs_discovery_free(&disc);
     hs_ruledata_delete(rd);
     free(root);

@@ -258,3 +258,11 @@ void hs_discovery_free(hs_discovery *d)
     hs_vec_free(&d->notes);
     free(d->database);
 }
+
+size_t hs_discovery_count_under(const hs_discovery *d, const char *root)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->tus.len; i++)
+        n += hs_path_is_under(root, ((hs_tu_input *)d->tus.items[i])->file);
+    return n;
+}

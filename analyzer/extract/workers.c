@@ -286,6 +286,11 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
         }
     }
     size_t next = 0, done = 0;
+    /* ready[i]: TU i is finished (its facts wait on disk, or its error is set). Results are
+     * loaded and handed to on_result in index order, one at a time, so the merge is the same
+     * whatever order workers finish in and at most one TU's facts are in memory. */
+    bool *ready = hs_xcalloc(n, sizeof *ready);
+    size_t delivered = 0;
     struct pollfd *pfds = hs_xcalloc((size_t)nworkers, sizeof *pfds);
     while (done < n) {
         /* Hand out work. */
@@ -320,7 +325,10 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                 uint32_t reply[2];
                 if (read_all(w->res_fd, reply, sizeof reply) && (long)reply[0] == w->busy) {
                     uint32_t idx = reply[0];
-                    collect(tmpdir, idx, &results[idx]);
+                    if (opt->on_result)
+                        ready[idx] = true; /* loaded when its turn comes */
+                    else
+                        collect(tmpdir, idx, &results[idx]);
                     results[idx].seconds = now - w->started;
                     w->busy = -1;
                     done++;
@@ -337,6 +345,7 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                 if (w->busy >= 0) {
                     results[w->busy].error = death_reason(status);
                     results[w->busy].seconds = now - w->started;
+                    ready[w->busy] = true;
                     w->busy = -1;
                     done++;
                 }
@@ -348,8 +357,17 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                     hs_printf("parsing took longer than %.0f s (--tu-timeout); this TU was skipped",
                               opt->tu_timeout);
                 results[busy].seconds = now - w->started;
+                ready[busy] = true;
                 w->busy = -1;
                 done++;
+            }
+        }
+        if (opt->on_result) {
+            for (; delivered < n && ready[delivered]; delivered++) {
+                hs_tu_result *r = &results[delivered];
+                if (!r->error)
+                    collect(tmpdir, (uint32_t)delivered, r);
+                opt->on_result(delivered, r, opt->user);
             }
         }
         if (opt->progress)
@@ -362,6 +380,7 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
             retire(&ws[k]);
     free(pfds);
     free(ws);
+    free(ready);
     remove_tree_entry(tmpdir);
     free(tmpdir);
     sigaction(SIGPIPE, &old_pipe, NULL);

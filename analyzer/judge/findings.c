@@ -142,3 +142,21 @@ void hs_findings_finalize(json_t *findings, const char *root)
     hs_strmap_delete(occurrences);
     free(items);
 }
+
+int hs_confidence_rank(const char *c)
+{
+    return strcmp(c, "low") == 0 ? 1 : strcmp(c, "medium") == 0 ? 2 : strcmp(c, "high") == 0 ? 3 : 0;
+}
+
+size_t hs_findings_drop_below(json_t *findings, int min_rank)
+{
+    size_t dropped = 0;
+    for (size_t i = json_array_size(findings); i-- > 0;) {
+        const char *c = json_string_value(json_object_get(json_array_get(findings, i), "confidence"));
+        if (hs_confidence_rank(c ? c : "high") < min_rank) {
+            json_array_remove(findings, i);
+            dropped++;
+        }
+    }
+    return dropped;
+}

@@ -22,6 +22,8 @@ typedef struct {
 bool hs_discover(const char *database_option, char **paths, int npaths, hs_discovery *out,
                  char **err);
 void hs_discovery_free(hs_discovery *d);
+/* How many of the TUs found lie under `root` (only code under the root is analyzed). */
+size_t hs_discovery_count_under(const hs_discovery *d, const char *root);
 
 bool hs_is_source_file(const char *path);
 

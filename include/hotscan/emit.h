@@ -29,4 +29,20 @@ bool hs_emit_patch(FILE *out, json_t *report, char **err);
 /* file:line:col: severity: message [rule], with the hot path and related places as notes. */
 bool hs_emit_text(FILE *out, json_t *report, bool color);
 
+typedef enum { HS_FORMAT_TEXT, HS_FORMAT_JSON, HS_FORMAT_SARIF } hs_report_format;
+
+/*
+ * The report: schema v1 with `findings`, `errors` and the `files` map (all taken), and the
+ * members of `extra` (taken) merged in with their "file" paths made relative to the root.
+ */
+json_t *hs_report_new(const char *root, size_t translation_units, json_t *findings, json_t *errors,
+                      json_t *files_map, json_t *extra, double seconds);
+/* Writes the report as text, JSON or SARIF. (report.c) */
+bool hs_emit_report(FILE *out, json_t *report, hs_report_format format, bool color);
+/*
+ * --patch FILE, --export-fixes FILE ("-" is standard output) and, with `apply`, --fix: all
+ * from the report's verified fixes. Problems go to `log`; false when any output failed.
+ */
+bool hs_emit_fix_outputs(json_t *report, const char *patch, const char *export_fixes, bool apply, FILE *log);
+
 #endif

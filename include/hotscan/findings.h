@@ -24,6 +24,12 @@ void hs_finding_add_fix(json_t *finding, const char *description, json_t *edits)
  */
 void hs_findings_finalize(json_t *findings, const char *root);
 
+/* "low" 1, "medium" 2, "high" 3; 0 for anything else. */
+int hs_confidence_rank(const char *confidence);
+/* Drops findings whose confidence ranks below `min_rank` (--min-confidence); returns how
+ * many it dropped. A finding without a confidence counts as high. */
+size_t hs_findings_drop_below(json_t *findings, int min_rank);
+
 /* Severity order for comparisons: error > warning > note. */
 int hs_severity_rank(const char *severity);
 

@@ -3,7 +3,7 @@
  *
  * A fix is a list of edits {file, offset, length, replacement} on the files as they
  * were scanned; the scan verifies each fix by reparsing its TU with the edits applied
- * (see verify in cmd_scan.c) before calling it "verified".
+ * (analyzer/fix/verify.c) before calling it "verified".
  */
 #ifndef HOTSCAN_FIXITS_H
 #define HOTSCAN_FIXITS_H

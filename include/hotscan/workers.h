@@ -33,9 +33,18 @@ typedef struct {
     const char *root;
     bool progress;       /* a progress line on stderr */
     const hs_verify_job *verify_jobs; /* set by hs_verify_all; NULL for extraction */
+    /*
+     * When set, each TU's result is handed over as soon as it and every TU before it are
+     * done, in index order (so a merge is deterministic), and only then read from disk:
+     * the callback owns result->facts and result->error, and the results array keeps
+     * neither. Memory then holds one TU's facts at a time, not the whole tree's.
+     */
+    void (*on_result)(size_t index, hs_tu_result *result, void *user);
+    void *user;
 } hs_pool_options;
 
-/* Fills results[i] for tus[i]. Returns false only when no worker could be started. */
+/* Fills results[i] for tus[i] (or hands each to opt->on_result). Returns false only when no
+ * worker could be started. */
 bool hs_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                     hs_tu_result *results, char **err);
 

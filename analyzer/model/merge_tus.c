@@ -1,0 +1,97 @@
+/*
+ * merge_tus.c - the merge stage: one TU's extraction result at a time into the program
+ * model (program.c), in TU order, each document freed once merged (see merge.h).
+ */
+#define _GNU_SOURCE
+#include "hotscan/merge.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hs_merge_init(hs_merge *m, const hs_discovery *disc, const char *root, const char *facts_dir,
+                   FILE *log)
+{
+    memset(m, 0, sizeof *m);
+    m->disc = disc;
+    m->root = root;
+    m->facts_dir = facts_dir;
+    m->log = log;
+    m->program = hs_program_create();
+    m->errors = json_array();
+    m->baseline_errors = hs_xcalloc(disc->tus.len ? disc->tus.len : 1, sizeof(int));
+    m->ignored_arguments = hs_strmap_create();
+}
+
+static json_t *error_entry(const char *file, const char *message)
+{
+    return json_pack("{s:s, s:s}", "file", file, "message", message);
+}
+
+/* A TU that parsed with errors still gives facts, but its findings may be incomplete. */
+static json_t *parse_error_entry(const char *root, const char *file, json_t *parse_errors)
+{
+    size_t n = json_array_size(parse_errors);
+    char *rel = hs_path_relative(root, file);
+    char *msg = hs_printf("%zu%s compile error%s; findings from this file may be incomplete; first: %s",
+                          n, n >= 5 ? "+" : "", n == 1 ? "" : "s",
+                          json_string_value(json_array_get(parse_errors, 0)));
+    json_t *e = error_entry(rel, msg);
+    free(rel);
+    free(msg);
+    return e;
+}
+
+/* DIR/<index>-<file name>.json; a failure to write is reported, not fatal. */
+static void write_facts(const hs_merge *m, const char *file, size_t index, json_t *facts)
+{
+    char *rel = hs_path_relative(m->root, file);
+    for (char *p = rel; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    char *path = hs_printf("%s/%04zu-%s.json", m->facts_dir, index, rel);
+    if (json_dump_file(facts, path, JSON_INDENT(1)) != 0 && m->log)
+        fprintf(m->log, "hotscan: warning: --facts-dir: cannot write %s: %s\n", path, strerror(errno));
+    free(path);
+    free(rel);
+}
+
+void hs_merge_tu_result(size_t index, hs_tu_result *result, void *user)
+{
+    hs_merge *m = user;
+    const hs_tu_input *in = m->disc->tus.items[index];
+    json_t *facts = result->facts;
+    if (facts) {
+        if (m->facts_dir)
+            write_facts(m, in->file, index, facts);
+        json_object_set_new(facts, "tu_index", json_integer((json_int_t)index));
+        m->baseline_errors[index] = (int)json_integer_value(json_object_get(facts, "error_count"));
+        hs_program_merge(m->program, facts);
+        size_t k;
+        json_t *arg;
+        json_array_foreach(json_object_get(facts, "ignored_arguments"), k, arg)
+            hs_strmap_put(m->ignored_arguments, json_string_value(arg), (void *)1);
+        json_t *pe = json_object_get(facts, "parse_errors");
+        if (json_array_size(pe) > 0)
+            json_array_append_new(m->errors, parse_error_entry(m->root, in->file, pe));
+        json_decref(facts);
+    } else {
+        char *rel = hs_path_relative(m->root, in->file);
+        json_array_append_new(m->errors, error_entry(rel, result->error ? result->error : "not parsed"));
+        free(rel);
+        m->failed++;
+    }
+    free(result->error);
+    result->facts = NULL;
+    result->error = NULL;
+}
+
+void hs_merge_free(hs_merge *m)
+{
+    hs_program_delete(m->program);
+    json_decref(m->errors);
+    free(m->baseline_errors);
+    if (m->ignored_arguments)
+        hs_strmap_delete(m->ignored_arguments);
+    memset(m, 0, sizeof *m);
+}

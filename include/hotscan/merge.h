@@ -1,0 +1,41 @@
+/*
+ * merge.h - the merge stage: takes each TU's extraction result as the workers finish it
+ * (in TU order) and folds it into the program model, then drops the TU's document, so
+ * memory holds the merged program and one TU's facts, not every TU's.
+ *
+ * What a TU's document says besides its facts is kept here too: its compile errors (the
+ * report's "errors", and the baseline a fix-it is verified against), options clang ignored,
+ * and whether the TU failed.
+ */
+#ifndef HOTSCAN_MERGE_H
+#define HOTSCAN_MERGE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "hotscan/discover.h"
+#include "hotscan/program.h"
+#include "hotscan/strmap.h"
+#include "hotscan/workers.h"
+
+typedef struct {
+    const hs_discovery *disc;   /* the TUs, by index */
+    const char *root;
+    const char *facts_dir;      /* write each TU's facts here (--facts-dir), or NULL */
+    FILE *log;                  /* warnings (a facts file that cannot be written) */
+
+    hs_program *program;        /* the merged model; owned */
+    json_t *errors;             /* report "errors" entries: failed TUs, TUs with compile errors */
+    int *baseline_errors;       /* per TU: compile errors before any fix (for verification) */
+    hs_strmap *ignored_arguments; /* compiler options clang did not know, each once */
+    size_t failed;              /* TUs that gave no facts */
+} hs_merge;
+
+void hs_merge_init(hs_merge *m, const hs_discovery *disc, const char *root, const char *facts_dir,
+                   FILE *log);
+/* The extraction pool's on_result callback (`user` is the hs_merge): merges one TU. */
+void hs_merge_tu_result(size_t index, hs_tu_result *result, void *user);
+/* Frees what the merge still holds; a caller that keeps a member sets it to NULL first. */
+void hs_merge_free(hs_merge *m);
+
+#endif
