@@ -1,6 +1,8 @@
 /*
- * registry.c - the rule table: the one place a new rule is registered.
+ * registry.c - the rule table and the fact-family table: the one place a new rule, or a
+ * new family of facts with its collector, is registered.
  */
+#include "hotscan/facts.h"
 #include "hotscan/rules.h"
 
 #include <string.h>
@@ -9,6 +11,19 @@ extern const hs_rule hs_rule_timer_hot_path;
 extern const hs_rule hs_rule_timer_duplicate;
 extern const hs_rule hs_rule_atomic_seqcst_counter;
 extern const hs_rule hs_rule_os_event;
+
+extern const hs_fact_family hs_family_timers;
+
+/* The families whose facts the merge reads into typed stores, in merge order. */
+static const hs_fact_family *const all_families[] = {
+    &hs_family_timers,
+};
+
+const hs_fact_family *const *hs_fact_families(size_t *count)
+{
+    *count = sizeof all_families / sizeof all_families[0];
+    return all_families;
+}
 
 static const hs_rule *const all_rules[] = {
     &hs_rule_timer_hot_path,

@@ -35,6 +35,26 @@ json_t *hs_finding_new(const char *rule, const char *severity, const char *confi
     return f;
 }
 
+json_t *hs_finding_at(const char *rule, const char *severity, const char *confidence, const hs_site *site,
+                      const char *function, const char *message)
+{
+    json_t *f = json_object();
+    json_object_set_new(f, "rule", json_string(rule));
+    json_object_set_new(f, "severity", json_string(severity));
+    json_object_set_new(f, "confidence", json_string(confidence));
+    json_object_set_new(f, "file", json_string(site->file ? site->file : ""));
+    json_object_set_new(f, "line", json_integer(site->line));
+    json_object_set_new(f, "column", json_integer(site->column));
+    json_object_set_new(f, "end_line", json_integer(site->end_line));
+    json_object_set_new(f, "end_column", json_integer(site->end_column));
+    json_object_set_new(f, "function", json_string(function ? function : ""));
+    json_object_set_new(f, "message", json_string(message));
+    json_object_set_new(f, "hot_path", json_array());
+    json_object_set_new(f, "related", json_array());
+    json_object_set_new(f, "fixes", json_array());
+    return f;
+}
+
 void hs_finding_add_related(json_t *finding, const char *file, unsigned line, unsigned column,
                             const char *message)
 {

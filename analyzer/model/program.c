@@ -12,8 +12,13 @@
 hs_program *hs_program_create(void)
 {
     hs_program *p = hs_xcalloc(1, sizeof *p);
+    p->strings = hs_intern_create();
+    size_t nfam;
+    const hs_fact_family *const *families = hs_fact_families(&nfam);
+    p->stores = hs_xcalloc(nfam ? nfam : 1, sizeof *p->stores);
+    for (size_t i = 0; i < nfam; i++)
+        p->stores[i] = families[i]->create();
     p->functions = hs_strmap_create();
-    p->clock_reads = json_array();
     p->atomics = json_array();
     p->events = json_array();
     p->event_objects = json_array();
@@ -25,6 +30,11 @@ void hs_program_delete(hs_program *p)
 {
     if (!p)
         return;
+    size_t nfam;
+    const hs_fact_family *const *families = hs_fact_families(&nfam);
+    for (size_t i = 0; i < nfam; i++)
+        families[i]->destroy(p->stores[i]);
+    free(p->stores);
     for (size_t i = 0; i < p->function_list.len; i++) {
         hs_function *f = p->function_list.items[i];
         free(f->usr);
@@ -43,10 +53,10 @@ void hs_program_delete(hs_program *p)
     hs_vec_free(&p->edges);
     hs_strmap_delete(p->functions);
     hs_strmap_delete(p->seen);
-    json_decref(p->clock_reads);
     json_decref(p->atomics);
     json_decref(p->events);
     json_decref(p->event_objects);
+    hs_intern_delete(p->strings);
     free(p);
 }
 
@@ -100,15 +110,31 @@ static bool first_time(hs_program *p, const char *key)
     return true;
 }
 
-/* A fact's identity: where it is (real path and offset) and what it is. */
-static bool first_fact(hs_program *p, const char *kind, json_t *fact)
+bool hs_program_first_fact(hs_program *p, const char *kind, const char *file, unsigned offset,
+                           const char *function, const char *var, long long ordinal)
 {
-    char *key = hs_printf("%s|%s|%u|%s|%s|%lld", kind, str(fact, "file"), uint_of(fact, "offset"),
-                          str(fact, "function"), str(fact, "var"),
-                          (long long)json_integer_value(json_object_get(fact, "ordinal")));
+    char *key = hs_printf("%s|%s|%u|%s|%s|%lld", kind, file ? file : "", offset, function ? function : "",
+                          var ? var : "", ordinal);
     bool r = first_time(p, key);
     free(key);
     return r;
+}
+
+/* A fact's identity: where it is (real path and offset) and what it is. */
+static bool first_fact(hs_program *p, const char *kind, json_t *fact)
+{
+    return hs_program_first_fact(p, kind, str(fact, "file"), uint_of(fact, "offset"), str(fact, "function"),
+                                 str(fact, "var"), (long long)json_integer_value(json_object_get(fact, "ordinal")));
+}
+
+void *hs_program_store(const hs_program *p, const hs_fact_family *family)
+{
+    size_t nfam;
+    const hs_fact_family *const *families = hs_fact_families(&nfam);
+    for (size_t i = 0; i < nfam; i++)
+        if (families[i] == family)
+            return p->stores[i];
+    return NULL;
 }
 
 static void merge_array(hs_program *p, json_t *facts, const char *member, const char *kind,
@@ -164,7 +190,11 @@ void hs_program_merge(hs_program *p, json_t *facts)
         /* A callee declared noreturn in a header hotscan does not visit is still cold. */
         callee->cold_attr |= json_is_true(json_object_get(cj, "callee_noreturn"));
     }
-    merge_array(p, facts, "clock_reads", "read", p->clock_reads);
+    size_t tu_index = (size_t)json_integer_value(json_object_get(facts, "tu_index"));
+    size_t nfam;
+    const hs_fact_family *const *families = hs_fact_families(&nfam);
+    for (size_t f = 0; f < nfam; f++)
+        families[f]->merge(p->stores[f], p, facts, tu_index);
     merge_array(p, facts, "atomics", "atomic", p->atomics);
     merge_array(p, facts, "events", "event", p->events);
     merge_array(p, facts, "event_objects", "event_object", p->event_objects);

@@ -88,6 +88,11 @@ void *hs_strmap_get(const hs_strmap *m, const char *key)
     return m->keys[i] ? m->values[i] : NULL;
 }
 
+const char *hs_strmap_key(const hs_strmap *m, const char *key)
+{
+    return m->keys[find_slot(m, key)];
+}
+
 bool hs_strmap_has(const hs_strmap *m, const char *key)
 {
     return m->keys[find_slot(m, key)] != NULL;

@@ -7,9 +7,14 @@
 
 #include <jansson.h>
 
+#include "hotscan/facts.h"
+
 /* A finding located at `fact` (which has file, line, column, end_line, end_column). */
 json_t *hs_finding_new(const char *rule, const char *severity, const char *confidence,
                        json_t *fact, const char *function, const char *message);
+/* A finding located at a typed fact's site. */
+json_t *hs_finding_at(const char *rule, const char *severity, const char *confidence, const hs_site *site,
+                      const char *function, const char *message);
 void hs_finding_add_related(json_t *finding, const char *file, unsigned line, unsigned column,
                             const char *message);
 void hs_finding_add_path_step(json_t *finding, const char *function, const char *file,

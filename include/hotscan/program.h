@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "hotscan/common.h"
+#include "hotscan/facts.h"
 #include "hotscan/strmap.h"
 
 typedef struct hs_function hs_function;
@@ -39,23 +40,35 @@ struct hs_function {
     bool cold_only;          /* cold, or reachable only through cold functions */
 };
 
-typedef struct {
+struct hs_program {
+    hs_intern *strings;    /* every string of the typed facts, once */
+    void **stores;         /* one per fact family, in hs_fact_families() order */
     hs_strmap *functions;  /* USR -> hs_function* */
     hs_vec function_list;  /* hs_function*, in insertion order */
     hs_vec edges;          /* hs_call_edge* */
-    json_t *clock_reads;   /* array of read facts, each once */
     json_t *atomics;       /* array of atomic-operation facts, each once */
     json_t *events;        /* array of event-API-use facts, each once */
     json_t *event_objects; /* array of event-object declarations, each once */
     hs_strmap *seen;       /* de-duplication keys of merged facts */
     size_t translation_units;
-} hs_program;
+};
 
 hs_program *hs_program_create(void);
 void hs_program_delete(hs_program *p);
 
-/* Adds one TU's facts. */
+/* Adds one TU's facts: functions and calls here, then each fact family's members. */
 void hs_program_merge(hs_program *p, json_t *facts);
+
+/* A family's store (what its merge built), for its rules. */
+void *hs_program_store(const hs_program *p, const hs_fact_family *family);
+
+/*
+ * True the first time a fact is offered: a fact from a header that several TUs include
+ * is merged once. Its identity is where it is (real path, offset) and what it is (kind,
+ * enclosing function USR, variable USR, ordinal at that place); NULLs count as "".
+ */
+bool hs_program_first_fact(hs_program *p, const char *kind, const char *file, unsigned offset,
+                           const char *function, const char *var, long long ordinal);
 
 /* Finds or creates a function by USR (used by the merge and the unit tests). */
 hs_function *hs_program_function(hs_program *p, const char *usr, const char *name);

@@ -19,6 +19,8 @@ void hs_strmap_delete(hs_strmap *m);
 void *hs_strmap_put(hs_strmap *m, const char *key, void *value);
 void *hs_strmap_get(const hs_strmap *m, const char *key);
 bool hs_strmap_has(const hs_strmap *m, const char *key);
+/* The map's own copy of `key` (stable until the map is deleted), or NULL when absent. */
+const char *hs_strmap_key(const hs_strmap *m, const char *key);
 size_t hs_strmap_size(const hs_strmap *m);
 
 /* Iteration: for (size_t it = 0; hs_strmap_next(m, &it, &k, &v);) */

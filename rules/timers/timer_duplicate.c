@@ -12,90 +12,69 @@
 #include "hotscan/findings.h"
 #include "hotscan/fixits.h"
 #include "hotscan/rules.h"
+#include "timer_facts.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static json_int_t num(json_t *o, const char *k)
+/* Strings of one program model are interned: equal strings are the same pointer. */
+static bool same_clock(const hs_clock_read *a, const hs_clock_read *b)
 {
-    return json_integer_value(json_object_get(o, k));
-}
-
-static const char *s(json_t *o, const char *k)
-{
-    const char *v = json_string_value(json_object_get(o, k));
-    return v ? v : "";
-}
-
-static bool same_clock(json_t *a, json_t *b)
-{
-    if (strcmp(s(a, "api"), s(b, "api")) != 0)
+    if (strcmp(a->api, b->api) != 0)
         return false;
     /* APIs without a clock argument read one clock; others must name the same one. */
-    json_t *ia = json_object_get(a, "clock_id"), *ib = json_object_get(b, "clock_id");
-    if (json_is_null(ia) || json_is_null(ib))
-        return json_is_null(ia) && json_is_null(ib);
-    return strcmp(json_string_value(ia), json_string_value(ib)) == 0;
+    if (!a->clock_id || !b->clock_id)
+        return !a->clock_id && !b->clock_id;
+    return strcmp(a->clock_id, b->clock_id) == 0;
 }
 
-/* Branch entries are [node_start, node_end, arm, exit_until, sampled]. */
-static json_t *find_node(json_t *branches, json_int_t node)
+static const hs_read_branch *find_node(const hs_clock_read *r, long long node)
 {
-    size_t i;
-    json_t *e;
-    json_array_foreach(branches, i, e) if (json_integer_value(json_array_get(e, 0)) == node) return e;
+    for (size_t i = 0; i < r->n_branches; i++)
+        if (r->branches[i].node == node)
+            return &r->branches[i];
     return NULL;
 }
 
 /* Can `a` (earlier) and `b` (later) both run on one pass through the function? */
-static bool on_one_path(json_t *a, json_t *b)
+static bool on_one_path(const hs_clock_read *a, const hs_clock_read *b)
 {
-    json_t *ba = json_object_get(a, "branches"), *bb = json_object_get(b, "branches");
-    json_int_t b_offset = num(b, "offset");
-    json_int_t a_offset = num(a, "offset");
+    long long b_offset = b->site.offset, a_offset = a->site.offset;
     /* b in a block segment after an always-leaving statement; a earlier in that block. */
-    size_t k;
-    json_t *seg;
-    json_array_foreach(bb, k, seg) {
-        json_int_t node = json_integer_value(json_array_get(seg, 0));
-        json_int_t node_end = json_integer_value(json_array_get(seg, 1));
-        if (json_integer_value(json_array_get(seg, 3)) == -1 && a_offset >= node && a_offset <= node_end &&
-            !find_node(json_object_get(a, "branches"), node))
+    for (size_t k = 0; k < b->n_branches; k++) {
+        const hs_read_branch *seg = &b->branches[k];
+        if (seg->exit_until == -1 && a_offset >= seg->node && a_offset <= seg->node_end &&
+            !find_node(a, seg->node))
             return false;
     }
-    size_t i;
-    json_t *e;
-    json_array_foreach(ba, i, e) {
-        json_int_t node = json_integer_value(json_array_get(e, 0));
-        json_int_t node_end = json_integer_value(json_array_get(e, 1));
-        json_int_t arm = json_integer_value(json_array_get(e, 2));
-        json_int_t exit_until = json_integer_value(json_array_get(e, 3));
-        json_t *other = find_node(bb, node);
-        if (other && json_integer_value(json_array_get(other, 2)) != arm)
+    for (size_t i = 0; i < a->n_branches; i++) {
+        const hs_read_branch *e = &a->branches[i];
+        const hs_read_branch *other = find_node(b, e->node);
+        if (other && other->arm != e->arm)
             return false; /* different arms of one if/switch/?:, or block segments */
-        if (exit_until < 0 && !other && b_offset >= node && b_offset <= node_end)
+        if (e->exit_until < 0 && !other && b_offset >= e->node && b_offset <= e->node_end)
             return false; /* a later segment of the block b is in, which a's cannot reach */
-        if (!other && exit_until > 0 && b_offset > node_end && b_offset <= exit_until)
+        if (!other && e->exit_until > 0 && b_offset > e->node_end && b_offset <= e->exit_until)
             return false; /* a's arm returns, breaks or continues before b */
     }
     return true;
 }
 
-static bool combined(json_t *read)
+static const char *or_empty(const char *s)
 {
-    return json_array_size(json_object_get(read, "elapsed_with")) > 0;
+    return s ? s : "";
 }
 
 static int by_offset(const void *pa, const void *pb)
 {
-    json_t *a = *(json_t *const *)pa, *b = *(json_t *const *)pb;
-    int c = strcmp(s(a, "function"), s(b, "function"));
+    const hs_clock_read *a = *(const hs_clock_read *const *)pa, *b = *(const hs_clock_read *const *)pb;
+    int c = strcmp(or_empty(a->function), or_empty(b->function));
     if (c)
         return c;
-    c = strcmp(s(a, "file"), s(b, "file"));
+    c = strcmp(or_empty(a->site.file), or_empty(b->site.file));
     if (c)
         return c;
-    return num(a, "offset") < num(b, "offset") ? -1 : num(a, "offset") > num(b, "offset");
+    return a->site.offset < b->site.offset ? -1 : a->site.offset > b->site.offset;
 }
 
 /*
@@ -104,50 +83,46 @@ static int by_offset(const void *pa, const void *pb)
  * for out-parameters, a copy). When both results are used directly, one local holds
  * the reading. NULL with the reason when neither applies.
  */
-static json_t *reuse_edits(json_t *a, json_t *b, const char **why_not)
+static json_t *reuse_edits(const hs_clock_read *a, const hs_clock_read *b, const char **why_not)
 {
-    const char *file = s(b, "file");
-    json_int_t modified = json_is_integer(json_object_get(a, "sink_modified_at"))
-                              ? num(a, "sink_modified_at") : -1;
-    bool a_kept = json_object_get(a, "sink_text") && (modified < 0 || modified > num(b, "offset"));
-    bool a_out = json_is_true(json_object_get(a, "out_param"));
-    bool b_out = json_is_true(json_object_get(b, "out_param"));
-    if (json_is_true(json_object_get(b, "macro")) || json_is_true(json_object_get(a, "macro"))) {
+    const char *file = b->site.file;
+    bool a_kept = a->sink_text && (a->sink_modified_at < 0 || a->sink_modified_at > (long long)b->site.offset);
+    if (b->macro || a->macro) {
         *why_not = "a read is written through a macro";
         return NULL;
     }
     json_t *edits = json_array();
-    if (a_kept && a_out == b_out) {
+    if (a_kept && a->out_param == b->out_param) {
         char *replacement;
-        if (!b_out) {
-            replacement = hs_text_operand(s(a, "sink_text"));
+        if (!b->out_param) {
+            replacement = hs_text_operand(a->sink_text);
         } else {
             /* `clock_gettime(id, &b)` as a statement -> `b = a` */
-            if (json_is_true(json_object_get(b, "result_used")) && !json_object_get(b, "sink_text")) {
+            if (b->result_used && !b->sink_text) {
                 json_decref(edits);
                 *why_not = "the second call's status is used";
                 return NULL;
             }
-            char *dst = hs_text_deref(s(b, "sink_text"));
-            char *src = hs_text_deref(s(a, "sink_text"));
+            char *dst = hs_text_deref(or_empty(b->sink_text));
+            char *src = hs_text_deref(a->sink_text);
             replacement = hs_printf("%s = %s", dst, src);
             free(dst);
             free(src);
         }
-        json_array_append_new(edits, hs_edit_new(file, (size_t)num(b, "offset"), (size_t)num(b, "length"), replacement));
+        json_array_append_new(edits, hs_edit_new(file, b->site.offset, b->site.length, replacement));
         free(replacement);
         return edits;
     }
-    bool same_block = num(a, "stmt_offset") > 0 && num(b, "offset") < num(a, "block_end");
-    if (!a_out && !b_out && !json_is_string(json_object_get(a, "sink")) && same_block) {
-        const char *api = s(a, "api");
+    bool same_block = a->stmt_offset > 0 && (long long)b->site.offset < a->block_end;
+    if (!a->out_param && !b->out_param && !a->sink && same_block) {
+        const char *api = a->api;
         const char *base = strrchr(api, ':') ? strrchr(api, ':') + 1 : api;
         char *local = hs_printf("hs_%s_reading", base);
-        const char *type = strncmp(api, "std::", 5) == 0 ? "const auto" : s(a, "type");
-        char *decl = hs_printf("%s %s = %s;\n%s", type, local, s(a, "text"), s(a, "stmt_indent"));
-        json_array_append_new(edits, hs_edit_new(file, (size_t)num(a, "stmt_offset"), 0, decl));
-        json_array_append_new(edits, hs_edit_new(file, (size_t)num(a, "offset"), (size_t)num(a, "length"), local));
-        json_array_append_new(edits, hs_edit_new(file, (size_t)num(b, "offset"), (size_t)num(b, "length"), local));
+        const char *type = strncmp(api, "std::", 5) == 0 ? "const auto" : or_empty(a->type);
+        char *decl = hs_printf("%s %s = %s;\n%s", type, local, a->text, or_empty(a->stmt_indent));
+        json_array_append_new(edits, hs_edit_new(file, (size_t)a->stmt_offset, 0, decl));
+        json_array_append_new(edits, hs_edit_new(file, a->site.offset, a->site.length, local));
+        json_array_append_new(edits, hs_edit_new(file, b->site.offset, b->site.length, local));
         free(local);
         free(decl);
         return edits;
@@ -160,50 +135,48 @@ static json_t *reuse_edits(json_t *a, json_t *b, const char **why_not)
 
 static void judge(hs_judge_ctx *ctx)
 {
-    json_t *reads = ctx->program->clock_reads;
-    size_t n = json_array_size(reads);
-    json_t **sorted = hs_xcalloc(n ? n : 1, sizeof(json_t *));
+    const hs_timer_store *store = hs_timer_facts(ctx->program);
+    size_t n = store->len;
+    const hs_clock_read **sorted = hs_xcalloc(n ? n : 1, sizeof *sorted);
     for (size_t i = 0; i < n; i++)
-        sorted[i] = json_array_get(reads, i);
-    qsort(sorted, n, sizeof(json_t *), by_offset);
+        sorted[i] = &store->reads[i];
+    qsort(sorted, n, sizeof *sorted, by_offset);
     for (size_t j = 0; j < n; j++) {
-        json_t *b = sorted[j];
-        if (combined(b) || !json_is_true(json_object_get(b, "result_used")))
+        const hs_clock_read *b = sorted[j];
+        /* A reading combined with another is a start/end pair measuring elapsed time. */
+        if (b->n_elapsed_with > 0 || !b->result_used)
             continue;
         /* The nearest earlier reading in the same function that b duplicates. */
-        json_t *a = NULL;
+        const hs_clock_read *a = NULL;
         for (size_t i = j; i-- > 0;) {
-            json_t *c = sorted[i];
-            if (strcmp(s(c, "function"), s(b, "function")) != 0 || strcmp(s(c, "file"), s(b, "file")) != 0)
+            const hs_clock_read *c = sorted[i];
+            if (strcmp(or_empty(c->function), or_empty(b->function)) != 0 ||
+                strcmp(or_empty(c->site.file), or_empty(b->site.file)) != 0)
                 break;
-            if (num(c, "offset") == num(b, "offset"))
+            if (c->site.offset == b->site.offset)
                 continue; /* one macro expansion */
-            if (same_clock(c, b) && strcmp(s(c, "loop_path"), s(b, "loop_path")) == 0 &&
-                num(c, "lambda") == num(b, "lambda") &&
-                json_is_true(json_object_get(c, "result_used")) && on_one_path(c, b)) {
+            if (same_clock(c, b) && strcmp(c->loop_path, b->loop_path) == 0 && c->lambda == b->lambda &&
+                c->result_used && on_one_path(c, b)) {
                 a = c;
                 break;
             }
         }
         if (!a)
             continue;
-        json_int_t calls_between = num(b, "seq") - num(a, "seq") - 1;
+        long long calls_between = b->seq - a->seq - 1;
         /* A blocking or slow call in between makes distinct readings plausible. */
-        bool blocked_between = num(b, "blocking_seq") > num(a, "blocking_seq");
+        bool blocked_between = b->blocking_seq > a->blocking_seq;
         const char *confidence = blocked_between ? "low" : calls_between > 0 ? "medium" : "high";
-        const char *api = s(b, "api");
-        json_t *clock_id = json_object_get(b, "clock_id");
-        char *what = json_is_string(clock_id) ? hs_printf("%s(%s)", api, json_string_value(clock_id))
-                                              : hs_printf("%s()", api);
-        char *message = hs_printf("%s is read again here although the reading at line %lld is "
+        char *what = b->clock_id ? hs_printf("%s(%s)", b->api, b->clock_id) : hs_printf("%s()", b->api);
+        char *message = hs_printf("%s is read again here although the reading at line %u is "
                                   "still at hand on this path; reuse it instead of a second read",
-                                  what, (long long)num(a, "line"));
-        json_t *finding = hs_finding_new("timer-duplicate", "warning", confidence, b,
-                                         s(b, "function_name"), message);
-        hs_finding_add_related(finding, s(a, "file"), (unsigned)num(a, "line"),
-                               (unsigned)num(a, "column"), "the earlier read of the same clock");
-        json_object_set(finding, "api", json_object_get(b, "api"));
-        json_object_set(finding, "fingerprint_basis", json_object_get(b, "text"));
+                                  what, a->site.line);
+        json_t *finding = hs_finding_at("timer-duplicate", "warning", confidence, &b->site,
+                                        or_empty(b->function_name), message);
+        hs_finding_add_related(finding, a->site.file, a->site.line, a->site.column,
+                               "the earlier read of the same clock");
+        json_object_set_new(finding, "api", json_string(b->api));
+        json_object_set_new(finding, "fingerprint_basis", json_string(b->text));
         json_object_set_new(finding, "calls_between", json_integer(calls_between));
         const char *why_not = NULL;
         json_t *edits = reuse_edits(a, b, &why_not);
@@ -211,7 +184,7 @@ static void judge(hs_judge_ctx *ctx)
             hs_finding_add_fix(finding, "reuse the earlier reading", edits);
         else
             json_object_set_new(finding, "fix_unavailable", json_string(why_not));
-        json_object_set(finding, "tu_index", json_object_get(b, "tu_index"));
+        json_object_set_new(finding, "tu_index", json_integer((json_int_t)b->tu_index));
         json_array_append_new(ctx->findings, finding);
         free(what);
         free(message);

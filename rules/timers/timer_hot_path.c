@@ -11,6 +11,7 @@
 #include "hotscan/findings.h"
 #include "hotscan/fixits.h"
 #include "hotscan/rules.h"
+#include "timer_facts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,30 +84,26 @@ static char *chain_text(const hs_function *f)
  * project declares in its rule data ("in trx_start_low, use the statement's start
  * time instead of clock()").
  */
-static void add_aggressive_fixes(hs_judge_ctx *ctx, json_t *finding, json_t *read, const hs_function *f)
+static void add_aggressive_fixes(hs_judge_ctx *ctx, json_t *finding, const hs_clock_read *read, const hs_function *f)
 {
-    const char *api = json_string_value(json_object_get(read, "api"));
-    const char *file = json_string_value(json_object_get(read, "file"));
+    const char *file = read->site.file;
     for (size_t i = 0; i < ctx->rd->replacements.len; i++) {
         const hs_timer_replacement *r = ctx->rd->replacements.items[i];
-        if (strcmp(r->timer, api) != 0 || (r->function && strcmp(r->function, f->name) != 0))
+        if (strcmp(r->timer, read->api) != 0 || (r->function && strcmp(r->function, f->name) != 0))
             continue;
         json_t *edits = json_array();
-        json_array_append_new(edits, hs_edit_new(file, (size_t)json_integer_value(json_object_get(read, "offset")),
-                                                 (size_t)json_integer_value(json_object_get(read, "length")),
-                                                 r->replacement));
+        json_array_append_new(edits, hs_edit_new(file, read->site.offset, read->site.length, r->replacement));
         hs_finding_add_fix(finding, r->description, edits);
         return;
     }
-    const char *clock_id = json_string_value(json_object_get(read, "clock_id"));
-    json_t *arg = json_object_get(read, "clock_arg");
-    if (clock_id && arg && (strcmp(clock_id, "CLOCK_MONOTONIC") == 0 || strcmp(clock_id, "CLOCK_REALTIME") == 0) &&
-        strcmp(json_string_value(json_object_get(arg, "text")), clock_id) == 0) {
+    const char *clock_id = read->clock_id;
+    if (clock_id && read->has_clock_arg &&
+        (strcmp(clock_id, "CLOCK_MONOTONIC") == 0 || strcmp(clock_id, "CLOCK_REALTIME") == 0) &&
+        strcmp(read->clock_arg_text, clock_id) == 0) {
         char *coarse = hs_printf("%s_COARSE", clock_id);
         char *desc = hs_printf("read %s (Linux; resolution of one tick, a few ms)", coarse);
         json_t *edits = json_array();
-        json_array_append_new(edits, hs_edit_new(file, (size_t)json_integer_value(json_object_get(arg, "offset")),
-                                                 (size_t)json_integer_value(json_object_get(arg, "length")), coarse));
+        json_array_append_new(edits, hs_edit_new(file, read->clock_arg_offset, read->clock_arg_length, coarse));
         hs_finding_add_fix(finding, desc, edits);
         free(coarse);
         free(desc);
@@ -115,18 +112,15 @@ static void add_aggressive_fixes(hs_judge_ctx *ctx, json_t *finding, json_t *rea
 
 static void judge(hs_judge_ctx *ctx)
 {
-    size_t i;
-    json_t *read;
-    json_array_foreach(ctx->program->clock_reads, i, read) {
-        const char *fn_usr = json_string_value(json_object_get(read, "function"));
-        const hs_function *f = hs_strmap_get(ctx->program->functions, fn_usr);
+    const hs_timer_store *store = hs_timer_facts(ctx->program);
+    for (size_t i = 0; i < store->len; i++) {
+        const hs_clock_read *read = &store->reads[i];
+        const hs_function *f = read->function ? hs_strmap_get(ctx->program->functions, read->function) : NULL;
         /* Cold code, and reads on an error path (before an abort), are not hot. A coarse
          * clock (a memory load) is the cheap read this rule recommends: never flagged. */
-        if (!f || f->cold_only || json_is_true(json_object_get(read, "error_path")) ||
-            strcmp(json_string_value(json_object_get(read, "cost")), "coarse") == 0)
+        if (!f || f->cold_only || read->error_path || strcmp(read->cost, "coarse") == 0)
             continue;
-        bool in_loop = json_is_true(json_object_get(read, "in_loop")) &&
-                       !json_is_true(json_object_get(read, "loop_blocking"));
+        bool in_loop = read->in_loop && !read->loop_blocking;
         const hs_call_edge *loop_call = hot_loop_caller(f);
         json_t *reasons = json_array();
         char *why = NULL;
@@ -159,42 +153,35 @@ static void judge(hs_judge_ctx *ctx)
             json_decref(reasons);
             continue;
         }
-        const char *api = json_string_value(json_object_get(read, "api"));
-        const char *cost = json_string_value(json_object_get(read, "cost"));
-        const char *clock_id = json_string_value(json_object_get(read, "clock_id"));
-        char *what = clock_id ? hs_printf("%s(%s)", api, clock_id) : hs_printf("%s()", api);
+        const char *cost = read->cost;
+        char *what = read->clock_id ? hs_printf("%s(%s)", read->api, read->clock_id) : hs_printf("%s()", read->api);
         char *message = hs_printf("%s on a hot path costs %s: %s; read the clock once per "
                                   "request and reuse it, or use a cheaper clock",
                                   what, cost_phrase(cost), why);
         /* Only "in a loop" is weaker evidence; a read in a branch inside the loop runs on
          * some iterations only, often as deliberate amortization: weaker still. */
         bool only_loop = !f->hot_root && !loop_call && f->hot_depth <= 0;
-        const char *confidence = !only_loop ? "high"
-                                 : json_is_true(json_object_get(read, "sampled_in_loop")) ? "low"
-                                                                                        : "medium";
+        const char *confidence = !only_loop ? "high" : read->sampled_in_loop ? "low" : "medium";
         /* Outside a tight loop, a cheap clock read beside blocking I/O in the same
          * function is noise; a syscall read is not (MDEV-12345's clock() cost as much as
          * the network read). */
-        if (!in_loop && strcmp(cost, "syscall") != 0 &&
-            json_is_true(json_object_get(read, "function_blocks")))
+        if (!in_loop && strcmp(cost, "syscall") != 0 && read->function_blocks)
             confidence = "low";
-        json_t *finding = hs_finding_new("timer-hot-path", severity_for(cost), confidence, read,
-                                         f->name, message);
+        json_t *finding = hs_finding_at("timer-hot-path", severity_for(cost), confidence, &read->site,
+                                        f->name, message);
         json_object_set_new(finding, "reasons", reasons);
-        json_object_set(finding, "cost", json_object_get(read, "cost"));
-        json_object_set(finding, "api", json_object_get(read, "api"));
-        json_object_set(finding, "fingerprint_basis", json_object_get(read, "text"));
+        json_object_set_new(finding, "cost", json_string(cost));
+        json_object_set_new(finding, "api", json_string(read->api));
+        json_object_set_new(finding, "fingerprint_basis", json_string(read->text));
         /* The path shown is the one the message names. */
         bool loop_call_leads = loop_call && !f->hot_root && !in_loop;
         if (loop_call_leads) {
             add_hot_path_to(finding, loop_call->caller, loop_call->file, loop_call->line);
-            hs_finding_add_path_step(finding, f->name, json_string_value(json_object_get(read, "file")),
-                                     (unsigned)json_integer_value(json_object_get(read, "line")));
+            hs_finding_add_path_step(finding, f->name, read->site.file, read->site.line);
         } else if (f->hot_depth >= 0) {
-            add_hot_path_to(finding, f, json_string_value(json_object_get(read, "file")),
-                            (unsigned)json_integer_value(json_object_get(read, "line")));
+            add_hot_path_to(finding, f, read->site.file, read->site.line);
         }
-        json_object_set(finding, "tu_index", json_object_get(read, "tu_index"));
+        json_object_set_new(finding, "tu_index", json_integer((json_int_t)read->tu_index));
         if (ctx->fix_level == HS_FIX_AGGRESSIVE)
             add_aggressive_fixes(ctx, finding, read, f);
         json_array_append_new(ctx->findings, finding);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hotscan/program.h"
+#include "timers/timer_facts.h"
 
 /* A function whose USR is derived from its name, as libclang spells C functions. */
 static hs_function *fn(hs_program *p, const char *name)
@@ -431,7 +432,7 @@ static void test_merge_counts_header_facts_once(void **state)
     hs_program_merge(p, a); /* the same TU again changes nothing but the count */
     assert_int_equal(p->translation_units, 3);
 
-    assert_int_equal(json_array_size(p->clock_reads), 1);
+    assert_int_equal(hs_timer_facts(p)->len, 1);
     assert_int_equal(count_usr(p, "c:@F@hdr_now"), 1);
     assert_int_equal(count_usr(p, "c:@F@clock"), 1);
     assert_int_equal(p->function_list.len, 4); /* main_a, hdr_now, clock, main_b */
@@ -496,7 +497,7 @@ static void test_merge_distinct_reads_and_definitions(void **state)
     assert_true(f->hot_attr);
     assert_string_equal(f->file, "/p/f.c");
     assert_int_equal(f->line, 8);
-    assert_int_equal(json_array_size(p->clock_reads), 3);
+    assert_int_equal(hs_timer_facts(p)->len, 3);
     assert_int_equal(p->function_list.len, 1);
     json_decref(decl);
     json_decref(def);

@@ -1,0 +1,74 @@
+/*
+ * facts.h - what every fact family shares: the string interner of the program model, the
+ * position of a fact in the source, the fact-family interface the merge dispatches to, and
+ * the helpers a family's reader uses to read the JSON facts files.
+ *
+ * A TU's facts travel as a JSON document (docs/facts.md): written by the extractor in a
+ * worker, read once by the merge. Each family's reader (rules/<family>/<family>_facts.c)
+ * is the only code that knows the JSON keys of its facts; it turns them into the C structs
+ * its header declares, with strings interned, and the rules read those typed fields.
+ */
+#ifndef HOTSCAN_FACTS_H
+#define HOTSCAN_FACTS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The version of the facts document; a reader refuses any other. */
+#define HS_FACTS_VERSION 1
+
+/* Interned strings: each distinct string stored once; pointers compare equal iff the
+ * strings do, and live as long as the interner. */
+typedef struct hs_intern hs_intern;
+hs_intern *hs_intern_create(void);
+void hs_intern_delete(hs_intern *in);
+/* The interned copy of `s`; NULL for NULL. */
+const char *hs_intern_str(hs_intern *in, const char *s);
+const char *hs_intern_strn(hs_intern *in, const char *s, size_t n);
+size_t hs_intern_count(const hs_intern *in);
+
+/* Where a fact is: the code a finding points at. Lines and columns 1-based, offsets
+ * 0-based bytes in `file` (a real path, interned). */
+typedef struct {
+    const char *file;
+    unsigned line, column, end_line, end_column;
+    unsigned offset, length;
+} hs_site;
+
+/* A place named by a fact (a declaration, an earlier use). */
+typedef struct {
+    const char *file;   /* NULL when the fact names no place */
+    unsigned line, column;
+} hs_place;
+
+typedef struct hs_program hs_program;
+
+/*
+ * A fact family: the facts one collector writes and its rules read. The program model
+ * holds one store per family (created and deleted with the model) and hands every TU's
+ * document to each family's merge, which reads its members and keeps each fact once
+ * however many TUs saw it (hs_program_first_fact). The table is in rules/registry.c.
+ */
+typedef struct hs_fact_family {
+    const char *name;
+    void *(*create)(void);
+    void (*destroy)(void *store);
+    void (*merge)(void *store, hs_program *p, json_t *tu_facts, size_t tu_index);
+} hs_fact_family;
+
+const hs_fact_family *const *hs_fact_families(size_t *count);
+
+/* Reading typed values from a facts object. Absent keys read as NULL, 0 or false, the
+ * values the extractor leaves out; a family reader is the only caller. */
+const char *hs_facts_str(hs_intern *in, json_t *obj, const char *key);
+long long hs_facts_int(json_t *obj, const char *key, long long absent);
+unsigned hs_facts_uint(json_t *obj, const char *key);
+bool hs_facts_bool(json_t *obj, const char *key);
+bool hs_facts_has(json_t *obj, const char *key);   /* present and not null */
+/* file, line, column, end_line, end_column, offset, length of `obj`. */
+void hs_facts_site(hs_intern *in, json_t *obj, hs_site *out);
+/* {file, line, column} under `key`, or an empty place. */
+void hs_facts_place(hs_intern *in, json_t *obj, const char *key, hs_place *out);
+
+#endif

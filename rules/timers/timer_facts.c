@@ -1,0 +1,115 @@
+/*
+ * timer_facts.c - reads the timers family's facts ("clock_reads") from a TU's facts
+ * document into typed hs_clock_read records (timer_facts.h), each read once per place.
+ */
+#include "timer_facts.h"
+
+#include <stdlib.h>
+
+#include "hotscan/common.h"
+
+static void *create(void)
+{
+    return hs_xcalloc(1, sizeof(hs_timer_store));
+}
+
+static void destroy(void *store)
+{
+    hs_timer_store *s = store;
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->len; i++)
+        free(s->reads[i].branches);
+    free(s->reads);
+    free(s);
+}
+
+static void read_branches(json_t *arr, hs_clock_read *r)
+{
+    r->n_branches = json_array_size(arr);
+    r->branches = r->n_branches ? hs_xcalloc(r->n_branches, sizeof *r->branches) : NULL;
+    for (size_t i = 0; i < r->n_branches; i++) {
+        json_t *e = json_array_get(arr, i);
+        hs_read_branch *b = &r->branches[i];
+        b->node = (long long)json_integer_value(json_array_get(e, 0));
+        b->node_end = (long long)json_integer_value(json_array_get(e, 1));
+        b->arm = (long long)json_integer_value(json_array_get(e, 2));
+        b->exit_until = (long long)json_integer_value(json_array_get(e, 3));
+        b->sampled = json_is_true(json_array_get(e, 4));
+    }
+}
+
+static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_clock_read *r)
+{
+    hs_facts_site(in, o, &r->site);
+    r->text = hs_facts_str(in, o, "text");
+    r->macro = hs_facts_bool(o, "macro");
+    r->ordinal = hs_facts_int(o, "ordinal", 0);
+    r->tu_index = tu_index;
+    r->api = hs_facts_str(in, o, "api");
+    r->clock = hs_facts_str(in, o, "clock");
+    r->clock_id = hs_facts_str(in, o, "clock_id");
+    r->cost = hs_facts_str(in, o, "cost");
+    r->type = hs_facts_str(in, o, "type");
+    r->function = hs_facts_str(in, o, "function");
+    r->function_name = hs_facts_str(in, o, "function_name");
+    r->in_loop = hs_facts_bool(o, "in_loop");
+    r->loop_blocking = hs_facts_bool(o, "loop_blocking");
+    r->sampled_in_loop = hs_facts_bool(o, "sampled_in_loop");
+    r->loop_path = hs_facts_str(in, o, "loop_path");
+    r->lambda = hs_facts_int(o, "lambda", 0);
+    read_branches(json_object_get(o, "branches"), r);
+    r->error_path = hs_facts_bool(o, "error_path");
+    r->function_blocks = hs_facts_bool(o, "function_blocks");
+    r->seq = hs_facts_int(o, "seq", 0);
+    r->blocking_seq = hs_facts_int(o, "blocking_seq", 0);
+    r->result_used = hs_facts_bool(o, "result_used");
+    r->sink = hs_facts_str(in, o, "sink");
+    r->sink_text = hs_facts_str(in, o, "sink_text");
+    r->out_param = hs_facts_bool(o, "out_param");
+    r->sink_modified_at = hs_facts_int(o, "sink_modified_at", -1);
+    r->n_elapsed_with = json_array_size(json_object_get(o, "elapsed_with"));
+    json_t *arg = json_object_get(o, "clock_arg");
+    r->has_clock_arg = json_is_object(arg);
+    if (r->has_clock_arg) {
+        r->clock_arg_offset = hs_facts_uint(arg, "offset");
+        r->clock_arg_length = hs_facts_uint(arg, "length");
+        r->clock_arg_text = hs_facts_str(in, arg, "text");
+    }
+    r->stmt_offset = hs_facts_int(o, "stmt_offset", 0);
+    r->stmt_indent = hs_facts_str(in, o, "stmt_indent");
+    r->block_end = hs_facts_int(o, "block_end", 0);
+    /* Absent strings read as "" where the rules compare them. */
+    if (!r->loop_path)
+        r->loop_path = hs_intern_str(in, "");
+    if (!r->text)
+        r->text = hs_intern_str(in, "");
+}
+
+static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
+{
+    hs_timer_store *s = store;
+    size_t i;
+    json_t *o;
+    json_array_foreach(json_object_get(tu_facts, "clock_reads"), i, o) {
+        const char *file = json_string_value(json_object_get(o, "file"));
+        const char *function = json_string_value(json_object_get(o, "function"));
+        if (!hs_program_first_fact(p, "read", file, hs_facts_uint(o, "offset"), function, NULL,
+                                   hs_facts_int(o, "ordinal", 0)))
+            continue;
+        if (s->len == s->cap) {
+            s->cap = s->cap ? 2 * s->cap : 64;
+            s->reads = hs_xrealloc(s->reads, s->cap * sizeof *s->reads);
+        }
+        hs_clock_read *r = &s->reads[s->len++];
+        *r = (hs_clock_read){0};
+        read_one(p->strings, o, tu_index, r);
+    }
+}
+
+const hs_fact_family hs_family_timers = {
+    .name = "timers",
+    .create = create,
+    .destroy = destroy,
+    .merge = merge,
+};

@@ -1,0 +1,84 @@
+/*
+ * timer_facts.h - the timers family's facts: one hs_clock_read per call that reads a clock,
+ * as the collector (collect_timers.c) saw it and the merge kept it, once per place.
+ *
+ * Read from the TU's "clock_reads" JSON member by timer_facts.c, the only code that knows
+ * those keys (docs/facts.md). Strings are interned in the program model.
+ */
+#ifndef HOTSCAN_TIMER_FACTS_H
+#define HOTSCAN_TIMER_FACTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hotscan/facts.h"
+#include "hotscan/program.h"
+
+/* A branch the read sits in, outermost first: which arm of which if/switch/?: or block. */
+typedef struct {
+    long long node, node_end;  /* offsets of the branching statement */
+    long long arm;             /* which arm (or block segment) the read is in */
+    long long exit_until;      /* > 0: the arm always leaves (return/break/...) before this
+                                  offset; -1: a block segment after an always-leaving
+                                  statement; 0: neither */
+    bool sampled;              /* the condition samples (`i % N == 0`) */
+} hs_read_branch;
+
+typedef struct {
+    hs_site site;              /* the call */
+    const char *text;          /* the call as written */
+    bool macro;                /* written through a macro */
+    long long ordinal;         /* how many reads the function had before this one */
+    size_t tu_index;           /* the TU that saw it first: where its fix is verified */
+
+    const char *api;           /* qualified name of the clock function */
+    const char *clock;         /* which clock, in words */
+    const char *clock_id;      /* the clock argument's name (CLOCK_MONOTONIC), or NULL */
+    const char *cost;          /* cost class: "syscall", "vdso", "coarse", "cycles" */
+    const char *type;          /* the call's type */
+
+    const char *function;      /* USR of the enclosing function */
+    const char *function_name;
+
+    bool in_loop;              /* inside a loop of its function */
+    bool loop_blocking;        /* and that loop also blocks (sleeps, polls): paced */
+    bool sampled_in_loop;      /* inside a sampling branch of the innermost loop */
+    const char *loop_path;     /* the loop nest, "" outside loops */
+    long long lambda;          /* offset of the enclosing lambda, 0 when none */
+    hs_read_branch *branches;
+    size_t n_branches;
+    bool error_path;           /* before an abort-like call */
+    bool function_blocks;      /* the function blocks unconditionally somewhere */
+    long long seq;             /* calls made before it in the function */
+    long long blocking_seq;    /* blocking or slow calls made before it */
+
+    bool result_used;          /* the reading is used (not a discarded call) */
+    const char *sink;          /* name key of what receives the reading, or NULL */
+    const char *sink_text;     /* its text, or NULL when the reading lands nowhere named */
+    bool out_param;            /* the reading is written through a pointer argument */
+    long long sink_modified_at;/* offset of the next write to the sink, -1 when none */
+    size_t n_elapsed_with;     /* readings it is combined with (an elapsed-time pair) */
+
+    bool has_clock_arg;        /* the clock argument, when it is a plain name */
+    unsigned clock_arg_offset, clock_arg_length;
+    const char *clock_arg_text;
+
+    long long stmt_offset;     /* the statement holding the call (its block's), for fixes */
+    const char *stmt_indent;
+    long long block_end;
+} hs_clock_read;
+
+/* Every clock read of the program, each once, in merge order. */
+typedef struct {
+    hs_clock_read *reads;
+    size_t len, cap;
+} hs_timer_store;
+
+extern const hs_fact_family hs_family_timers;
+
+static inline const hs_timer_store *hs_timer_facts(const hs_program *p)
+{
+    return hs_program_store(p, &hs_family_timers);
+}
+
+#endif
