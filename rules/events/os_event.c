@@ -17,6 +17,7 @@
 #include "hotscan/findings.h"
 #include "hotscan/rules.h"
 #include "hotscan/strmap.h"
+#include "event_facts.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,28 +25,26 @@
 
 #define RULE_ID "os-event"
 
-static const char *s(json_t *o, const char *k)
-{
-    const char *v = json_string_value(json_object_get(o, k));
-    return v ? v : "";
-}
-
-static json_int_t num(json_t *o, const char *k)
-{
-    return json_integer_value(json_object_get(o, k));
-}
-
 /* Site kinds every object lists, in plan order; other kinds are added when seen. */
 static const char *const site_kinds[] = {"create", "set", "reset", "wait", "wait_time",
                                          "is_set", "destroy"};
 #define N_SITE_KINDS (sizeof site_kinds / sizeof site_kinds[0])
 
+/* Where an object is declared: its own declaration fact, or what a use knows of it. */
+typedef struct {
+    const char *file;
+    unsigned line, column;
+    const char *type;              /* "" when only a use names the place */
+    const hs_event_object *fact;   /* the declaration fact, or NULL */
+} decl_ref;
+
 typedef struct {
     const char *key;     /* the declaration's USR */
     const char *name;    /* display name */
-    json_t *decls;       /* event_object facts, borrowed */
-    json_t *uses;        /* event use facts, borrowed */
-    json_t *decl;        /* the declaration to point at: a definition when there is one */
+    hs_vec decls;        /* const hs_event_object* */
+    hs_vec uses;         /* const hs_event_use* */
+    bool has_decl;       /* `decl` is set: a definition when there is one */
+    decl_ref decl;
 } event_object;
 
 typedef struct {
@@ -64,28 +63,27 @@ static event_object *object_get(object_table *t, const char *key, const char *na
     o = hs_xcalloc(1, sizeof *o);
     o->key = key;
     o->name = name;
-    o->decls = json_array();
-    o->uses = json_array();
     hs_strmap_put(t->index, key, o);
     hs_vec_push(&t->list, o);
     return o;
 }
 
-static int cmp_location(json_t *a, json_t *b)
+static int cmp_location(const char *fa, unsigned la, unsigned ca, const char *fb, unsigned lb, unsigned cb)
 {
-    int c = strcmp(s(a, "file"), s(b, "file"));
+    int c = strcmp(fa ? fa : "", fb ? fb : "");
     if (c)
         return c;
-    if (num(a, "line") != num(b, "line"))
-        return num(a, "line") < num(b, "line") ? -1 : 1;
-    if (num(a, "column") != num(b, "column"))
-        return num(a, "column") < num(b, "column") ? -1 : 1;
+    if (la != lb)
+        return la < lb ? -1 : 1;
+    if (ca != cb)
+        return ca < cb ? -1 : 1;
     return 0;
 }
 
-static int cmp_location_ptr(const void *pa, const void *pb)
+static int cmp_use_ptr(const void *pa, const void *pb)
 {
-    return cmp_location(*(json_t *const *)pa, *(json_t *const *)pb);
+    const hs_event_use *a = *(const hs_event_use *const *)pa, *b = *(const hs_event_use *const *)pb;
+    return cmp_location(a->site.file, a->site.line, a->site.column, b->site.file, b->site.line, b->site.column);
 }
 
 static int cmp_object(const void *pa, const void *pb)
@@ -96,25 +94,25 @@ static int cmp_object(const void *pa, const void *pb)
 }
 
 /* A definition wins; among equals, the first by file and line. */
-static json_t *choose_declaration(json_t *decls)
+static const hs_event_object *choose_declaration(const hs_vec *decls)
 {
-    json_t *best = NULL;
-    size_t i;
-    json_t *d;
-    json_array_foreach(decls, i, d) {
-        bool def = json_is_true(json_object_get(d, "definition"));
-        bool best_def = best && json_is_true(json_object_get(best, "definition"));
-        if (!best || (def && !best_def) || (def == best_def && cmp_location(d, best) < 0))
+    const hs_event_object *best = NULL;
+    for (size_t i = 0; i < decls->len; i++) {
+        const hs_event_object *d = decls->items[i];
+        if (!best || (d->definition && !best->definition) ||
+            (d->definition == best->definition &&
+             cmp_location(d->site.file, d->site.line, d->site.column, best->site.file, best->site.line,
+                          best->site.column) < 0))
             best = d;
     }
     return best;
 }
 
-static size_t count_kind(json_t *uses, const char *kind)
+static size_t count_kind(const hs_vec *uses, const char *kind)
 {
-    size_t n = 0, i;
-    json_t *u;
-    json_array_foreach(uses, i, u) n += strcmp(s(u, "kind"), kind) == 0;
+    size_t n = 0;
+    for (size_t i = 0; i < uses->len; i++)
+        n += strcmp(((const hs_event_use *)uses->items[i])->kind, kind) == 0;
     return n;
 }
 
@@ -169,43 +167,42 @@ static const char *verb_for(const char *kind)
     return "uses";
 }
 
-static char *object_phrase(json_t *use)
+static char *object_phrase(const hs_event_use *use)
 {
-    if (s(use, "object_name")[0])
-        return hs_xstrdup(s(use, "object_name"));
-    if (s(use, "object_text")[0])
-        return hs_printf("`%s` (not traced to a global, static or field)", s(use, "object_text"));
-    if (strcmp(s(use, "kind"), "create") == 0)
+    if (use->object_name[0])
+        return hs_xstrdup(use->object_name);
+    if (use->object_text[0])
+        return hs_printf("`%s` (not traced to a global, static or field)", use->object_text);
+    if (strcmp(use->kind, "create") == 0)
         return hs_xstrdup("(its result is not stored in a global, static or field here)");
     return hs_xstrdup("(object not known here)");
 }
 
-static void add_declaration_related(json_t *finding, json_t *decl, const char *name)
+static void add_declaration_related(json_t *finding, const decl_ref *decl, const char *name)
 {
     char *msg = hs_printf("declaration of %s", name);
-    hs_finding_add_related(finding, s(decl, "file"), (unsigned)num(decl, "line"),
-                           (unsigned)num(decl, "column"), msg);
+    hs_finding_add_related(finding, decl->file ? decl->file : "", decl->line, decl->column, msg);
     free(msg);
 }
 
-static void flag_use(hs_judge_ctx *ctx, json_t *use, event_object *o)
+static void flag_use(hs_judge_ctx *ctx, const hs_event_use *use, const event_object *o)
 {
-    const char *kind = s(use, "kind");
+    const char *kind = use->kind;
     char *what = object_phrase(use);
     /* A project's own event API added with --rules is not InnoDB's. */
-    bool innodb = strncmp(s(use, "api"), "os_event_", 9) == 0;
+    bool innodb = strncmp(use->api, "os_event_", 9) == 0;
     char *message = hs_printf("%s() %s %s %s; to move it to a condition variable and a normal "
                               "mutex (MDEV-21452), %s",
-                              s(use, "api"), verb_for(kind), innodb ? "InnoDB os_event" : "event",
+                              use->api, verb_for(kind), innodb ? "InnoDB os_event" : "event",
                               what, migration_for(kind));
-    json_t *f = hs_finding_new(RULE_ID, "warning", "high", use, s(use, "function_name"), message);
-    if (o && o->decl)
-        add_declaration_related(f, o->decl, o->name);
-    json_object_set_new(f, "api", json_string(s(use, "api")));
+    json_t *f = hs_finding_at(RULE_ID, "warning", "high", &use->site, use->function_name, message);
+    if (o && o->has_decl)
+        add_declaration_related(f, &o->decl, o->name);
+    json_object_set_new(f, "api", json_string(use->api));
     json_object_set_new(f, "kind", json_string(kind));
     json_object_set_new(f, "object", json_string(o ? o->name : ""));
     /* Two uses from one macro invocation share its text: the API tells them apart. */
-    char *basis = hs_printf("%s|%s", s(use, "api"), s(use, "text"));
+    char *basis = hs_printf("%s|%s", use->api, use->text);
     json_object_set_new(f, "fingerprint_basis", json_string(basis));
     free(basis);
     json_array_append_new(ctx->findings, f);
@@ -214,25 +211,23 @@ static void flag_use(hs_judge_ctx *ctx, json_t *use, event_object *o)
 }
 
 /* "1 create, 2 set, 1 reset, 1 wait" over the kinds present, in plan order. */
-static char *use_summary(event_object *o)
+static char *use_summary(const event_object *o)
 {
     hs_buf b;
     hs_buf_init(&b);
     hs_strmap *done = hs_strmap_create();
     for (size_t k = 0; k < N_SITE_KINDS; k++) {
-        size_t n = count_kind(o->uses, site_kinds[k]);
+        size_t n = count_kind(&o->uses, site_kinds[k]);
         hs_strmap_put(done, site_kinds[k], (void *)1);
         if (n)
             hs_buf_printf(&b, "%s%zu %s", b.len ? ", " : "", n, site_kinds[k]);
     }
-    size_t i;
-    json_t *u;
-    json_array_foreach(o->uses, i, u) {
-        const char *kind = s(u, "kind");
+    for (size_t i = 0; i < o->uses.len; i++) {
+        const char *kind = ((const hs_event_use *)o->uses.items[i])->kind;
         if (hs_strmap_has(done, kind))
             continue;
         hs_strmap_put(done, kind, (void *)1);
-        hs_buf_printf(&b, "%s%zu %s", b.len ? ", " : "", count_kind(o->uses, kind), kind);
+        hs_buf_printf(&b, "%s%zu %s", b.len ? ", " : "", count_kind(&o->uses, kind), kind);
     }
     hs_strmap_delete(done);
     if (!b.len)
@@ -240,20 +235,20 @@ static char *use_summary(event_object *o)
     return hs_buf_take(&b);
 }
 
-static void flag_declaration(hs_judge_ctx *ctx, json_t *decl, event_object *o)
+static void flag_declaration(hs_judge_ctx *ctx, const hs_event_object *decl, const event_object *o)
 {
     char *uses = use_summary(o);
-    const char *what = strstr(s(decl, "type"), "os_event") ? "an InnoDB os_event" : "an event";
+    const char *what = strstr(decl->type, "os_event") ? "an InnoDB os_event" : "an event";
     char *message = hs_printf("%s is %s (%s): replace it with a condition variable and use the "
                               "mutex that guards its condition (MDEV-21452); its uses: %s (see "
                               "\"objects\" in the JSON report for the plan)",
-                              o->name, what, s(decl, "type"), uses);
-    json_t *f = hs_finding_new(RULE_ID, "warning", "high", decl, "", message);
-    if (o->decl && o->decl != decl)
-        add_declaration_related(f, o->decl, o->name);
+                              o->name, what, decl->type, uses);
+    json_t *f = hs_finding_at(RULE_ID, "warning", "high", &decl->site, "", message);
+    if (o->has_decl && o->decl.fact != decl)
+        add_declaration_related(f, &o->decl, o->name);
     json_object_set_new(f, "kind", json_string("declaration"));
     json_object_set_new(f, "object", json_string(o->name));
-    char *basis = hs_printf("declaration|%s|%s", s(decl, "type"), o->name);
+    char *basis = hs_printf("declaration|%s|%s", decl->type, o->name);
     json_object_set_new(f, "fingerprint_basis", json_string(basis));
     json_array_append_new(ctx->findings, f);
     free(basis);
@@ -270,10 +265,10 @@ static void plan_step(hs_buf *b, size_t n, const char *what)
         hs_buf_printf(b, "%s%s (%zu site%s)", b->len ? "; " : "", what, n, n == 1 ? "" : "s");
 }
 
-static char *plan_for(event_object *o)
+static char *plan_for(const event_object *o)
 {
-    json_t *u = o->uses;
-    if (json_array_size(u) == 0)
+    const hs_vec *u = &o->uses;
+    if (u->len == 0)
         return hs_printf("No os_event API use of %s was traced in the scanned code (it may be "
                          "used through a parameter, a local or a file not scanned): find its uses, "
                          "then replace it with a condition variable guarded by the mutex that "
@@ -283,7 +278,7 @@ static char *plan_for(event_object *o)
            resets = count_kind(u, "reset"), waits = count_kind(u, "wait"),
            timed = count_kind(u, "wait_time"), polls = count_kind(u, "is_set"),
            destroys = count_kind(u, "destroy");
-    size_t other = json_array_size(u) - (creates + sets + resets + waits + timed + polls + destroys);
+    size_t other = u->len - (creates + sets + resets + waits + timed + polls + destroys);
     hs_buf steps;
     hs_buf_init(&steps);
     plan_step(&steps, creates, "create -> init a condition variable");
@@ -314,25 +309,23 @@ static char *plan_for(event_object *o)
     return plan;
 }
 
-static json_t *site_of(json_t *use)
+static json_t *site_of(const hs_event_use *use)
 {
-    json_t *site = json_pack("{s:s, s:I, s:I, s:s, s:s}", "file", s(use, "file"), "line",
-                             (json_int_t)num(use, "line"), "column", (json_int_t)num(use, "column"),
-                             "function", s(use, "function_name"), "api", s(use, "api"));
-    return site;
+    return json_pack("{s:s, s:I, s:I, s:s, s:s}", "file", use->site.file ? use->site.file : "", "line",
+                     (json_int_t)use->site.line, "column", (json_int_t)use->site.column, "function",
+                     use->function_name, "api", use->api);
 }
 
-static json_t *object_entry(event_object *o)
+static json_t *object_entry(const event_object *o)
 {
     json_t *entry = json_object();
     json_object_set_new(entry, "object", json_string(o->name));
     json_object_set_new(entry, "usr", json_string(o->key));
-    if (o->decl) {
-        json_t *d = json_pack("{s:s, s:I, s:I}", "file", s(o->decl, "file"), "line",
-                              (json_int_t)num(o->decl, "line"), "column",
-                              (json_int_t)num(o->decl, "column"));
-        if (s(o->decl, "type")[0])
-            json_object_set_new(d, "type", json_string(s(o->decl, "type")));
+    if (o->has_decl) {
+        json_t *d = json_pack("{s:s, s:I, s:I}", "file", o->decl.file ? o->decl.file : "", "line",
+                              (json_int_t)o->decl.line, "column", (json_int_t)o->decl.column);
+        if (o->decl.type[0])
+            json_object_set_new(d, "type", json_string(o->decl.type));
         json_object_set_new(entry, "declaration", d);
     } else {
         json_object_set_new(entry, "declaration", json_null());
@@ -340,13 +333,13 @@ static json_t *object_entry(event_object *o)
     json_t *sites = json_object();
     for (size_t k = 0; k < N_SITE_KINDS; k++)
         json_object_set_new(sites, site_kinds[k], json_array());
-    size_t n = json_array_size(o->uses);
-    json_t **sorted = hs_xcalloc(n ? n : 1, sizeof(json_t *));
+    size_t n = o->uses.len;
+    const hs_event_use **sorted = hs_xcalloc(n ? n : 1, sizeof *sorted);
     for (size_t i = 0; i < n; i++)
-        sorted[i] = json_array_get(o->uses, i);
-    qsort(sorted, n, sizeof(json_t *), cmp_location_ptr);
+        sorted[i] = o->uses.items[i];
+    qsort(sorted, n, sizeof *sorted, cmp_use_ptr);
     for (size_t i = 0; i < n; i++) {
-        const char *kind = s(sorted[i], "kind");
+        const char *kind = sorted[i]->kind;
         json_t *list = json_object_get(sites, kind);
         if (!list) {
             list = json_array();
@@ -362,34 +355,50 @@ static json_t *object_entry(event_object *o)
     return entry;
 }
 
-static void judge(hs_judge_ctx *ctx)
+/* The declaration to point at: a definition when there is one; for an object whose type
+ * is not a listed event type, the first use that knows its declaration. */
+static void choose_decl_ref(event_object *o)
 {
-    json_t *events = ctx->program->events, *decls = ctx->program->event_objects;
-    object_table t = {.index = hs_strmap_create()};
-    size_t i;
-    json_t *e;
-    json_array_foreach(decls, i, e) {
-        event_object *o = object_get(&t, s(e, "object"), s(e, "object_name"));
-        json_array_append(o->decls, e);
+    const hs_event_object *d = choose_declaration(&o->decls);
+    if (d) {
+        o->decl = (decl_ref){d->site.file, d->site.line, d->site.column, d->type, d};
+        o->has_decl = true;
+        return;
     }
-    json_array_foreach(events, i, e) {
-        if (s(e, "object")[0]) {
-            event_object *o = object_get(&t, s(e, "object"), s(e, "object_name"));
-            json_array_append(o->uses, e);
+    for (size_t u = 0; u < o->uses.len; u++) {
+        const hs_event_use *use = o->uses.items[u];
+        if (use->object_declaration.file) {
+            o->decl = (decl_ref){use->object_declaration.file, use->object_declaration.line,
+                                 use->object_declaration.column, "", NULL};
+            o->has_decl = true;
+            return;
         }
     }
-    for (size_t k = 0; k < t.list.len; k++) {
-        event_object *o = t.list.items[k];
-        o->decl = choose_declaration(o->decls);
-        /* An object whose type is not a listed event type: its uses know its declaration. */
-        for (size_t u = 0; !o->decl && u < json_array_size(o->uses); u++)
-            o->decl = json_object_get(json_array_get(o->uses, u), "object_declaration");
+}
+
+static void judge(hs_judge_ctx *ctx)
+{
+    const hs_event_store *facts = hs_event_facts(ctx->program);
+    object_table t = {.index = hs_strmap_create()};
+    for (size_t i = 0; i < facts->n_objects; i++) {
+        const hs_event_object *e = &facts->objects[i];
+        hs_vec_push(&object_get(&t, e->object, e->object_name)->decls, (void *)e);
     }
-    json_array_foreach(events, i, e) {
-        event_object *o = s(e, "object")[0] ? hs_strmap_get(t.index, s(e, "object")) : NULL;
-        flag_use(ctx, e, o);
+    for (size_t i = 0; i < facts->n_uses; i++) {
+        const hs_event_use *e = &facts->uses[i];
+        if (e->object[0])
+            hs_vec_push(&object_get(&t, e->object, e->object_name)->uses, (void *)e);
     }
-    json_array_foreach(decls, i, e) flag_declaration(ctx, e, hs_strmap_get(t.index, s(e, "object")));
+    for (size_t k = 0; k < t.list.len; k++)
+        choose_decl_ref(t.list.items[k]);
+    for (size_t i = 0; i < facts->n_uses; i++) {
+        const hs_event_use *e = &facts->uses[i];
+        flag_use(ctx, e, e->object[0] ? hs_strmap_get(t.index, e->object) : NULL);
+    }
+    for (size_t i = 0; i < facts->n_objects; i++) {
+        const hs_event_object *e = &facts->objects[i];
+        flag_declaration(ctx, e, hs_strmap_get(t.index, e->object));
+    }
 
     if (t.list.len)
         qsort(t.list.items, t.list.len, sizeof(void *), cmp_object);
@@ -397,8 +406,8 @@ static void judge(hs_judge_ctx *ctx)
     for (size_t k = 0; k < t.list.len; k++) {
         event_object *o = t.list.items[k];
         json_array_append_new(objects, object_entry(o));
-        json_decref(o->decls);
-        json_decref(o->uses);
+        hs_vec_free(&o->decls);
+        hs_vec_free(&o->uses);
         free(o);
     }
     hs_vec_free(&t.list);
