@@ -19,7 +19,6 @@ hs_program *hs_program_create(void)
     for (size_t i = 0; i < nfam; i++)
         p->stores[i] = families[i]->create();
     p->functions = hs_strmap_create();
-    p->atomics = json_array();
     p->events = json_array();
     p->event_objects = json_array();
     p->seen = hs_strmap_create();
@@ -53,7 +52,6 @@ void hs_program_delete(hs_program *p)
     hs_vec_free(&p->edges);
     hs_strmap_delete(p->functions);
     hs_strmap_delete(p->seen);
-    json_decref(p->atomics);
     json_decref(p->events);
     json_decref(p->event_objects);
     hs_intern_delete(p->strings);
@@ -195,7 +193,6 @@ void hs_program_merge(hs_program *p, json_t *facts)
     const hs_fact_family *const *families = hs_fact_families(&nfam);
     for (size_t f = 0; f < nfam; f++)
         families[f]->merge(p->stores[f], p, facts, tu_index);
-    merge_array(p, facts, "atomics", "atomic", p->atomics);
     merge_array(p, facts, "events", "event", p->events);
     merge_array(p, facts, "event_objects", "event_object", p->event_objects);
 }
