@@ -13,11 +13,13 @@ extern const hs_rule hs_rule_atomic_seqcst_counter;
 extern const hs_rule hs_rule_os_event;
 
 extern const hs_fact_family hs_family_timers;
+extern const hs_fact_family hs_family_atomics;
 extern const hs_fact_family hs_family_events;
 
 /* The families whose facts the merge reads into typed stores, in merge order. */
 static const hs_fact_family *const all_families[] = {
     &hs_family_timers,
+    &hs_family_atomics,
     &hs_family_events,
 };
 

@@ -19,7 +19,6 @@ hs_program *hs_program_create(void)
     for (size_t i = 0; i < nfam; i++)
         p->stores[i] = families[i]->create();
     p->functions = hs_strmap_create();
-    p->atomics = json_array();
     p->seen = hs_strmap_create();
     return p;
 }
@@ -51,7 +50,6 @@ void hs_program_delete(hs_program *p)
     hs_vec_free(&p->edges);
     hs_strmap_delete(p->functions);
     hs_strmap_delete(p->seen);
-    json_decref(p->atomics);
     hs_intern_delete(p->strings);
     free(p);
 }
@@ -116,13 +114,6 @@ bool hs_program_first_fact(hs_program *p, const char *kind, const char *file, un
     return r;
 }
 
-/* A fact's identity: where it is (real path and offset) and what it is. */
-static bool first_fact(hs_program *p, const char *kind, json_t *fact)
-{
-    return hs_program_first_fact(p, kind, str(fact, "file"), uint_of(fact, "offset"), str(fact, "function"),
-                                 str(fact, "var"), (long long)json_integer_value(json_object_get(fact, "ordinal")));
-}
-
 void *hs_program_store(const hs_program *p, const hs_fact_family *family)
 {
     size_t nfam;
@@ -131,22 +122,6 @@ void *hs_program_store(const hs_program *p, const hs_fact_family *family)
         if (families[i] == family)
             return p->stores[i];
     return NULL;
-}
-
-static void merge_array(hs_program *p, json_t *facts, const char *member, const char *kind,
-                        json_t *into)
-{
-    size_t i;
-    json_t *fact;
-    json_t *tu_index = json_object_get(facts, "tu_index");
-    json_array_foreach(json_object_get(facts, member), i, fact) {
-        if (first_fact(p, kind, fact)) {
-            /* Which TU saw it first: the one a fix-it for it is verified in. */
-            if (tu_index)
-                json_object_set(fact, "tu_index", tu_index);
-            json_array_append(into, fact);
-        }
-    }
 }
 
 void hs_program_merge(hs_program *p, json_t *facts)
@@ -191,7 +166,6 @@ void hs_program_merge(hs_program *p, json_t *facts)
     const hs_fact_family *const *families = hs_fact_families(&nfam);
     for (size_t f = 0; f < nfam; f++)
         families[f]->merge(p->stores[f], p, facts, tu_index);
-    merge_array(p, facts, "atomics", "atomic", p->atomics);
 }
 
 static const char *unqualified(const char *name)

@@ -46,7 +46,6 @@ struct hs_program {
     hs_strmap *functions;  /* USR -> hs_function* */
     hs_vec function_list;  /* hs_function*, in insertion order */
     hs_vec edges;          /* hs_call_edge* */
-    json_t *atomics;       /* array of atomic-operation facts, each once */
     hs_strmap *seen;       /* de-duplication keys of merged facts */
     size_t translation_units;
 };

@@ -16,104 +16,93 @@
 #include "hotscan/fixits.h"
 #include "hotscan/rules.h"
 #include "hotscan/strmap.h"
+#include "atomic_facts.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *s(json_t *o, const char *k)
+/* A string the facts may leave out, as the rule reads it. */
+static const char *or_empty(const char *s)
 {
-    const char *v = json_string_value(json_object_get(o, k));
-    return v ? v : "";
+    return s ? s : "";
 }
 
-static bool is(json_t *use, const char *key, const char *value)
+static bool is_add_or_sub(const hs_atomic_op *u)
 {
-    return strcmp(s(use, key), value) == 0;
+    return u->op == HS_AOP_FETCH_ADD || u->op == HS_AOP_ADD_FETCH || u->op == HS_AOP_FETCH_SUB ||
+           u->op == HS_AOP_SUB_FETCH;
 }
 
-static bool is_add_or_sub(json_t *u)
+static bool is_sub(const hs_atomic_op *u)
 {
-    return is(u, "op", "fetch_add") || is(u, "op", "add_fetch") || is(u, "op", "fetch_sub") ||
-           is(u, "op", "sub_fetch");
+    return u->op == HS_AOP_FETCH_SUB || u->op == HS_AOP_SUB_FETCH;
 }
 
-static bool is_sub(json_t *u)
+/* "file.c:LINE", the base name of `file`. */
+static char *where(const char *file, long long line)
 {
-    return is(u, "op", "fetch_sub") || is(u, "op", "sub_fetch");
-}
-
-static char *at(json_t *counts, const char *kind)
-{
-    json_t *w = json_object_get(counts, kind);
-    const char *file = s(w, "file");
+    file = or_empty(file);
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-    return hs_printf("%s:%lld", base, (long long)json_integer_value(json_object_get(w, "line")));
-}
-
-static json_int_t count(json_t *counts, const char *kind)
-{
-    return json_integer_value(json_object_get(counts, kind));
+    return hs_printf("%s:%lld", base, line);
 }
 
 /* Why a TU's plain (non-atomic) uses show the variable is not a counter, or NULL. */
-static char *plain_disqualifies(json_t *counts)
+static char *plain_disqualifies(const hs_atomic_plain *counts)
 {
-    char *where = NULL, *r = NULL;
-    if (count(counts, "loads_loop_condition")) {
-        where = at(counts, "loads_loop_condition_at");
-        r = hs_printf("it is read in a loop condition, as a flag or a signal is (%s)", where);
-    } else if (count(counts, "writes_computed")) {
-        where = at(counts, "writes_computed_at");
-        r = hs_printf("it is also written non-atomically with computed values (%s)", where);
-    } else if (count(counts, "address_taken")) {
-        where = at(counts, "address_taken_at");
-        r = hs_printf("its address escapes to code hotscan does not follow (%s)", where);
+    char *at = NULL, *r = NULL;
+    if (counts->loads_loop_condition.count) {
+        at = where(counts->loads_loop_condition.first.file, counts->loads_loop_condition.first.line);
+        r = hs_printf("it is read in a loop condition, as a flag or a signal is (%s)", at);
+    } else if (counts->writes_computed.count) {
+        at = where(counts->writes_computed.first.file, counts->writes_computed.first.line);
+        r = hs_printf("it is also written non-atomically with computed values (%s)", at);
+    } else if (counts->address_taken.count) {
+        at = where(counts->address_taken.first.file, counts->address_taken.first.line);
+        r = hs_printf("its address escapes to code hotscan does not follow (%s)", at);
     }
-    free(where);
+    free(at);
     return r;
 }
 
 /* Why this use shows the variable is not a counter, or NULL when it is a counter use. */
-static char *disqualifies(json_t *u)
+static char *disqualifies(const hs_atomic_op *u)
 {
-    if (is(u, "op", "plain"))
-        return plain_disqualifies(json_object_get(u, "plain"));
-    const char *op = s(u, "op");
-    const char *use = s(u, "use");
-    long long line = (long long)json_integer_value(json_object_get(u, "line"));
-    const char *file = s(u, "file");
-    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-    if (strcmp(op, "cas") == 0)
-        return hs_printf("it is compared-and-swapped (%s:%lld)", base, line);
-    if (strcmp(op, "exchange") == 0)
-        return hs_printf("it is exchanged (%s:%lld)", base, line);
-    if (strcmp(op, "bitwise") == 0)
-        return hs_printf("it takes bitwise operations, like a set of flags (%s:%lld)", base, line);
-    if (strcmp(op, "wait") == 0)
-        return hs_printf("it is waited on or notified (%s:%lld)", base, line);
-    if (strcmp(op, "escape") == 0)
-        return hs_printf("its address or reference escapes to code hotscan does not follow (%s:%lld)",
-                         base, line);
-    if (strcmp(op, "other") == 0)
-        return hs_printf("it takes an operation hotscan does not model (%s:%lld)", base, line);
-    if (is_add_or_sub(u) && (strcmp(use, "condition") == 0 || strcmp(use, "loop_condition") == 0))
-        return hs_printf("an add/sub result decides a condition (%s:%lld)", base, line);
-    if (is_sub(u) && strcmp(use, "discarded") != 0)
-        return hs_printf("a decrement's result is used, as a reference count's is (%s:%lld)", base, line);
-    if (strcmp(op, "store") == 0 && !json_is_true(json_object_get(u, "value_constant")))
-        return hs_printf("it stores computed values, like a flag or a published value (%s:%lld)", base,
-                         line);
-    if (strcmp(op, "load") == 0 && strcmp(use, "version_check") == 0)
-        return hs_printf("its value is compared for equality or masked, as a sequence lock's or a "
-                         "version number's is (%s:%lld)", base, line);
-    if (strcmp(op, "load") == 0 && strcmp(use, "loop_condition") == 0)
-        return hs_printf("it is loaded in a loop condition, as a flag or a signal is (%s:%lld)", base,
-                         line);
-    return NULL;
+    if (u->op == HS_AOP_PLAIN)
+        return plain_disqualifies(&u->plain);
+    const char *why = NULL;
+    switch (u->op) {
+    case HS_AOP_CAS: why = "it is compared-and-swapped"; break;
+    case HS_AOP_EXCHANGE: why = "it is exchanged"; break;
+    case HS_AOP_BITWISE: why = "it takes bitwise operations, like a set of flags"; break;
+    case HS_AOP_WAIT: why = "it is waited on or notified"; break;
+    case HS_AOP_ESCAPE: why = "its address or reference escapes to code hotscan does not follow"; break;
+    case HS_AOP_OTHER: why = "it takes an operation hotscan does not model"; break;
+    default: break;
+    }
+    bool condition = u->use == HS_AUSE_CONDITION || u->use == HS_AUSE_LOOP_CONDITION;
+    if (!why) {
+        if (is_add_or_sub(u) && condition)
+            why = "an add/sub result decides a condition";
+        else if (is_sub(u) && u->use != HS_AUSE_DISCARDED)
+            why = "a decrement's result is used, as a reference count's is";
+        else if (u->op == HS_AOP_STORE && !u->value_constant)
+            why = "it stores computed values, like a flag or a published value";
+        else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_VERSION_CHECK)
+            why = "its value is compared for equality or masked, as a sequence lock's or a version "
+                  "number's is";
+        else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION)
+            why = "it is loaded in a loop condition, as a flag or a signal is";
+    }
+    if (!why)
+        return NULL;
+    char *at = where(u->site.file, (long long)u->site.line);
+    char *r = hs_printf("%s (%s)", why, at);
+    free(at);
+    return r;
 }
 
 typedef struct {
-    hs_vec uses;  /* json_t* facts */
+    hs_vec uses;  /* const hs_atomic_op* */
 } variable;
 
 static char *usage_summary(const variable *v)
@@ -121,16 +110,16 @@ static char *usage_summary(const variable *v)
     size_t adds = 0, loads = 0, resets = 0;
     hs_strmap *files = hs_strmap_create();
     for (size_t i = 0; i < v->uses.len; i++) {
-        json_t *u = v->uses.items[i];
-        if (is(u, "op", "plain"))
+        const hs_atomic_op *u = v->uses.items[i];
+        if (u->op == HS_AOP_PLAIN)
             continue;
         if (is_add_or_sub(u))
             adds++;
-        else if (is(u, "op", "load"))
+        else if (u->op == HS_AOP_LOAD)
             loads++;
-        else if (is(u, "op", "store"))
+        else if (u->op == HS_AOP_STORE)
             resets++;
-        hs_strmap_put(files, s(u, "file"), (void *)1);
+        hs_strmap_put(files, or_empty(u->site.file), (void *)1);
     }
     char *r = hs_printf("%zu add%s, %zu load%s, %zu reset%s in %zu file%s", adds, adds == 1 ? "" : "s",
                         loads, loads == 1 ? "" : "s", resets, resets == 1 ? "" : "s",
@@ -139,39 +128,37 @@ static char *usage_summary(const variable *v)
     return r;
 }
 
-static const char *relaxed_spelling(json_t *u)
+static const char *relaxed_spelling(const hs_atomic_op *u)
 {
-    const char *form = s(u, "form");
-    if (strcmp(form, "gnu") == 0 || strcmp(form, "sync") == 0)
+    if (u->form == HS_AFORM_GNU || u->form == HS_AFORM_SYNC)
         return "__ATOMIC_RELAXED";
-    if (strcmp(form, "member") == 0 || strcmp(form, "operator") == 0)
+    if (u->form == HS_AFORM_MEMBER || u->form == HS_AFORM_OPERATOR)
         return "std::memory_order_relaxed";
     return "memory_order_relaxed";
 }
 
 /* A load whose value decides a condition, atomic or plain. */
-static bool tested(json_t *u)
+static bool tested(const hs_atomic_op *u)
 {
-    if (is(u, "op", "plain"))
-        return count(json_object_get(u, "plain"), "loads_condition") > 0;
-    return is(u, "op", "load") && (is(u, "use", "condition") || is(u, "use", "loop_condition"));
+    if (u->op == HS_AOP_PLAIN)
+        return u->plain.loads_condition.count > 0;
+    return u->op == HS_AOP_LOAD && (u->use == HS_AUSE_CONDITION || u->use == HS_AUSE_LOOP_CONDITION);
 }
 
 /* ---- fix-its ---------------------------------------------------------------------- */
 
-static long long num(json_t *o, const char *k)
+/* One edit replacing the operation as written. */
+static json_t *replace_span(const hs_atomic_op *u, const char *replacement)
 {
-    return (long long)json_integer_value(json_object_get(o, k));
+    json_t *edits = json_array();
+    json_array_append_new(edits, hs_edit_new(or_empty(u->site.file), u->span.offset, u->span.length,
+                                             replacement));
+    return edits;
 }
 
-/* One edit replacing the operation as written. */
-static json_t *replace_span(json_t *u, const char *replacement)
+static bool is_add(const hs_atomic_op *u)
 {
-    json_t *span = json_object_get(u, "span");
-    json_t *edits = json_array();
-    json_array_append_new(edits, hs_edit_new(s(u, "file"), (size_t)num(span, "offset"),
-                                             (size_t)num(span, "length"), replacement));
-    return edits;
+    return u->op == HS_AOP_FETCH_ADD || u->op == HS_AOP_ADD_FETCH;
 }
 
 /*
@@ -179,11 +166,11 @@ static json_t *replace_span(json_t *u, const char *replacement)
  * returns the old value. The operator's own value: postfix = old value, prefix and
  * compound assignment = new value (old +/- n), which needs the operand twice.
  */
-static char *operator_as_call(json_t *u, const char *call, const char *value, const char **why_not)
+static char *operator_as_call(const hs_atomic_op *u, const char *call, const char *value,
+                              const char **why_not)
 {
-    const char *op = s(u, "op");
-    bool discarded = is(u, "use", "discarded");
-    bool returns_old = strcmp(op, "fetch_add") == 0 || strcmp(op, "fetch_sub") == 0;
+    bool discarded = u->use == HS_AUSE_DISCARDED;
+    bool returns_old = u->op == HS_AOP_FETCH_ADD || u->op == HS_AOP_FETCH_SUB;
     if (discarded || returns_old)
         return hs_xstrdup(call);
     if (!hs_text_is_simple(value)) {
@@ -191,12 +178,12 @@ static char *operator_as_call(json_t *u, const char *call, const char *value, co
                    "operand twice";
         return NULL;
     }
-    return hs_printf("(%s %c %s)", call, strstr(op, "add") ? '+' : '-', value);
+    return hs_printf("(%s %c %s)", call, is_add(u) ? '+' : '-', value);
 }
 
-static const char *method_for(json_t *u)
+static const char *method_for(const hs_atomic_op *u)
 {
-    return strstr(s(u, "op"), "add") ? "fetch_add" : "fetch_sub";
+    return is_add(u) ? "fetch_add" : "fetch_sub";
 }
 
 /* The C11 generic function as written ("atomic_fetch_add(&x, 1)"), made explicit. */
@@ -269,10 +256,9 @@ static char *gnu_relaxed(const char *text)
 }
 
 /* Inserts the order as the last argument of the call `u` spells ("x.load()"). */
-static json_t *append_order_argument(json_t *u, const char *relaxed)
+static json_t *append_order_argument(const hs_atomic_op *u, const char *relaxed)
 {
-    json_t *span = json_object_get(u, "span");
-    const char *text = s(span, "text");
+    const char *text = or_empty(u->span.text);
     size_t n = strlen(text);
     if (n == 0 || text[n - 1] != ')')
         return NULL;
@@ -293,7 +279,7 @@ static json_t *append_order_argument(json_t *u, const char *relaxed)
             has_args = true;
     char *insert = hs_printf("%s%s", has_args ? ", " : "", relaxed);
     json_t *edits = json_array();
-    json_array_append_new(edits, hs_edit_new(s(u, "file"), (size_t)(num(span, "offset") + (long long)n - 1), 0, insert));
+    json_array_append_new(edits, hs_edit_new(or_empty(u->site.file), (size_t)u->span.offset + n - 1, 0, insert));
     free(insert);
     return edits;
 }
@@ -303,21 +289,19 @@ static json_t *append_order_argument(json_t *u, const char *relaxed)
  * reason. `macro_ok`: the operation is written in a project macro whose every
  * expansion is a flagged counter operation, so its definition may be edited.
  */
-static json_t *relaxed_edits(json_t *u, bool macro_ok, const char **why_not)
+static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **why_not)
 {
-    const char *form = s(u, "form");
-    const char *op = s(u, "op");
-    json_t *span = json_object_get(u, "span");
+    hs_atomic_form form = u->form;
     *why_not = NULL;
-    if (!span) {
+    if (!u->has_span) {
         *why_not = "hotscan could not read the code as written";
         return NULL;
     }
-    json_t *spelled = json_object_get(u, "spelled");
-    const char *macro = s(u, "macro_name");
-    bool c11_generic = strncmp(macro, "atomic_", 7) == 0 && strcmp(form, "c11") == 0;
+    const char *span_text = or_empty(u->span.text);
+    const char *macro = or_empty(u->macro_name);
+    bool c11_generic = strncmp(macro, "atomic_", 7) == 0 && form == HS_AFORM_C11;
     if (macro[0] && !c11_generic) {
-        if (!spelled) {
+        if (!u->has_spelled) {
             *why_not = "it is written through a macro whose definition hotscan cannot edit";
             return NULL;
         }
@@ -326,38 +310,38 @@ static json_t *relaxed_edits(json_t *u, bool macro_ok, const char **why_not)
                        "counters; change the macro by hand";
             return NULL;
         }
-        char *text = gnu_relaxed(s(spelled, "text"));
+        char *text = gnu_relaxed(or_empty(u->spelled.text));
         if (!text) {
             *why_not = "hotscan cannot rewrite the operation in the macro's definition";
             return NULL;
         }
         json_t *edits = json_array();
-        json_array_append_new(edits, hs_edit_new(s(spelled, "file"), (size_t)num(spelled, "offset"),
-                                                 (size_t)num(spelled, "length"), text));
+        json_array_append_new(edits, hs_edit_new(or_empty(u->spelled.file), u->spelled.offset,
+                                                 u->spelled.length, text));
         free(text);
         return edits;
     }
-    const char *object = s(u, "object_text");
-    const char *value = json_object_get(u, "value_text") ? s(u, "value_text") : "1";
+    const char *file = or_empty(u->site.file);
+    const char *object = or_empty(u->object_text);
+    const char *value = u->value_text ? u->value_text : "1";
     char *call = NULL, *replacement = NULL;
     json_t *edits = NULL;
-    if (strcmp(form, "member") == 0) {
-        if (json_object_get(u, "order_offset")) {
+    if (form == HS_AFORM_MEMBER) {
+        if (u->has_order_arg) {
             edits = json_array();
-            json_array_append_new(edits, hs_edit_new(s(u, "file"), (size_t)num(u, "order_offset"),
-                                                     (size_t)num(u, "order_length"),
+            json_array_append_new(edits, hs_edit_new(file, u->order_offset, u->order_length,
                                                      "std::memory_order_relaxed"));
         } else {
             edits = append_order_argument(u, "std::memory_order_relaxed");
         }
-    } else if (strcmp(form, "operator") == 0 || strcmp(form, "c11_operator") == 0) {
-        bool cxx = strcmp(form, "operator") == 0;
+    } else if (form == HS_AFORM_OPERATOR || form == HS_AFORM_C11_OPERATOR) {
+        bool cxx = form == HS_AFORM_OPERATOR;
         char *obj = hs_text_operand(object);
-        if (strcmp(op, "load") == 0) {
+        if (u->op == HS_AOP_LOAD) {
             replacement = cxx ? hs_printf("%s.load(std::memory_order_relaxed)", obj)
                               : hs_printf("atomic_load_explicit(&%s, memory_order_relaxed)", obj);
-        } else if (strcmp(op, "store") == 0) {
-            if (!is(u, "use", "discarded"))
+        } else if (u->op == HS_AOP_STORE) {
+            if (u->use != HS_AUSE_DISCARDED)
                 *why_not = "the assignment's value is used; rewrite it by hand";
             else
                 replacement = cxx ? hs_printf("%s.store(%s, std::memory_order_relaxed)", obj, value)
@@ -368,20 +352,19 @@ static json_t *relaxed_edits(json_t *u, bool macro_ok, const char **why_not)
             replacement = operator_as_call(u, call, value, why_not);
         }
         free(obj);
-    } else if (strcmp(form, "c11") == 0) {
-        bool cxx = strncmp(s(span, "text"), "std::", 5) == 0;
-        replacement = explicit_c11_call(s(span, "text"), cxx ? "std::memory_order_relaxed" : "memory_order_relaxed");
-    } else if (strcmp(form, "gnu") == 0) {
-        if (json_object_get(u, "order_offset")) {
+    } else if (form == HS_AFORM_C11) {
+        bool cxx = strncmp(span_text, "std::", 5) == 0;
+        replacement = explicit_c11_call(span_text, cxx ? "std::memory_order_relaxed" : "memory_order_relaxed");
+    } else if (form == HS_AFORM_GNU) {
+        if (u->has_order_arg) {
             edits = json_array();
-            json_array_append_new(edits, hs_edit_new(s(u, "file"), (size_t)num(u, "order_offset"),
-                                                     (size_t)num(u, "order_length"), "__ATOMIC_RELAXED"));
+            json_array_append_new(edits, hs_edit_new(file, u->order_offset, u->order_length, "__ATOMIC_RELAXED"));
         } else {
-            replacement = gnu_relaxed(s(span, "text"));
+            replacement = gnu_relaxed(span_text);
         }
-    } else if (strcmp(form, "sync") == 0) {
-        replacement = sync_as_atomic(s(span, "text"));
-    } else if (strcmp(form, "wrapper") == 0) {
+    } else if (form == HS_AFORM_SYNC) {
+        replacement = sync_as_atomic(span_text);
+    } else if (form == HS_AFORM_WRAPPER) {
         *why_not = "no relaxed form of this wrapper is known; see docs/rule-data.md";
     }
     if (replacement)
@@ -393,11 +376,11 @@ static json_t *relaxed_edits(json_t *u, bool macro_ok, const char **why_not)
     return edits;
 }
 
-static bool variable_is_counter(variable *v)
+static bool variable_is_counter(const variable *v)
 {
     bool has_add = false, has_sub = false, is_tested = false;
     for (size_t i = 0; i < v->uses.len; i++) {
-        json_t *u = v->uses.items[i];
+        const hs_atomic_op *u = v->uses.items[i];
         has_add |= is_add_or_sub(u);
         has_sub |= is_sub(u);
         is_tested |= tested(u);
@@ -412,45 +395,42 @@ static bool variable_is_counter(variable *v)
     if (!has_add || (has_sub && is_tested))
         return false;
     /* Set to two different constants (1, then 0): a flag, not a counter's reset. */
-    json_t *first_value = NULL;
+    const hs_atomic_op *first_value = NULL;
     for (size_t i = 0; i < v->uses.len; i++) {
-        json_t *value = json_object_get(v->uses.items[i], "value");
-        if (!json_is_integer(value))
+        const hs_atomic_op *u = v->uses.items[i];
+        if (!u->has_value)
             continue;
-        if (first_value && json_integer_value(first_value) != json_integer_value(value))
+        if (first_value && first_value->value != u->value)
             return false;
-        first_value = value;
+        first_value = u;
     }
     return true;
 }
 
-static void judge_variable(hs_judge_ctx *ctx, variable *v, hs_strmap *macros_ok)
+static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macros_ok)
 {
     if (!variable_is_counter(v))
         return;
     char *summary = usage_summary(v);
     for (size_t i = 0; i < v->uses.len; i++) {
-        json_t *u = v->uses.items[i];
-        if (!is(u, "order", "seq_cst"))
+        const hs_atomic_op *u = v->uses.items[i];
+        if (u->order != HS_AORDER_SEQ_CST)
             continue;
-        const char *text = s(u, "text");
+        const char *text = or_empty(u->text);
         char *message = hs_printf("'%s' is only ever used as a counter (%s); this sequentially "
                                   "consistent %s '%.48s%s' orders memory for nothing: use %s",
-                                  s(u, "var_name"), summary, s(u, "op"), text,
+                                  or_empty(u->var_name), summary, or_empty(u->op_name), text,
                                   strlen(text) > 48 ? "..." : "", relaxed_spelling(u));
         /* The fence matters where the operation runs often: adds and subs do; loads cost
          * little on x86; a reset runs rarely (often once, at start-up). */
-        const char *confidence = is_add_or_sub(u) ? "high" : is(u, "op", "load") ? "medium" : "low";
-        json_t *finding = hs_finding_new("atomic-seqcst-counter", "warning", confidence, u,
-                                         s(u, "function_name"), message);
-        json_t *decl = json_object_get(u, "var_decl");
-        if (decl)
-            hs_finding_add_related(finding, s(decl, "file"),
-                                   (unsigned)json_integer_value(json_object_get(decl, "line")),
-                                   (unsigned)json_integer_value(json_object_get(decl, "column")),
+        const char *confidence = is_add_or_sub(u) ? "high" : u->op == HS_AOP_LOAD ? "medium" : "low";
+        json_t *finding = hs_finding_at("atomic-seqcst-counter", "warning", confidence, &u->site,
+                                        u->function_name, message);
+        if (u->var_decl.file)
+            hs_finding_add_related(finding, u->var_decl.file, u->var_decl.line, u->var_decl.column,
                                    "the counter is declared here");
         const char *why_not = NULL;
-        bool macro_ok = s(u, "macro_name")[0] && hs_strmap_get(macros_ok, s(u, "macro_name")) != NULL;
+        bool macro_ok = u->macro_name && u->macro_name[0] && hs_strmap_get(macros_ok, u->macro_name) != NULL;
         json_t *edits = relaxed_edits(u, macro_ok, &why_not);
         if (edits) {
             char *desc = hs_printf("use %s", relaxed_spelling(u));
@@ -459,30 +439,30 @@ static void judge_variable(hs_judge_ctx *ctx, variable *v, hs_strmap *macros_ok)
         } else {
             json_object_set_new(finding, "fix_unavailable", json_string(why_not));
         }
-        json_object_set(finding, "tu_index", json_object_get(u, "tu_index"));
-        json_object_set(finding, "variable", json_object_get(u, "var_name"));
-        json_object_set(finding, "operation", json_object_get(u, "op"));
-        json_object_set(finding, "fingerprint_basis", json_object_get(u, "text"));
+        json_object_set_new(finding, "tu_index", json_integer((json_int_t)u->tu_index));
+        if (u->var_name)
+            json_object_set_new(finding, "variable", json_string(u->var_name));
+        if (u->op_name)
+            json_object_set_new(finding, "operation", json_string(u->op_name));
+        if (u->text)
+            json_object_set_new(finding, "fingerprint_basis", json_string(u->text));
         json_array_append_new(ctx->findings, finding);
         free(message);
     }
     free(summary);
 }
 
-static bool variable_is_counter(variable *v);
-
 /* Fills `ok` with the macros every expansion of which is a seq_cst counter operation. */
-static void find_editable_macros(json_t *atomics, hs_strmap *vars, hs_strmap *ok)
+static void find_editable_macros(const hs_atomic_store *atomics, hs_strmap *vars, hs_strmap *ok)
 {
     hs_strmap *bad = hs_strmap_create();
-    size_t i;
-    json_t *u;
-    json_array_foreach(atomics, i, u) {
-        const char *macro = s(u, "macro_name");
+    for (size_t i = 0; i < atomics->len; i++) {
+        const hs_atomic_op *u = &atomics->ops[i];
+        const char *macro = or_empty(u->macro_name);
         if (!macro[0])
             continue;
-        variable *v = hs_strmap_get(vars, s(u, "var"));
-        if (!v || !variable_is_counter(v) || !is(u, "order", "seq_cst"))
+        variable *v = hs_strmap_get(vars, u->var);
+        if (!v || !variable_is_counter(v) || u->order != HS_AORDER_SEQ_CST)
             hs_strmap_put(bad, macro, (void *)1);
         else if (!hs_strmap_has(bad, macro))
             hs_strmap_put(ok, macro, (void *)1);
@@ -495,28 +475,26 @@ static void find_editable_macros(json_t *atomics, hs_strmap *vars, hs_strmap *ok
 
 static void judge(hs_judge_ctx *ctx)
 {
+    const hs_atomic_store *atomics = hs_atomic_facts(ctx->program);
     hs_strmap *vars = hs_strmap_create();
-    hs_vec order = {0};
-    size_t i;
-    json_t *u;
-    json_array_foreach(ctx->program->atomics, i, u) {
-        const char *var = s(u, "var");
-        variable *v = hs_strmap_get(vars, var);
+    hs_vec order = {0};  /* the variables' USRs (interned), in first-use order */
+    for (size_t i = 0; i < atomics->len; i++) {
+        const hs_atomic_op *u = &atomics->ops[i];
+        variable *v = hs_strmap_get(vars, u->var);
         if (!v) {
             v = hs_xcalloc(1, sizeof *v);
-            hs_strmap_put(vars, var, v);
-            hs_vec_push(&order, hs_xstrdup(var));
+            hs_strmap_put(vars, u->var, v);
+            hs_vec_push(&order, (void *)u->var);
         }
-        hs_vec_push(&v->uses, u);
+        hs_vec_push(&v->uses, (void *)u);
     }
     hs_strmap *macros_ok = hs_strmap_create();
-    find_editable_macros(ctx->program->atomics, vars, macros_ok);
+    find_editable_macros(atomics, vars, macros_ok);
     for (size_t k = 0; k < order.len; k++) {
         variable *v = hs_strmap_get(vars, order.items[k]);
         judge_variable(ctx, v, macros_ok);
         hs_vec_free(&v->uses);
         free(v);
-        free(order.items[k]);
     }
     hs_vec_free(&order);
     hs_strmap_delete(vars);

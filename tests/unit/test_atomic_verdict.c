@@ -28,6 +28,7 @@
 #include "hotscan/program.h"
 #include "hotscan/ruledata.h"
 #include "hotscan/rules.h"
+#include "atomics/atomic_facts.h"
 
 #ifndef HOTSCAN_TEST_RULES_DIR
 #error "tests/CMakeLists.txt must define HOTSCAN_TEST_RULES_DIR"
@@ -406,6 +407,79 @@ static void test_header_fact_counted_once(void **state)
     hs_program_delete(p);
 }
 
+/* ---- the typed facts ---------------------------------------------------------------- */
+
+/* Merges `facts` (stolen) as TU number `tu_index`. */
+static void merge_indexed(hs_program *p, json_int_t tu_index, json_t *facts)
+{
+    json_t *doc = json_pack("{s:[o], s:[], s:[], s:I}", "atomics", facts, "functions", "calls", "tu_index",
+                            tu_index);
+    assert_non_null(doc);
+    hs_program_merge(p, doc);
+    json_decref(doc);
+}
+
+static void test_typed_facts(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    /* A header's operation seen by TUs 3 and 5 is kept once, as TU 3 saw it. */
+    json_t *op = store("seq_cst", true, 0, 7);
+    json_object_set_new(op, "file", json_string("/src/status.h"));
+    json_object_set_new(op, "span", json_pack("{s:i, s:i, s:s}", "offset", 704, "length", 20, "text",
+                                              "stat_requests.op()"));
+    json_object_set_new(op, "order_offset", json_integer(717));
+    json_object_set_new(op, "order_length", json_integer(4));
+    merge_indexed(p, 3, json_deep_copy(op));
+    merge_indexed(p, 5, op);
+    /* Each TU's plain summary is its own. */
+    merge_indexed(p, 3, plain("writes_computed"));
+    json_t *other = plain("reads");
+    json_object_set_new(other, "file", json_string("/src/net.c"));
+    merge_indexed(p, 5, other);
+
+    const hs_atomic_store *s = hs_atomic_facts(p);
+    assert_int_equal(s->len, 3);
+    const hs_atomic_op *a = &s->ops[0];
+    assert_int_equal(a->tu_index, 3);
+    assert_string_equal(a->site.file, "/src/status.h");
+    assert_int_equal(a->site.line, 7);
+    assert_int_equal(a->site.end_column, 25);
+    assert_int_equal(a->op, HS_AOP_STORE);
+    assert_string_equal(a->op_name, "store");
+    assert_int_equal(a->order, HS_AORDER_SEQ_CST);
+    assert_int_equal(a->use, HS_AUSE_DISCARDED);
+    assert_int_equal(a->form, HS_AFORM_MEMBER);
+    assert_true(a->value_constant);
+    assert_true(a->has_value);
+    assert_int_equal(a->value, 0);
+    assert_null(a->value_text);
+    assert_true(a->has_span);
+    assert_int_equal(a->span.offset, 704);
+    assert_string_equal(a->span.text, "stat_requests.op()");
+    assert_false(a->has_spelled);
+    assert_null(a->macro_name);
+    assert_true(a->has_order_arg);
+    assert_int_equal(a->order_offset, 717);
+    assert_string_equal(a->var, VAR);
+    assert_string_equal(a->var_decl.file, "/src/server.cc");
+    assert_int_equal(a->var_decl.column, 30);
+
+    const hs_atomic_op *pl = &s->ops[1];
+    assert_int_equal(pl->op, HS_AOP_PLAIN);
+    assert_int_equal(pl->order, HS_AORDER_NA);
+    assert_int_equal(pl->use, HS_AUSE_NONE);
+    assert_int_equal(pl->form, HS_AFORM_NONE);
+    assert_int_equal(pl->plain.writes_computed.count, 1);
+    assert_string_equal(pl->plain.writes_computed.first.file, "/src/status.c");
+    assert_int_equal(pl->plain.writes_computed.first.line, 40);
+    assert_int_equal(pl->plain.reads.count, 0);
+    assert_null(pl->plain.reads.first.file);
+    assert_int_equal(s->ops[2].plain.reads.count, 1);
+    assert_int_equal(s->ops[2].tu_index, 5);
+    hs_program_delete(p);
+}
+
 /* ---- memory-order decoding through the extractor ----------------------------------- */
 
 typedef struct {
@@ -715,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_variables_judged_apart),
         cmocka_unit_test(test_uses_split_over_two_tus),
         cmocka_unit_test(test_header_fact_counted_once),
+        cmocka_unit_test(test_typed_facts),
         cmocka_unit_test_setup_teardown(test_orders_c11_and_gnu, setup_extract, teardown_extract),
         cmocka_unit_test_setup_teardown(test_orders_cxx, setup_extract, teardown_extract),
         cmocka_unit_test_setup_teardown(test_orders_wrappers_from_rule_data, setup_extract, teardown_extract),

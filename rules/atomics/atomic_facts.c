@@ -1,0 +1,168 @@
+/*
+ * atomic_facts.c - reads the atomics family's facts ("atomics") from a TU's facts document
+ * into typed hs_atomic_op records (atomic_facts.h), each operation once per place.
+ */
+#include "atomic_facts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotscan/common.h"
+
+static void *create(void)
+{
+    return hs_xcalloc(1, sizeof(hs_atomic_store));
+}
+
+static void destroy(void *store)
+{
+    hs_atomic_store *s = store;
+    if (!s)
+        return;
+    free(s->ops);
+    free(s);
+}
+
+/* The enum value `names` gives the string `key` holds (names[i] is value i); `none` when
+ * the key is absent, not a string, or names nothing listed. */
+static int name_of(json_t *o, const char *key, const char *const *names, size_t n, int none)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    for (size_t i = 0; v && i < n; i++)
+        if (names[i] && strcmp(v, names[i]) == 0)
+            return (int)i;
+    return none;
+}
+
+#define NAME_OF(o, key, names, none) name_of((o), (key), (names), sizeof(names) / sizeof((names)[0]), (none))
+
+static const char *const op_names[] = {
+    [HS_AOP_FETCH_ADD] = "fetch_add", [HS_AOP_ADD_FETCH] = "add_fetch", [HS_AOP_FETCH_SUB] = "fetch_sub",
+    [HS_AOP_SUB_FETCH] = "sub_fetch", [HS_AOP_LOAD] = "load",           [HS_AOP_STORE] = "store",
+    [HS_AOP_EXCHANGE] = "exchange",   [HS_AOP_CAS] = "cas",             [HS_AOP_BITWISE] = "bitwise",
+    [HS_AOP_WAIT] = "wait",           [HS_AOP_OTHER] = "other",         [HS_AOP_ESCAPE] = "escape",
+    [HS_AOP_PLAIN] = "plain",
+};
+
+static const char *const order_names[] = {
+    [HS_AORDER_RELAXED] = "relaxed", [HS_AORDER_CONSUME] = "consume", [HS_AORDER_ACQUIRE] = "acquire",
+    [HS_AORDER_RELEASE] = "release", [HS_AORDER_ACQ_REL] = "acq_rel", [HS_AORDER_SEQ_CST] = "seq_cst",
+    [HS_AORDER_UNKNOWN] = "unknown", [HS_AORDER_NA] = "n/a",
+};
+
+static const char *const use_names[] = {
+    [HS_AUSE_DISCARDED] = "discarded", [HS_AUSE_VALUE] = "value",
+    [HS_AUSE_RETURNED] = "returned",   [HS_AUSE_CONDITION] = "condition",
+    [HS_AUSE_LOOP_CONDITION] = "loop_condition", [HS_AUSE_VERSION_CHECK] = "version_check",
+};
+
+static const char *const form_names[] = {
+    [HS_AFORM_MEMBER] = "member", [HS_AFORM_OPERATOR] = "operator", [HS_AFORM_C11] = "c11",
+    [HS_AFORM_C11_OPERATOR] = "c11_operator", [HS_AFORM_GNU] = "gnu", [HS_AFORM_SYNC] = "sync",
+    [HS_AFORM_WRAPPER] = "wrapper", [HS_AFORM_ESCAPE] = "escape",
+};
+
+static void read_plain_uses(hs_intern *in, json_t *counts, const char *kind, hs_plain_uses *out)
+{
+    out->count = hs_facts_int(counts, kind, 0);
+    char *at = hs_printf("%s_at", kind);
+    hs_facts_place(in, counts, at, &out->first);
+    free(at);
+}
+
+static void read_plain(hs_intern *in, json_t *counts, hs_atomic_plain *out)
+{
+    read_plain_uses(in, counts, "reads", &out->reads);
+    read_plain_uses(in, counts, "loads_condition", &out->loads_condition);
+    read_plain_uses(in, counts, "loads_loop_condition", &out->loads_loop_condition);
+    read_plain_uses(in, counts, "writes_constant", &out->writes_constant);
+    read_plain_uses(in, counts, "writes_computed", &out->writes_computed);
+    read_plain_uses(in, counts, "address_taken", &out->address_taken);
+}
+
+/* {offset, length, text} of "span", {file, offset, length, text} of "spelled". */
+static bool read_text(hs_intern *in, json_t *o, const char *key, hs_atomic_text *out)
+{
+    json_t *t = json_object_get(o, key);
+    if (!t)
+        return false;
+    out->file = hs_facts_str(in, t, "file");
+    out->offset = hs_facts_uint(t, "offset");
+    out->length = hs_facts_uint(t, "length");
+    out->text = hs_facts_str(in, t, "text");
+    return true;
+}
+
+static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
+{
+    hs_facts_site(in, o, &a->site);
+    a->text = hs_facts_str(in, o, "text");
+    a->macro = hs_facts_bool(o, "macro");
+    a->ordinal = hs_facts_int(o, "ordinal", 0);
+    a->tu_index = tu_index;
+
+    a->var = hs_facts_str(in, o, "var");
+    if (!a->var)
+        a->var = hs_intern_str(in, ""); /* facts without a variable are judged together */
+    a->var_name = hs_facts_str(in, o, "var_name");
+    a->var_visible = hs_facts_bool(o, "var_visible");
+    hs_facts_place(in, o, "var_decl", &a->var_decl);
+
+    a->op = NAME_OF(o, "op", op_names, HS_AOP_UNLISTED);
+    a->op_name = hs_facts_str(in, o, "op");
+    a->order = NAME_OF(o, "order", order_names, HS_AORDER_UNLISTED);
+    a->form = NAME_OF(o, "form", form_names, HS_AFORM_NONE);
+    a->api = hs_facts_str(in, o, "api");
+    a->use = NAME_OF(o, "use", use_names, HS_AUSE_NONE);
+    a->value_constant = hs_facts_bool(o, "value_constant");
+    json_t *value = json_object_get(o, "value");
+    a->has_value = json_is_integer(value);
+    a->value = a->has_value ? (long long)json_integer_value(value) : 0;
+    a->value_text = hs_facts_str(in, o, "value_text");
+    a->object_text = hs_facts_str(in, o, "object_text");
+    a->sink = hs_facts_str(in, o, "sink");
+
+    a->function = hs_facts_str(in, o, "function");
+    a->function_name = hs_facts_str(in, o, "function_name");
+
+    a->has_span = read_text(in, o, "span", &a->span);
+    a->macro_name = hs_facts_str(in, o, "macro_name");
+    a->has_spelled = read_text(in, o, "spelled", &a->spelled);
+    a->has_order_arg = json_object_get(o, "order_offset") != NULL;
+    a->order_offset = hs_facts_uint(o, "order_offset");
+    a->order_length = hs_facts_uint(o, "order_length");
+
+    if (a->op == HS_AOP_PLAIN)
+        read_plain(in, json_object_get(o, "plain"), &a->plain);
+}
+
+static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
+{
+    hs_atomic_store *s = store;
+    size_t i;
+    json_t *o;
+    json_array_foreach(json_object_get(tu_facts, "atomics"), i, o) {
+        /* An operation in a header several TUs include is one fact; each TU's plain
+         * summary of a variable is its own (file = the TU, offset 0). */
+        const char *file = json_string_value(json_object_get(o, "file"));
+        const char *function = json_string_value(json_object_get(o, "function"));
+        const char *var = json_string_value(json_object_get(o, "var"));
+        if (!hs_program_first_fact(p, "atomic", file, hs_facts_uint(o, "offset"), function, var,
+                                   hs_facts_int(o, "ordinal", 0)))
+            continue;
+        if (s->len == s->cap) {
+            s->cap = s->cap ? 2 * s->cap : 64;
+            s->ops = hs_xrealloc(s->ops, s->cap * sizeof *s->ops);
+        }
+        hs_atomic_op *a = &s->ops[s->len++];
+        *a = (hs_atomic_op){0};
+        read_one(p->strings, o, tu_index, a);
+    }
+}
+
+const hs_fact_family hs_family_atomics = {
+    .name = "atomics",
+    .create = create,
+    .destroy = destroy,
+    .merge = merge,
+};

@@ -1,0 +1,150 @@
+/*
+ * atomic_facts.h - the atomics family's facts: one hs_atomic_op per operation on an atomic
+ * variable, and one per TU and integer variable summarizing its plain (non-atomic) uses, as
+ * the collector (collect_atomics.c) saw them and the merge kept them, once per place.
+ *
+ * Read from the TU's "atomics" JSON member by atomic_facts.c, the only code that knows
+ * those keys (docs/facts.md). Strings are interned in the program model; a
+ * string the collector left out (or could not write, such as source text that is not
+ * UTF-8) is NULL unless its comment says otherwise.
+ */
+#ifndef HOTSCAN_ATOMIC_FACTS_H
+#define HOTSCAN_ATOMIC_FACTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hotscan/facts.h"
+#include "hotscan/program.h"
+
+/* The operation ("op"), normalized by the collector. */
+typedef enum {
+    HS_AOP_UNLISTED,   /* none of these: a wrapper's own "op" from rule data, or none (op_name) */
+    HS_AOP_FETCH_ADD,  /* x.fetch_add(n), x++: returns the old value */
+    HS_AOP_ADD_FETCH,  /* ++x, x += n, __atomic_add_fetch: returns the new value */
+    HS_AOP_FETCH_SUB,
+    HS_AOP_SUB_FETCH,
+    HS_AOP_LOAD,
+    HS_AOP_STORE,
+    HS_AOP_EXCHANGE,
+    HS_AOP_CAS,        /* compare-and-swap */
+    HS_AOP_BITWISE,    /* and/or/xor/nand */
+    HS_AOP_WAIT,       /* wait or notify */
+    HS_AOP_OTHER,      /* an operation the collector does not model */
+    HS_AOP_ESCAPE,     /* the address or a reference goes where hotscan does not follow */
+    HS_AOP_PLAIN,      /* a TU's summary of plain uses: see `plain` */
+} hs_atomic_opkind;
+
+/* The memory order ("order"). */
+typedef enum {
+    HS_AORDER_UNLISTED,  /* none of these (a wrapper's order from rule data), or none */
+    HS_AORDER_RELAXED,
+    HS_AORDER_CONSUME,
+    HS_AORDER_ACQUIRE,
+    HS_AORDER_RELEASE,
+    HS_AORDER_ACQ_REL,
+    HS_AORDER_SEQ_CST,
+    HS_AORDER_UNKNOWN,   /* "unknown": an order argument the collector could not decode */
+    HS_AORDER_NA,        /* "n/a": escapes and plain summaries */
+} hs_atomic_order;
+
+/* How the operation's result is used ("use"). */
+typedef enum {
+    HS_AUSE_NONE,            /* not recorded (plain summaries) */
+    HS_AUSE_DISCARDED,       /* a statement of its own */
+    HS_AUSE_VALUE,           /* used as a value */
+    HS_AUSE_RETURNED,
+    HS_AUSE_CONDITION,       /* decides an if, ?:, comparison, or a name later tested */
+    HS_AUSE_LOOP_CONDITION,  /* decides a loop condition */
+    HS_AUSE_VERSION_CHECK,   /* a load compared for equality or masked in a test */
+} hs_atomic_use;
+
+/* How the operation is written ("form"). */
+typedef enum {
+    HS_AFORM_NONE,          /* not recorded (plain summaries) */
+    HS_AFORM_MEMBER,        /* x.fetch_add(n, order) on std::atomic */
+    HS_AFORM_OPERATOR,      /* ++x, x += n, x = v, operator T on std::atomic */
+    HS_AFORM_C11,           /* atomic_fetch_add(&x, n) and the _explicit forms */
+    HS_AFORM_C11_OPERATOR,  /* ++x, x += n, x = v, plain reads of an _Atomic object */
+    HS_AFORM_GNU,           /* __atomic_* builtins */
+    HS_AFORM_SYNC,          /* __sync_* builtins */
+    HS_AFORM_WRAPPER,       /* a wrapper listed in rule data */
+    HS_AFORM_ESCAPE,        /* an escape, not an operation */
+} hs_atomic_form;
+
+/* One kind of plain use in a TU's summary. */
+typedef struct {
+    long long count;  /* how many in the TU, 0 when none */
+    hs_place first;   /* where the first one is (file NULL when none) */
+} hs_plain_uses;
+
+/* A TU's plain (non-atomic) uses of an integer global or field ("plain"). */
+typedef struct {
+    hs_plain_uses reads;                 /* read as a value */
+    hs_plain_uses loads_condition;       /* read in an if, ?: or comparison */
+    hs_plain_uses loads_loop_condition;  /* read in a loop condition */
+    hs_plain_uses writes_constant;       /* assigned a constant */
+    hs_plain_uses writes_computed;       /* assigned a computed value, or ++/-- */
+    hs_plain_uses address_taken;         /* its address is taken */
+} hs_atomic_plain;
+
+/* A piece of source a fix-it rewrites ("span", "spelled"). */
+typedef struct {
+    const char *file;         /* "spelled" only: the file holding the macro definition */
+    unsigned offset, length;  /* bytes in that file (for "span": in site.file) */
+    const char *text;         /* the source as written */
+} hs_atomic_text;
+
+typedef struct {
+    hs_site site;               /* the operation; a plain summary: file = the TU's main file, offset 0, no line */
+    const char *text;           /* the operation as written */
+    bool macro;                 /* written through a macro */
+    long long ordinal;          /* keeps two operations at one place (one macro expansion) apart */
+    size_t tu_index;            /* the TU that saw it first: where its fix is verified */
+
+    const char *var;            /* the variable's USR: the identity across TUs ("" when none) */
+    const char *var_name;       /* its qualified name */
+    bool var_visible;           /* declared in project code */
+    hs_place var_decl;          /* its declaration (file NULL when outside project code) */
+
+    hs_atomic_opkind op;        /* the operation */
+    const char *op_name;        /* the operation as the facts name it ("fetch_add", a wrapper's own) */
+    hs_atomic_order order;      /* the memory order */
+    hs_atomic_form form;        /* how it is written */
+    const char *api;            /* the name as written: fetch_add, operator++, atomic_fetch_add, "&" */
+    hs_atomic_use use;          /* how its result is used */
+    bool value_constant;        /* a store of a constant (false for anything else) */
+    bool has_value;             /* a store of an integer constant: `value` is it */
+    long long value;
+    const char *value_text;     /* the stored or added value's text (NULL: none written, as in ++x) */
+    const char *object_text;    /* the atomic object expression's text (member, operator forms) */
+    const char *sink;           /* name key of what receives the result */
+
+    const char *function;       /* USR of the enclosing function ("" for a global's initializer) */
+    const char *function_name;  /* its qualified name */
+
+    bool has_span;              /* the code as written could be read: `span` */
+    hs_atomic_text span;        /* the operation as written (file unused: site.file) */
+    const char *macro_name;     /* the project macro it is written in */
+    bool has_spelled;           /* written in a project macro whose definition can be read: `spelled` */
+    hs_atomic_text spelled;     /* the call as the macro's definition spells it */
+    bool has_order_arg;         /* the order is a written argument: order_offset, order_length */
+    unsigned order_offset, order_length;
+
+    hs_atomic_plain plain;      /* op == HS_AOP_PLAIN: the summary; zero otherwise */
+} hs_atomic_op;
+
+/* Every atomic-operation fact of the program, each once, in merge order. */
+typedef struct {
+    hs_atomic_op *ops;
+    size_t len, cap;
+} hs_atomic_store;
+
+extern const hs_fact_family hs_family_atomics;
+
+static inline const hs_atomic_store *hs_atomic_facts(const hs_program *p)
+{
+    return hs_program_store(p, &hs_family_atomics);
+}
+
+#endif
