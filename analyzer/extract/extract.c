@@ -470,6 +470,119 @@ json_t *hs_branch_path(const hs_extract_ctx *x)
     return arr;
 }
 
+/* ---- what collectors may read of the walk's context ------------------------------- */
+
+CXTranslationUnit hs_walk_tu(const hs_extract_ctx *x)
+{
+    return x->tu;
+}
+
+const hs_ruledata *hs_walk_ruledata(const hs_extract_ctx *x)
+{
+    return x->rd;
+}
+
+const char *hs_walk_tu_file(const hs_extract_ctx *x)
+{
+    return json_string_value(json_object_get(x->facts, "tu"));
+}
+
+const char *hs_walk_function_usr(const hs_extract_ctx *x)
+{
+    return x->fn ? x->fn->usr : NULL;
+}
+
+const char *hs_walk_function_name(const hs_extract_ctx *x)
+{
+    return x->fn ? x->fn->name : NULL;
+}
+
+unsigned hs_walk_loop_count(const hs_extract_ctx *x)
+{
+    unsigned n = 0;
+    for (int i = 0; i < x->nscopes; i++)
+        n += x->scopes[i].is_loop;
+    return n;
+}
+
+unsigned hs_walk_loop_id(const hs_extract_ctx *x, unsigned i)
+{
+    for (int k = 0; k < x->nscopes; k++)
+        if (x->scopes[k].is_loop && i-- == 0)
+            return x->scopes[k].id;
+    return 0;
+}
+
+unsigned hs_walk_branch_count(const hs_extract_ctx *x)
+{
+    return (unsigned)x->nbranches;
+}
+
+json_t *hs_walk_branch(const hs_extract_ctx *x, unsigned i)
+{
+    return i < (unsigned)x->nbranches ? x->branches[i] : NULL;
+}
+
+bool hs_walk_on_error_path(const hs_extract_ctx *x)
+{
+    return x->error_path > 0;
+}
+
+bool hs_walk_in_condition(const hs_extract_ctx *x)
+{
+    return x->condition > 0;
+}
+
+bool hs_walk_in_loop_condition(const hs_extract_ctx *x)
+{
+    return x->loop_condition > 0;
+}
+
+bool hs_walk_in_comparison(const hs_extract_ctx *x)
+{
+    return x->comparison > 0;
+}
+
+bool hs_walk_in_equality(const hs_extract_ctx *x)
+{
+    return x->equality > 0;
+}
+
+bool hs_walk_in_mask(const hs_extract_ctx *x)
+{
+    return x->masked > 0;
+}
+
+unsigned hs_walk_lambda(const hs_extract_ctx *x)
+{
+    return x->lambda;
+}
+
+unsigned hs_walk_statement_start(const hs_extract_ctx *x)
+{
+    return x->stmt_start;
+}
+
+unsigned hs_walk_block_end(const hs_extract_ctx *x)
+{
+    return x->block_end;
+}
+
+enum CXCursorKind hs_walk_parent_kind(const hs_extract_ctx *x)
+{
+    return x->walk_parent_kind;
+}
+
+bool hs_walk_has_sink(const hs_extract_ctx *x)
+{
+    return x->has_sink;
+}
+
+CXCursor hs_walk_sink_value(const hs_extract_ctx *x)
+{
+    return x->has_sink ? x->sink_value : clang_getNullCursor();
+}
+
 /* ---- attributes -------------------------------------------------------------------- */
 
 const char *hs_spelled_text(hs_extract_ctx *x, CXCursor c, CXFile *file, unsigned *offset, size_t *size)
@@ -1362,11 +1475,11 @@ static bool is_unevaluated(hs_extract_ctx *x, CXCursor c)
 static void walk(hs_extract_ctx *x, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    hs_atomics_on_cursor(x, c);
-    hs_events_on_cursor(x, c);
     enum CXCursorKind saved = x->parent_kind;
     enum CXCursorKind saved_walk_parent = x->walk_parent_kind;
     x->walk_parent_kind = saved;
+    hs_atomics_on_cursor(x, c);
+    hs_events_on_cursor(x, c);
     if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
         x->parent_kind = k;
     walk_node(x, c, k);

@@ -136,6 +136,37 @@ bool hs_in_loop(const hs_extract_ctx *x);
 char *hs_loop_path(const hs_extract_ctx *x);
 json_t *hs_branch_path(const hs_extract_ctx *x);
 void hs_fact_set_position(json_t *fact, const hs_pos *start, const hs_pos *end);
+
+/*
+ * Read-only views of the context the walk tracks, for collectors. Valid in a hook;
+ * outside a function body the function is NULL and every nesting count is zero.
+ */
+CXTranslationUnit hs_walk_tu(const hs_extract_ctx *x);
+const hs_ruledata *hs_walk_ruledata(const hs_extract_ctx *x);
+const char *hs_walk_tu_file(const hs_extract_ctx *x);       /* the main file, as the facts' "tu" */
+const char *hs_walk_function_usr(const hs_extract_ctx *x);  /* enclosing function, or NULL */
+const char *hs_walk_function_name(const hs_extract_ctx *x); /* its qualified name, or NULL */
+/* Enclosing loops, outermost first (a lambda's body sees only its own). */
+unsigned hs_walk_loop_count(const hs_extract_ctx *x);
+unsigned hs_walk_loop_id(const hs_extract_ctx *x, unsigned i); /* the loop's start offset */
+/* Enclosing branch entries [node_start, node_end, arm, exit_until, sampled], outermost first. */
+unsigned hs_walk_branch_count(const hs_extract_ctx *x);
+json_t *hs_walk_branch(const hs_extract_ctx *x, unsigned i); /* borrowed */
+bool hs_walk_on_error_path(const hs_extract_ctx *x);   /* before an abort-like call */
+bool hs_walk_in_condition(const hs_extract_ctx *x);    /* an if's, ?:'s, switch's or loop's */
+bool hs_walk_in_loop_condition(const hs_extract_ctx *x); /* a loop's, or an if that leaves it */
+bool hs_walk_in_comparison(const hs_extract_ctx *x);   /* an operand of < > <= >= == != <=> && || */
+bool hs_walk_in_equality(const hs_extract_ctx *x);     /* an operand of == or != */
+bool hs_walk_in_mask(const hs_extract_ctx *x);         /* an operand of & or % */
+unsigned hs_walk_lambda(const hs_extract_ctx *x);      /* innermost lambda's start offset, or 0 */
+unsigned hs_walk_statement_start(const hs_extract_ctx *x); /* the { } block statement being walked */
+unsigned hs_walk_block_end(const hs_extract_ctx *x);       /* and the end of its block */
+/* The kind of the parent of the cursor a hook sees; parentheses and implicit nodes are
+ * transparent (`x.fetch_add(1);` has a statement as its parent, `y = x++` an operator). */
+enum CXCursorKind hs_walk_parent_kind(const hs_extract_ctx *x);
+/* While a value assigned to a name is walked: true, and the whole value (else null). */
+bool hs_walk_has_sink(const hs_extract_ctx *x);
+CXCursor hs_walk_sink_value(const hs_extract_ctx *x);
 typedef struct {
     CXCursor *items;
     unsigned len, cap;

@@ -245,13 +245,14 @@ static const char *normalize_op(const char *name)
 
 static const char *result_use(const hs_extract_ctx *x)
 {
-    if (x->loop_condition > 0)
+    enum CXCursorKind parent = hs_walk_parent_kind(x);
+    if (hs_walk_in_loop_condition(x))
         return "loop_condition";
-    if (x->condition > 0 || x->comparison > 0)
+    if (hs_walk_in_condition(x) || hs_walk_in_comparison(x))
         return "condition";
-    if (clang_isStatement(x->parent_kind) && x->parent_kind != CXCursor_ReturnStmt)
+    if (clang_isStatement(parent) && parent != CXCursor_ReturnStmt)
         return "discarded";
-    if (x->parent_kind == CXCursor_ReturnStmt)
+    if (parent == CXCursor_ReturnStmt)
         return "returned";
     return "value";
 }
@@ -268,14 +269,15 @@ static bool is_constant(CXCursor value)
 
 static bool relaxed_type_context(hs_extract_ctx *x)
 {
-    if (!x->fn)
+    const char *function = hs_walk_function_name(x);
+    if (!function)
         return false;
     const char *key;
     void *unused;
-    for (size_t it = 0; hs_strmap_next(x->rd->relaxed_types, &it, &key, &unused);) {
+    for (size_t it = 0; hs_strmap_next(hs_walk_ruledata(x)->relaxed_types, &it, &key, &unused);) {
         size_t n = strlen(key);
-        const char *hit = strstr(x->fn->name, key);
-        if (hit && strncmp(hit + n, "::", 2) == 0 && (hit == x->fn->name || hit[-1] == ':'))
+        const char *hit = strstr(function, key);
+        if (hit && strncmp(hit + n, "::", 2) == 0 && (hit == function || hit[-1] == ':'))
             return true;
     }
     return false;
@@ -307,7 +309,7 @@ static json_t *spelled_call(hs_extract_ctx *x, CXCursor c)
     unsigned offset;
     size_t size;
     const char *text = hs_spelled_text(x, c, &file, &offset, &size);
-    if (!text || clang_Location_isInSystemHeader(clang_getLocationForOffset(x->tu, file, offset)))
+    if (!text || clang_Location_isInSystemHeader(clang_getLocationForOffset(hs_walk_tu(x), file, offset)))
         return NULL;
     const char *real = hs_project_file(x, file);
     if (!real[0])
@@ -359,7 +361,8 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
     /* A load compared for equality, or masked in a test: a sequence lock's or a
      * version's check (`if (v & 1)`, `load() != v`), never a counter's. */
     bool version_check = strcmp(op->op, "load") == 0 &&
-                         (x->equality > 0 || (x->masked > 0 && (x->condition > 0 || x->comparison > 0)));
+                         (hs_walk_in_equality(x) ||
+                          (hs_walk_in_mask(x) && (hs_walk_in_condition(x) || hs_walk_in_comparison(x))));
     json_object_set_new(fact, "use", json_string(version_check ? "version_check" : result_use(x)));
     if (op->value_const >= 0)
         json_object_set_new(fact, "value_constant", json_boolean(op->value_const == 1));
@@ -374,8 +377,8 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
     if (sink)
         json_object_set_new(fact, "sink", json_string(sink));
     free(sink);
-    json_object_set_new(fact, "function", json_string(x->fn ? x->fn->usr : ""));
-    json_object_set_new(fact, "function_name", json_string(x->fn ? x->fn->name : "(a global's initializer)"));
+    json_object_set_new(fact, "function", json_string(hs_walk_function_usr(x) ? hs_walk_function_usr(x) : ""));
+    json_object_set_new(fact, "function_name", json_string(hs_walk_function_name(x) ? hs_walk_function_name(x) : "(a global's initializer)"));
     hs_fact_set_position(fact, &start, &end);
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(op_cursor));
     CXFile sf, ef;
@@ -529,8 +532,9 @@ static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee
 /* Wrappers from rule data: {"name", "op", "order" or "order_arg", "object_arg"}. */
 static bool on_wrapper_call(hs_extract_ctx *x, CXCursor call, const char *qname)
 {
-    for (size_t i = x->rd->atomic_wrappers.len; i-- > 0;) {
-        json_t *w = x->rd->atomic_wrappers.items[i];
+    const hs_vec *wrappers = &hs_walk_ruledata(x)->atomic_wrappers;
+    for (size_t i = wrappers->len; i-- > 0;) {
+        json_t *w = wrappers->items[i];
         const char *name = json_string_value(json_object_get(w, "name"));
         size_t n = strlen(name);
         bool match = (n && name[n - 1] == '*') ? strncmp(name, qname, n - 1) == 0 : strcmp(name, qname) == 0;
@@ -772,9 +776,9 @@ static bool on_plain_object(hs_extract_ctx *x, CXCursor use, CXCursor object, co
     consume(x, object);
     if (write_kind) {
         plain_use(x, use, decl, write_kind);
-    } else if (x->loop_condition > 0) {
+    } else if (hs_walk_in_loop_condition(x)) {
         plain_use(x, use, decl, "loads_loop_condition");
-    } else if (x->condition > 0 || x->comparison > 0) {
+    } else if (hs_walk_in_condition(x) || hs_walk_in_comparison(x)) {
         plain_use(x, use, decl, "loads_condition");
     } else {
         plain_use(x, use, decl, "reads");
@@ -835,7 +839,7 @@ void hs_atomics_finish_tu(hs_extract_ctx *x)
     const char *usr;
     void *sum;
     for (size_t it = 0; hs_strmap_next(x->plain_uses, &it, &usr, &sum);) {
-        json_object_set_new(sum, "file", json_string(json_string_value(json_object_get(x->facts, "tu"))));
+        json_object_set_new(sum, "file", json_string(hs_walk_tu_file(x)));
         json_object_set_new(sum, "offset", json_integer(0));
         json_object_set_new(sum, "ordinal", json_integer(0));
         json_array_append(x->atomics, sum);
@@ -858,7 +862,7 @@ static void on_c11_store(hs_extract_ctx *x, CXCursor c, CXCursor operand, CXCurs
 
 void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
 {
-    if (!x->fn)
+    if (!hs_walk_function_usr(x))
         return;
     enum CXCursorKind k = clang_getCursorKind(c);
     switch (k) {

@@ -86,7 +86,7 @@ static unsigned invocation_end(const char *text, size_t size, unsigned offset, u
 /* Line and column of a byte offset in `file`. */
 static void position_at(hs_extract_ctx *x, CXFile file, unsigned offset, hs_pos *pos)
 {
-    CXSourceLocation loc = clang_getLocationForOffset(x->tu, file, offset);
+    CXSourceLocation loc = clang_getLocationForOffset(hs_walk_tu(x), file, offset);
     clang_getSpellingLocation(loc, NULL, &pos->line, &pos->column, NULL);
     pos->offset = offset;
 }
@@ -320,7 +320,7 @@ static bool declaration_pos(hs_extract_ctx *x, CXCursor decl, hs_pos *pos)
 
 static void on_declaration(hs_extract_ctx *x, CXCursor c)
 {
-    if (!is_object_decl(c) || !type_is_event(x->rd, clang_getCursorType(c)))
+    if (!is_object_decl(c) || !type_is_event(hs_walk_ruledata(x), clang_getCursorType(c)))
         return;
     hs_pos start, end;
     if (!declaration_pos(x, c, &start))
@@ -482,7 +482,7 @@ static CXCursor create_target(CXCursor root, CXCursor call)
 static char *file_slice(hs_extract_ctx *x, CXFile file, unsigned from, unsigned to)
 {
     size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, file, &size);
+    const char *text = clang_getFileContents(hs_walk_tu(x), file, &size);
     if (!text || to > size || to < from)
         return hs_xstrdup("");
     return hs_xstrndup(text + from, to - from);
@@ -538,7 +538,7 @@ static CXCursor dependent_callee(CXCursor callee, CXCursor call)
 static char *defining_macro(hs_extract_ctx *x, CXFile file, unsigned offset)
 {
     size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, file, &size);
+    const char *text = clang_getFileContents(hs_walk_tu(x), file, &size);
     if (!text || offset >= size)
         return NULL;
     size_t i = offset;
@@ -588,7 +588,7 @@ static bool identify_use(hs_extract_ctx *x, CXCursor call, const char *function,
     CXCursor callee = dependent_callee(clang_getCursorReferenced(call), call);
     char *callee_name = clang_Cursor_isNull(callee) ? hs_xstrdup("")
                                                     : hs_xstrdup(hs_qualified_name(x, callee));
-    const hs_event_api *callee_api = callee_name[0] ? hs_ruledata_find_event(x->rd, callee_name) : NULL;
+    const hs_event_api *callee_api = callee_name[0] ? hs_ruledata_find_event(hs_walk_ruledata(x), callee_name) : NULL;
     u->callee_listed = callee_api != NULL;
 
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
@@ -602,7 +602,7 @@ static bool identify_use(hs_extract_ctx *x, CXCursor call, const char *function,
         return false;
     }
     size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, ef, &size);
+    const char *text = clang_getFileContents(hs_walk_tu(x), ef, &size);
     bool in_macro = sf != ef || soff != eoff;
     if (in_macro && text) {
         unsigned name_end = 0;
@@ -624,9 +624,9 @@ static bool identify_use(hs_extract_ctx *x, CXCursor call, const char *function,
              * when reached through a project macro), else the macro the user wrote. */
             char *inner = sf != NULL ? defining_macro(x, sf, soff) : NULL;
             char *outer = hs_xstrndup(text + eoff, name_end - eoff);
-            const hs_event_api *macro_api = inner ? hs_ruledata_find_event(x->rd, inner) : NULL;
+            const hs_event_api *macro_api = inner ? hs_ruledata_find_event(hs_walk_ruledata(x), inner) : NULL;
             if (!macro_api)
-                macro_api = hs_ruledata_find_event(x->rd, outer);
+                macro_api = hs_ruledata_find_event(hs_walk_ruledata(x), outer);
             /* A listed macro: the call it expands to is the use, once per invocation. */
             if (macro_api && (callee_api || uses_at(x, function, eoff) == 0)) {
                 u->api = macro_api;
@@ -655,8 +655,8 @@ static bool identify_use(hs_extract_ctx *x, CXCursor call, const char *function,
 
 static void on_call(hs_extract_ctx *x, CXCursor call)
 {
-    const char *function = x->fn ? x->fn->usr : "";
-    const char *function_name = x->fn ? x->fn->name : "";
+    const char *function = hs_walk_function_usr(x) ? hs_walk_function_usr(x) : "";
+    const char *function_name = hs_walk_function_name(x) ? hs_walk_function_name(x) : "";
     event_use u;
     if (!identify_use(x, call, function, &u))
         return;
@@ -676,7 +676,7 @@ static void on_call(hs_extract_ctx *x, CXCursor call)
     char *object_text = NULL;
     int nargs = clang_Cursor_getNumArguments(call);
     if (strcmp(u.api->kind, "create") == 0) {
-        decl = create_target(clang_getTranslationUnitCursor(x->tu), call);
+        decl = create_target(clang_getTranslationUnitCursor(hs_walk_tu(x)), call);
     } else if (u.api->object_arg >= 0) {
         /* A listed macro that expands to a method call, `#define os_event_wait_low(e, r)
          * (e)->wait(r)`: the event is the object the method is called on, and the call's
@@ -741,7 +741,7 @@ static bool may_be_event_call(hs_extract_ctx *x, CXCursor call)
     if (clang_Cursor_isNull(callee))
         return true; /* a dependent call: let identify_use decide */
     const char *name = hs_qualified_name(x, callee);
-    if (hs_ruledata_find_event(x->rd, name) || strcasestr(name, "event"))
+    if (hs_ruledata_find_event(hs_walk_ruledata(x), name) || strcasestr(name, "event"))
         return true;
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
     CXFile sf, ef;
@@ -751,10 +751,10 @@ static bool may_be_event_call(hs_extract_ctx *x, CXCursor call)
     if (sf == ef && soff == eoff)
         return false;
     size_t size = 0;
-    const char *text = ef ? clang_getFileContents(x->tu, ef, &size) : NULL;
+    const char *text = ef ? clang_getFileContents(hs_walk_tu(x), ef, &size) : NULL;
     size_t n = hs_identifier_length(text, size, eoff);
     char *macro = text ? strndup(text + eoff, n) : NULL;
-    bool maybe = !macro || hs_ruledata_find_event(x->rd, macro) || strcasestr(macro, "event");
+    bool maybe = !macro || hs_ruledata_find_event(hs_walk_ruledata(x), macro) || strcasestr(macro, "event");
     free(macro);
     return maybe;
 }
@@ -762,11 +762,11 @@ static bool may_be_event_call(hs_extract_ctx *x, CXCursor call)
 void hs_events_on_cursor(hs_extract_ctx *x, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_CallExpr && x->fn) {
+    if (k == CXCursor_CallExpr && hs_walk_function_name(x)) {
         if (!may_be_event_call(x, c))
             return;
         /* The API's own implementation is not a use of it. */
-        if (hs_ruledata_find_event(x->rd, x->fn->name))
+        if (hs_ruledata_find_event(hs_walk_ruledata(x), hs_walk_function_name(x)))
             return;
         on_call(x, c);
         return;
@@ -774,7 +774,7 @@ void hs_events_on_cursor(hs_extract_ctx *x, CXCursor c)
     if (k != CXCursor_VarDecl && k != CXCursor_FieldDecl)
         return;
     on_declaration(x, c);
-    if (!x->fn) {
+    if (!hs_walk_function_usr(x)) {
         clang_visitChildren(c, initializer_visitor, x);
     }
 }

@@ -22,7 +22,7 @@ static const char *const linux_clock_ids[] = {
 static char *decode_clock_id(hs_extract_ctx *x, CXCursor arg)
 {
     char *text = hs_cursor_text(x, arg);
-    if (hs_strmap_has(x->rd->clock_ids, text))
+    if (hs_strmap_has(hs_walk_ruledata(x)->clock_ids, text))
         return text;
     free(text);
     CXEvalResult ev = clang_Cursor_Evaluate(arg);
@@ -61,17 +61,16 @@ static bool is_null_argument(CXCursor arg)
  */
 static bool sampled_inside_innermost_loop(const hs_extract_ctx *x)
 {
-    int loop = -1;
-    for (int i = 0; i < x->nscopes; i++)
-        if (x->scopes[i].is_loop)
-            loop = i;
-    if (loop < 0)
+    unsigned loops = hs_walk_loop_count(x);
+    if (loops == 0)
         return false;
-    unsigned loop_start = x->scopes[loop].id;
-    for (int i = 0; i < x->nbranches; i++)
-        if ((unsigned)json_integer_value(json_array_get(x->branches[i], 0)) > loop_start &&
-            json_is_true(json_array_get(x->branches[i], 4)))
+    unsigned loop_start = hs_walk_loop_id(x, loops - 1);
+    for (unsigned i = 0; i < hs_walk_branch_count(x); i++) {
+        json_t *branch = hs_walk_branch(x, i);
+        if ((unsigned)json_integer_value(json_array_get(branch, 0)) > loop_start &&
+            json_is_true(json_array_get(branch, 4)))
             return true;
+    }
     return false;
 }
 
@@ -83,7 +82,7 @@ static const char *statement_indent(hs_extract_ctx *x, CXCursor call, unsigned o
     CXFile file;
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(call)), &file, NULL, NULL, NULL);
     size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, file, &size);
+    const char *text = clang_getFileContents(hs_walk_tu(x), file, &size);
     if (!text || offset > size)
         return indent;
     size_t line = offset;
@@ -102,7 +101,7 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     (void)callee;
     if (!x->fn || x->fn->is_timer_wrapper)
         return;
-    const hs_timer_api *api = hs_ruledata_find_timer(x->rd, qname);
+    const hs_timer_api *api = hs_ruledata_find_timer(hs_walk_ruledata(x), qname);
     if (!api)
         return;
     hs_pos start, end;
@@ -117,7 +116,7 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
         hs_span span;
         if (hs_written_span(x, arg, &span)) {
             const char *name = span.macro_name ? span.macro_name : span.text;
-            if (hs_strmap_has(x->rd->clock_ids, name))
+            if (hs_strmap_has(hs_walk_ruledata(x)->clock_ids, name))
                 clock_id = hs_xstrdup(name);
             clock_arg = json_pack("{s:i, s:i, s:s}", "offset", (json_int_t)span.offset, "length",
                                   (json_int_t)span.length, "text", span.text);
@@ -128,7 +127,7 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
         if (!clock_id)
             clock_id = hs_cursor_text(x, arg); /* a variable: compared by its spelling */
         hs_cost id_cost;
-        if (clock_id && hs_ruledata_clock_id_cost(x->rd, clock_id, &id_cost))
+        if (clock_id && hs_ruledata_clock_id_cost(hs_walk_ruledata(x), clock_id, &id_cost))
             cost = id_cost;
     }
     /* Where the reading goes: the out argument, else the name being assigned. */
@@ -143,12 +142,12 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     }
     char *assigned_text = NULL;
     bool exact = false;
-    if (!sink && x->has_sink) {
+    if (!sink && hs_walk_has_sink(x)) {
         sink = hs_sink_key(x);
         /* The name holds the reading itself only when the call is the whole value
          * (`t->a = clock()`, not `t->a = clock() / 1000`): only then may a later read
          * reuse it. */
-        exact = clang_equalCursors(hs_strip_expr(x->sink_value), call) != 0;
+        exact = clang_equalCursors(hs_strip_expr(hs_walk_sink_value(x)), call) != 0;
         if (sink && exact)
             assigned_text = hs_sink_text(x);
     }
@@ -176,8 +175,8 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     json_object_set_new(fact, "clock", json_string(api->clock));
     json_object_set_new(fact, "clock_id", clock_id ? json_string(clock_id) : json_null());
     json_object_set_new(fact, "cost", json_string(hs_cost_name(cost)));
-    json_object_set_new(fact, "function", json_string(x->fn->usr));
-    json_object_set_new(fact, "function_name", json_string(x->fn->name));
+    json_object_set_new(fact, "function", json_string(hs_walk_function_usr(x)));
+    json_object_set_new(fact, "function_name", json_string(hs_walk_function_name(x)));
     hs_fact_set_position(fact, &start, &end);
     json_object_set_new(fact, "macro", json_boolean(in_macro));
     char *text = hs_cursor_source(x, call);
@@ -195,19 +194,19 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
                                                         sink_text != NULL));
     if (clock_arg)
         json_object_set_new(fact, "clock_arg", clock_arg);
-    json_object_set_new(fact, "stmt_offset", json_integer(x->stmt_start));
-    json_object_set_new(fact, "stmt_indent", json_string(statement_indent(x, call, x->stmt_start)));
-    json_object_set_new(fact, "block_end", json_integer(x->block_end));
+    json_object_set_new(fact, "stmt_offset", json_integer(hs_walk_statement_start(x)));
+    json_object_set_new(fact, "stmt_indent", json_string(statement_indent(x, call, hs_walk_statement_start(x))));
+    json_object_set_new(fact, "block_end", json_integer(hs_walk_block_end(x)));
     CXString type = clang_getTypeSpelling(clang_getCursorType(call));
     json_object_set_new(fact, "type", json_string(clang_getCString(type)));
     clang_disposeString(type);
     json_object_set_new(fact, "result_used",
-                        json_boolean(x->walk_parent_kind != CXCursor_CompoundStmt || sink != NULL));
-    json_object_set_new(fact, "error_path", json_boolean(x->error_path > 0));
+                        json_boolean(hs_walk_parent_kind(x) != CXCursor_CompoundStmt || sink != NULL));
+    json_object_set_new(fact, "error_path", json_boolean(hs_walk_on_error_path(x)));
     json_object_set_new(fact, "seq", json_integer(x->fn->call_seq));
     json_object_set_new(fact, "blocking_seq", json_integer(x->fn->blocking_seq));
     json_object_set_new(fact, "sampled_in_loop", json_boolean(sampled_inside_innermost_loop(x)));
-    json_object_set_new(fact, "lambda", json_integer(x->lambda));
+    json_object_set_new(fact, "lambda", json_integer(hs_walk_lambda(x)));
     json_object_set_new(fact, "ordinal", json_integer((json_int_t)x->fn->reads.len));
     r->fact = fact;
     hs_vec_push(&x->fn->reads, r);
