@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define HS_MAX_NEST 128
@@ -61,6 +62,7 @@ struct hs_walk {
     const hs_ruledata *rd;
     const char *root;
     const char *tu_file;     /* the main file as given */
+    const char *directory;   /* the command's working directory, or NULL */
     hs_strmap *files;        /* "%p" of CXFile -> real path, or "" when not the project's */
     hs_strmap *qualnames;    /* declaration -> qualified name cache */
     hs_strmap *usrs;         /* declaration -> USR, computed once per TU */
@@ -241,8 +243,14 @@ const char *hs_project_file(hs_walk *x, CXFile file)
         name = clang_getFileName(file);
         n = clang_getCString(name);
     }
-    if (n && n[0])
+    if (n && n[0] && n[0] != '/' && x->directory) {
+        /* clang names a file as the command did: relative to its working directory. */
+        char *joined = hs_path_join(x->directory, n);
+        real = hs_realpath(joined);
+        free(joined);
+    } else if (n && n[0]) {
         real = hs_realpath(n);
+    }
     clang_disposeString(name);
     char *value = (real && hs_path_is_under(x->root, real)) ? real : hs_xstrdup("");
     if (value != real)
@@ -1843,21 +1851,48 @@ static const char *parse_error_name(enum CXErrorCode code)
     }
 }
 
+/* A directory a command can run in: it exists, is a directory and may be searched. */
+static bool usable_directory(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return false;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return false;
+    }
+    return access(dir, X_OK) == 0;
+}
+
 static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
                                   unsigned n_unsaved, char **err)
 {
-    if (in->directory && in->directory[0] && chdir(in->directory) != 0) {
-        *err = hs_printf("cannot enter the build directory %s: %s", in->directory, strerror(errno));
+    /*
+     * The command runs in its database entry's directory: relative file names and -I
+     * paths are relative to it. clang is told so (-working-directory) instead of the
+     * process changing its own directory, which would move the caller's relative paths
+     * and make each TU depend on the one parsed before it.
+     */
+    const char *dir = in->directory && in->directory[0] ? in->directory : NULL;
+    if (dir && !usable_directory(dir)) {
+        *err = hs_printf("cannot enter the build directory %s: %s", dir, strerror(errno));
         return NULL;
     }
     /* gcc-only options must not turn into clang errors; keep the rest of the command. */
     const char *extra[] = {"-Wno-unknown-warning-option", "-Wno-unused-command-line-argument",
                            "-Wno-ignored-optimization-argument", "-ferror-limit=50"};
     int nextra = (int)(sizeof extra / sizeof extra[0]);
-    const char **argv = hs_xcalloc((size_t)(in->argc + nextra + 1), sizeof(char *));
+    const char **argv = hs_xcalloc((size_t)(in->argc + nextra + 3), sizeof(char *));
     int argc = 0;
-    for (int i = 0; i < in->argc; i++)
+    for (int i = 0; i < in->argc; i++) {
         argv[argc++] = in->argv[i];
+        /* Right after the compiler's name: a -working-directory of the command's own,
+         * later on its line, still wins. */
+        if (i == 0 && dir) {
+            argv[argc++] = "-working-directory";
+            argv[argc++] = dir;
+        }
+    }
     /* Extra flags go before the source file is fine for the driver: it accepts any order. */
     for (int i = 0; i < nextra; i++)
         argv[argc++] = extra[i];
@@ -1901,6 +1936,7 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     x.rd = rd;
     x.root = root;
     x.tu_file = in->file;
+    x.directory = in->directory && in->directory[0] ? in->directory : NULL;
     x.files = hs_strmap_create();
     x.qualnames = hs_strmap_create();
     x.usrs = hs_strmap_create();
