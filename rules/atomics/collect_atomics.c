@@ -322,7 +322,8 @@ static json_t *spelled_call(atomic_state *x, CXCursor c)
     unsigned offset;
     size_t size;
     const char *text = hs_spelled_text(x->walk, c, &file, &offset, &size);
-    if (!text || clang_Location_isInSystemHeader(clang_getLocationForOffset(hs_walk_tu(x->walk), file, offset)))
+    if (!text ||
+        clang_Location_isInSystemHeader(clang_getLocationForOffset(hs_walk_tu(x->walk), file, offset)))
         return NULL;
     const char *real = hs_project_file(x->walk, file);
     if (!real[0])
@@ -375,7 +376,8 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor decl, const ato
      * version's check (`if (v & 1)`, `load() != v`), never a counter's. */
     bool version_check = strcmp(op->op, "load") == 0 &&
                          (hs_walk_in_equality(x->walk) ||
-                          (hs_walk_in_mask(x->walk) && (hs_walk_in_condition(x->walk) || hs_walk_in_comparison(x->walk))));
+                          (hs_walk_in_mask(x->walk) &&
+                           (hs_walk_in_condition(x->walk) || hs_walk_in_comparison(x->walk))));
     json_object_set_new(fact, "use", json_string(version_check ? "version_check" : result_use(x)));
     if (op->value_const >= 0)
         json_object_set_new(fact, "value_constant", json_boolean(op->value_const == 1));
@@ -390,8 +392,10 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor decl, const ato
     if (sink)
         json_object_set_new(fact, "sink", json_string(sink));
     free(sink);
-    json_object_set_new(fact, "function", json_string(hs_walk_function_usr(x->walk) ? hs_walk_function_usr(x->walk) : ""));
-    json_object_set_new(fact, "function_name", json_string(hs_walk_function_name(x->walk) ? hs_walk_function_name(x->walk) : "(a global's initializer)"));
+    const char *function = hs_walk_function_usr(x->walk);
+    const char *function_name = hs_walk_function_name(x->walk);
+    json_object_set_new(fact, "function", json_string(function ? function : ""));
+    json_object_set_new(fact, "function_name", json_string(function_name ? function_name : "(a global's initializer)"));
     hs_fact_set_position(fact, &start, &end);
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(op_cursor));
     CXFile sf, ef;

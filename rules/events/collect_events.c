@@ -598,7 +598,8 @@ static bool identify_use(event_state *x, CXCursor call, const char *function, ev
     CXCursor callee = dependent_callee(clang_getCursorReferenced(call), call);
     char *callee_name = clang_Cursor_isNull(callee) ? hs_xstrdup("")
                                                     : hs_xstrdup(hs_qualified_name(x->walk, callee));
-    const hs_event_api *callee_api = callee_name[0] ? hs_ruledata_find_event(hs_walk_ruledata(x->walk), callee_name) : NULL;
+    const hs_ruledata *rd = hs_walk_ruledata(x->walk);
+    const hs_event_api *callee_api = callee_name[0] ? hs_ruledata_find_event(rd, callee_name) : NULL;
     u->callee_listed = callee_api != NULL;
 
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
@@ -634,9 +635,9 @@ static bool identify_use(event_state *x, CXCursor call, const char *function, ev
              * when reached through a project macro), else the macro the user wrote. */
             char *inner = sf != NULL ? defining_macro(x, sf, soff) : NULL;
             char *outer = hs_xstrndup(text + eoff, name_end - eoff);
-            const hs_event_api *macro_api = inner ? hs_ruledata_find_event(hs_walk_ruledata(x->walk), inner) : NULL;
+            const hs_event_api *macro_api = inner ? hs_ruledata_find_event(rd, inner) : NULL;
             if (!macro_api)
-                macro_api = hs_ruledata_find_event(hs_walk_ruledata(x->walk), outer);
+                macro_api = hs_ruledata_find_event(rd, outer);
             /* A listed macro: the call it expands to is the use, once per invocation. */
             if (macro_api && (callee_api || uses_at(x, function, eoff) == 0)) {
                 u->api = macro_api;
@@ -750,8 +751,9 @@ static bool may_be_event_call(event_state *x, CXCursor call)
     CXCursor callee = clang_getCursorReferenced(call);
     if (clang_Cursor_isNull(callee))
         return true; /* a dependent call: let identify_use decide */
+    const hs_ruledata *rd = hs_walk_ruledata(x->walk);
     const char *name = hs_qualified_name(x->walk, callee);
-    if (hs_ruledata_find_event(hs_walk_ruledata(x->walk), name) || strcasestr(name, "event"))
+    if (hs_ruledata_find_event(rd, name) || strcasestr(name, "event"))
         return true;
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
     CXFile sf, ef;
@@ -764,7 +766,7 @@ static bool may_be_event_call(event_state *x, CXCursor call)
     const char *text = ef ? clang_getFileContents(hs_walk_tu(x->walk), ef, &size) : NULL;
     size_t n = hs_identifier_length(text, size, eoff);
     char *macro = text ? strndup(text + eoff, n) : NULL;
-    bool maybe = !macro || hs_ruledata_find_event(hs_walk_ruledata(x->walk), macro) || strcasestr(macro, "event");
+    bool maybe = !macro || hs_ruledata_find_event(rd, macro) || strcasestr(macro, "event");
     free(macro);
     return maybe;
 }
