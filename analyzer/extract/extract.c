@@ -2,6 +2,8 @@
  * extract.c - parses one translation unit with libclang and walks the project's own
  * code, producing the TU's facts: functions (with hot/cold attributes), call edges
  * (with loop context) and what the collectors record (clock reads, atomics, events).
+ * The collectors are called through the hook table of rules/collectors.c and see the
+ * walk only through the accessors and helpers of include/hotscan/walk.h.
  *
  * The walk tracks the control-flow context a rule needs without building a CFG:
  * which loops enclose a cursor, which branch arm it sits in, and whether that arm
@@ -15,7 +17,134 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#define HS_MAX_NEST 128
+
+/* A loop or a breakable statement the walk is inside. */
+typedef struct {
+    unsigned id;        /* start offset of the statement */
+    unsigned end;       /* end offset */
+    bool is_loop;       /* false for switch */
+} hs_scope;
+
+/* Cursors noted for the name-key service, turned into keys on request. */
+typedef struct {
+    CXCursor *cursors;
+    unsigned n;
+    unsigned offset;        /* writes: where */
+    bool wait;              /* tests: the condition is a wait */
+} hs_pending;
+
+/* The function definition being walked. */
+typedef struct {
+    char *usr;
+    char *name;
+    unsigned body_end;
+    /*
+     * What the walk notes cheaply as it goes (cursors), turned into name keys only when
+     * a collector asks for them (hs_walk_combinations and the like): most functions are
+     * never asked about, and keys cost USRs and tokenizing.
+     */
+    hs_vec pending_combiners; /* hs_pending* : values combined together */
+    hs_vec pending_writes;    /* hs_pending* : names written, with offsets */
+    hs_vec pending_tests;     /* hs_pending* : conditions, with whether they wait */
+    bool combiners_made, writes_made, tests_made;
+    hs_vec combiners;       /* json_t* arrays of key sets, made from pending_combiners */
+    hs_vec writes;          /* json_t* [key, offset], made from pending_writes */
+    json_t *tested_keys;    /* names read in conditions -> true when the test is a wait */
+    json_t *version_keys;   /* names a condition compares with == / != or masks with & / % */
+} hs_walk_function;
+
+struct hs_walk {
+    CXTranslationUnit tu;
+    const hs_ruledata *rd;
+    const char *root;
+    const char *tu_file;     /* the main file as given */
+    const char *directory;   /* the command's working directory, or NULL */
+    hs_strmap *files;        /* "%p" of CXFile -> real path, or "" when not the project's */
+    hs_strmap *qualnames;    /* declaration -> qualified name cache */
+    hs_strmap *usrs;         /* declaration -> USR, computed once per TU */
+    hs_strmap *fact_sites;   /* "kind:file:offset" -> facts recorded there so far */
+    json_t *functions, *calls;
+
+    /* The collectors (rules/collectors.c) and their states, one each. */
+    const hs_collector *const *collectors;
+    size_t ncollectors;
+    void **states;
+
+    /* Walk state, valid inside a function body. */
+    hs_walk_function *fn;
+    hs_scope scopes[HS_MAX_NEST];
+    int nscopes;
+    json_t *branches[HS_MAX_NEST]; /* each [node, end, arm, exit_until, sampled] */
+    int nbranches;
+    /* Set while walking the right side of an assignment or initializer: the name that
+     * receives the value (an expression, or with sink_is_decl the declared variable). */
+    bool has_sink;
+    bool sink_is_decl;
+    bool sink_plain;         /* `=` or an initializer, not `+=` */
+    CXCursor sink;
+    CXCursor sink_value;     /* the whole value being assigned */
+    int error_path;          /* > 0 inside code that ends in an abort-like call */
+    int condition;           /* > 0 inside the condition of an if, ?: or loop */
+    int loop_condition;      /* > 0 inside a loop's condition */
+    int comparison;          /* > 0 inside an operand of a comparison or && / || */
+    int equality;            /* > 0 inside an operand of == or != */
+    int masked;              /* > 0 inside an operand of & or % */
+    unsigned lambda;         /* start offset of the innermost enclosing lambda, or 0 */
+    unsigned stmt_start;     /* the statement (in a { } block) being walked starts here */
+    unsigned block_end;      /* and its block ends here */
+
+    enum CXCursorKind parent_kind;      /* of the children being walked */
+    enum CXCursorKind walk_parent_kind; /* the parent of the cursor being handled: what
+                                         * hooks see (hs_walk_parent_kind) */
+};
+
+/* ---- calling the collectors' hooks, in table order ---------------------------------- */
+
+static void hooks_function_start(hs_walk *x)
+{
+    for (size_t i = 0; i < x->ncollectors; i++)
+        if (x->collectors[i]->function_start)
+            x->collectors[i]->function_start(x->states[i], x);
+}
+
+static void hooks_function_end(hs_walk *x)
+{
+    for (size_t i = 0; i < x->ncollectors; i++)
+        if (x->collectors[i]->function_end)
+            x->collectors[i]->function_end(x->states[i], x);
+}
+
+static void hooks_cursor(hs_walk *x, CXCursor c)
+{
+    for (size_t i = 0; i < x->ncollectors; i++)
+        if (x->collectors[i]->cursor)
+            x->collectors[i]->cursor(x->states[i], x, c);
+}
+
+static void hooks_declaration(hs_walk *x, CXCursor decl)
+{
+    for (size_t i = 0; i < x->ncollectors; i++)
+        if (x->collectors[i]->declaration)
+            x->collectors[i]->declaration(x->states[i], x, decl);
+}
+
+static void hooks_call(hs_walk *x, CXCursor call, CXCursor callee, const char *qname)
+{
+    for (size_t i = 0; i < x->ncollectors; i++)
+        if (x->collectors[i]->call)
+            x->collectors[i]->call(x->states[i], x, call, callee, qname);
+}
+
+static void hooks_assigned(hs_walk *x, CXCursor value)
+{
+    for (size_t i = 0; i < x->ncollectors; i++)
+        if (x->collectors[i]->assigned)
+            x->collectors[i]->assigned(x->states[i], x, value);
+}
 
 void hs_tu_input_free(hs_tu_input *in)
 {
@@ -97,7 +226,7 @@ static char *cursor_spelling(CXCursor c)
 }
 
 /* Real path of a CXFile when it belongs to the project, else "" (cached per file). */
-const char *hs_project_file(hs_extract_ctx *x, CXFile file)
+const char *hs_project_file(hs_walk *x, CXFile file)
 {
     if (!file)
         return "";
@@ -114,8 +243,14 @@ const char *hs_project_file(hs_extract_ctx *x, CXFile file)
         name = clang_getFileName(file);
         n = clang_getCString(name);
     }
-    if (n && n[0])
+    if (n && n[0] && n[0] != '/' && x->directory) {
+        /* clang names a file as the command did: relative to its working directory. */
+        char *joined = hs_path_join(x->directory, n);
+        real = hs_realpath(joined);
+        free(joined);
+    } else if (n && n[0]) {
         real = hs_realpath(n);
+    }
     clang_disposeString(name);
     char *value = (real && hs_path_is_under(x->root, real)) ? real : hs_xstrdup("");
     if (value != real)
@@ -124,7 +259,7 @@ const char *hs_project_file(hs_extract_ctx *x, CXFile file)
     return value;
 }
 
-bool hs_location_is_project(hs_extract_ctx *x, CXSourceLocation loc)
+bool hs_location_is_project(hs_walk *x, CXSourceLocation loc)
 {
     if (clang_Location_isInSystemHeader(loc))
         return false;
@@ -146,14 +281,14 @@ size_t hs_identifier_length(const char *text, size_t size, size_t offset)
     return n;
 }
 
-static unsigned identifier_length(hs_extract_ctx *x, CXFile file, unsigned offset)
+static unsigned identifier_length(hs_walk *x, CXFile file, unsigned offset)
 {
     size_t size = 0;
     const char *text = clang_getFileContents(x->tu, file, &size);
     return (unsigned)hs_identifier_length(text, size, offset);
 }
 
-bool hs_cursor_pos(hs_extract_ctx *x, CXCursor c, hs_pos *start, hs_pos *end)
+bool hs_cursor_pos(hs_walk *x, CXCursor c, hs_pos *start, hs_pos *end)
 {
     CXSourceRange r = clang_getCursorExtent(c);
     CXSourceLocation b = clang_getRangeStart(r), e = clang_getRangeEnd(r);
@@ -198,7 +333,7 @@ static size_t skip_parens(const char *text, size_t size, size_t i)
     return 0;
 }
 
-bool hs_written_span(hs_extract_ctx *x, CXCursor c, hs_span *out)
+bool hs_written_span(hs_walk *x, CXCursor c, hs_span *out)
 {
     memset(out, 0, sizeof *out);
     hs_pos start, end;
@@ -255,7 +390,7 @@ void hs_fact_set_position(json_t *fact, const hs_pos *start, const hs_pos *end)
     }
 }
 
-static char *tokens_text(hs_extract_ctx *x, CXSourceRange r, bool spaced)
+static char *tokens_text(hs_walk *x, CXSourceRange r, bool spaced)
 {
     CXToken *toks = NULL;
     unsigned n = 0;
@@ -273,12 +408,12 @@ static char *tokens_text(hs_extract_ctx *x, CXSourceRange r, bool spaced)
     return hs_buf_take(&b);
 }
 
-char *hs_cursor_text(hs_extract_ctx *x, CXCursor c)
+char *hs_cursor_text(hs_walk *x, CXCursor c)
 {
     return tokens_text(x, clang_getCursorExtent(c), false);
 }
 
-char *hs_cursor_source(hs_extract_ctx *x, CXCursor c)
+char *hs_cursor_source(hs_walk *x, CXCursor c)
 {
     hs_pos s, e;
     if (!hs_cursor_pos(x, c, &s, &e))
@@ -307,7 +442,7 @@ static void decl_key(CXCursor decl, char *buf, size_t n)
 }
 
 /* The USR of a declaration, computed once per TU. Owned by the cache. */
-const char *hs_cursor_usr_cached(hs_extract_ctx *x, CXCursor decl)
+const char *hs_cursor_usr_cached(hs_walk *x, CXCursor decl)
 {
     char key[48];
     decl_key(decl, key, sizeof key);
@@ -320,7 +455,7 @@ const char *hs_cursor_usr_cached(hs_extract_ctx *x, CXCursor decl)
 }
 
 /* "ns::Class::method", inline namespaces (std::chrono::_V2) left out. */
-const char *hs_qualified_name(hs_extract_ctx *x, CXCursor decl)
+const char *hs_qualified_name(hs_walk *x, CXCursor decl)
 {
     char key[48];
     decl_key(decl, key, sizeof key);
@@ -373,7 +508,7 @@ CXCursor hs_strip_expr(CXCursor c)
     }
 }
 
-char *hs_expr_key(hs_extract_ctx *x, CXCursor c)
+char *hs_expr_key(hs_walk *x, CXCursor c)
 {
     c = hs_strip_expr(c);
     enum CXCursorKind k = clang_getCursorKind(c);
@@ -418,7 +553,7 @@ static enum CXChildVisitResult collect_keys_visitor(CXCursor c, CXCursor parent,
     return CXChildVisit_Continue;
 }
 
-void hs_collect_keys(hs_extract_ctx *x, CXCursor c, json_t *set)
+void hs_collect_keys(hs_walk *x, CXCursor c, json_t *set)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
@@ -435,7 +570,7 @@ void hs_collect_keys(hs_extract_ctx *x, CXCursor c, json_t *set)
     clang_visitChildren(c, collect_keys_visitor, args);
 }
 
-int hs_site_ordinal(hs_extract_ctx *x, const char *kind, const char *file, unsigned offset)
+int hs_site_ordinal(hs_walk *x, const char *kind, const char *file, unsigned offset)
 {
     char *key = hs_printf("%s:%s:%u", kind, file, offset);
     int n = (int)(intptr_t)hs_strmap_get(x->fact_sites, key);
@@ -444,7 +579,7 @@ int hs_site_ordinal(hs_extract_ctx *x, const char *kind, const char *file, unsig
     return n;
 }
 
-bool hs_in_loop(const hs_extract_ctx *x)
+bool hs_in_loop(const hs_walk *x)
 {
     for (int i = 0; i < x->nscopes; i++)
         if (x->scopes[i].is_loop)
@@ -452,7 +587,7 @@ bool hs_in_loop(const hs_extract_ctx *x)
     return false;
 }
 
-char *hs_loop_path(const hs_extract_ctx *x)
+char *hs_loop_path(const hs_walk *x)
 {
     hs_buf b;
     hs_buf_init(&b);
@@ -462,7 +597,7 @@ char *hs_loop_path(const hs_extract_ctx *x)
     return hs_buf_take(&b);
 }
 
-json_t *hs_branch_path(const hs_extract_ctx *x)
+json_t *hs_branch_path(const hs_walk *x)
 {
     json_t *arr = json_array();
     for (int i = 0; i < x->nbranches; i++)
@@ -470,9 +605,122 @@ json_t *hs_branch_path(const hs_extract_ctx *x)
     return arr;
 }
 
+/* ---- what collectors may read of the walk's context ------------------------------- */
+
+CXTranslationUnit hs_walk_tu(const hs_walk *x)
+{
+    return x->tu;
+}
+
+const hs_ruledata *hs_walk_ruledata(const hs_walk *x)
+{
+    return x->rd;
+}
+
+const char *hs_walk_tu_file(const hs_walk *x)
+{
+    return x->tu_file;
+}
+
+const char *hs_walk_function_usr(const hs_walk *x)
+{
+    return x->fn ? x->fn->usr : NULL;
+}
+
+const char *hs_walk_function_name(const hs_walk *x)
+{
+    return x->fn ? x->fn->name : NULL;
+}
+
+unsigned hs_walk_loop_count(const hs_walk *x)
+{
+    unsigned n = 0;
+    for (int i = 0; i < x->nscopes; i++)
+        n += x->scopes[i].is_loop;
+    return n;
+}
+
+unsigned hs_walk_loop_id(const hs_walk *x, unsigned i)
+{
+    for (int k = 0; k < x->nscopes; k++)
+        if (x->scopes[k].is_loop && i-- == 0)
+            return x->scopes[k].id;
+    return 0;
+}
+
+unsigned hs_walk_branch_count(const hs_walk *x)
+{
+    return (unsigned)x->nbranches;
+}
+
+json_t *hs_walk_branch(const hs_walk *x, unsigned i)
+{
+    return i < (unsigned)x->nbranches ? x->branches[i] : NULL;
+}
+
+bool hs_walk_on_error_path(const hs_walk *x)
+{
+    return x->error_path > 0;
+}
+
+bool hs_walk_in_condition(const hs_walk *x)
+{
+    return x->condition > 0;
+}
+
+bool hs_walk_in_loop_condition(const hs_walk *x)
+{
+    return x->loop_condition > 0;
+}
+
+bool hs_walk_in_comparison(const hs_walk *x)
+{
+    return x->comparison > 0;
+}
+
+bool hs_walk_in_equality(const hs_walk *x)
+{
+    return x->equality > 0;
+}
+
+bool hs_walk_in_mask(const hs_walk *x)
+{
+    return x->masked > 0;
+}
+
+unsigned hs_walk_lambda(const hs_walk *x)
+{
+    return x->lambda;
+}
+
+unsigned hs_walk_statement_start(const hs_walk *x)
+{
+    return x->stmt_start;
+}
+
+unsigned hs_walk_block_end(const hs_walk *x)
+{
+    return x->block_end;
+}
+
+enum CXCursorKind hs_walk_parent_kind(const hs_walk *x)
+{
+    return x->walk_parent_kind;
+}
+
+bool hs_walk_has_sink(const hs_walk *x)
+{
+    return x->has_sink;
+}
+
+CXCursor hs_walk_sink_value(const hs_walk *x)
+{
+    return x->has_sink ? x->sink_value : clang_getNullCursor();
+}
+
 /* ---- attributes -------------------------------------------------------------------- */
 
-const char *hs_spelled_text(hs_extract_ctx *x, CXCursor c, CXFile *file, unsigned *offset, size_t *size)
+const char *hs_spelled_text(hs_walk *x, CXCursor c, CXFile *file, unsigned *offset, size_t *size)
 {
     CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
     clang_getSpellingLocation(start, file, NULL, NULL, offset);
@@ -483,7 +731,7 @@ const char *hs_spelled_text(hs_extract_ctx *x, CXCursor c, CXFile *file, unsigne
 }
 
 /* The attribute's name as written: "hot" for __attribute__((hot)) and [[gnu::hot]]. */
-static char *attribute_name(hs_extract_ctx *x, CXCursor attr)
+static char *attribute_name(hs_walk *x, CXCursor attr)
 {
     CXFile file;
     unsigned offset;
@@ -512,7 +760,7 @@ static enum CXChildVisitResult attr_visitor(CXCursor c, CXCursor parent, CXClien
 {
     (void)parent;
     void **args = data;
-    hs_extract_ctx *x = args[0];
+    hs_walk *x = args[0];
     int *flags = args[1];
     if (!clang_isAttribute(clang_getCursorKind(c)))
         return CXChildVisit_Continue;
@@ -534,7 +782,7 @@ static enum CXChildVisitResult attr_visitor(CXCursor c, CXCursor parent, CXClien
  * Bit 1: hot, bit 2: cold, bit 4: never returns. GNU noreturn lives on the function
  * type rather than as an attribute cursor, so the type's spelling is checked too.
  */
-static int function_temperature(hs_extract_ctx *x, CXCursor fn)
+static int function_temperature(hs_walk *x, CXCursor fn)
 {
     int flags = 0;
     void *args[2] = {x, &flags};
@@ -548,9 +796,9 @@ static int function_temperature(hs_extract_ctx *x, CXCursor fn)
 
 /* ---- the walk ---------------------------------------------------------------------- */
 
-static void walk(hs_extract_ctx *x, CXCursor c);
+static void walk(hs_walk *x, CXCursor c);
 
-static void walk_children(hs_extract_ctx *x, CXCursor c)
+static void walk_children(hs_walk *x, CXCursor c)
 {
     hs_cursor_list kids;
     hs_children(c, &kids);
@@ -579,7 +827,7 @@ static unsigned end_offset(CXCursor c)
     return offset_of(clang_getRangeEnd(clang_getCursorExtent(c)));
 }
 
-static bool push_scope(hs_extract_ctx *x, CXCursor c, bool is_loop)
+static bool push_scope(hs_walk *x, CXCursor c, bool is_loop)
 {
     if (x->nscopes >= HS_MAX_NEST)
         return false;
@@ -595,15 +843,15 @@ static const char *const abort_calls[] = {
     "abort", "std::abort", "std::terminate", "__assert_fail", "__assert_rtn", "__builtin_unreachable",
     "__builtin_trap", "ut_error", "ut_dbg_assertion_failed", NULL};
 
-static int function_temperature(hs_extract_ctx *x, CXCursor fn);
+static int function_temperature(hs_walk *x, CXCursor fn);
 
-bool hs_function_never_returns(hs_extract_ctx *x, CXCursor fn)
+bool hs_function_never_returns(hs_walk *x, CXCursor fn)
 {
     return (function_temperature(x, fn) & 4) != 0;
 }
 
 /* True for a statement or expression that is a call to an abort-like function. */
-static bool is_abort_call(hs_extract_ctx *x, CXCursor c)
+static bool is_abort_call(hs_walk *x, CXCursor c)
 {
     c = hs_strip_expr(c);
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
@@ -630,7 +878,7 @@ static const char *const noreturn_calls[] = {
  * innermost loop's or switch's end for break, the loop's end for continue, 0 when
  * control falls through.
  */
-static unsigned exit_until(hs_extract_ctx *x, CXCursor stmt)
+static unsigned exit_until(hs_walk *x, CXCursor stmt)
 {
     enum CXCursorKind k = clang_getCursorKind(stmt);
     switch (k) {
@@ -678,7 +926,7 @@ static unsigned exit_until(hs_extract_ctx *x, CXCursor stmt)
 }
 
 /* Walks `arm` as arm number `arm_index` of branch node `node`. */
-static void walk_arm_sampled(hs_extract_ctx *x, CXCursor node, unsigned arm_index, CXCursor arm,
+static void walk_arm_sampled(hs_walk *x, CXCursor node, unsigned arm_index, CXCursor arm,
                              unsigned exit, bool sampled)
 {
     if (x->nbranches >= HS_MAX_NEST) {
@@ -693,7 +941,7 @@ static void walk_arm_sampled(hs_extract_ctx *x, CXCursor node, unsigned arm_inde
     json_decref(entry);
 }
 
-static void walk_arm(hs_extract_ctx *x, CXCursor node, unsigned arm_index, CXCursor arm,
+static void walk_arm(hs_walk *x, CXCursor node, unsigned arm_index, CXCursor arm,
                      unsigned exit)
 {
     walk_arm_sampled(x, node, arm_index, arm, exit, false);
@@ -736,7 +984,7 @@ static hs_pending *pending_new(const CXCursor *cursors, unsigned n)
     return p;
 }
 
-static void note_tested(hs_extract_ctx *x, CXCursor cond, bool wait)
+static void note_tested(hs_walk *x, CXCursor cond, bool wait)
 {
     hs_pending *p = pending_new(&cond, 1);
     p->wait = wait;
@@ -759,62 +1007,80 @@ static enum CXChildVisitResult version_visitor(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Recurse;
 }
 
-/* tested_keys from the conditions noted: only when an atomic result landed in a name. */
-static void materialize_tests(hs_extract_ctx *x)
+/* ---- names: the walk-owned name-key service (see walk.h) --------------------------- */
+
+const hs_vec *hs_walk_combinations(hs_walk *x)
 {
-    bool needed = false;
-    for (size_t i = x->fn->atomics_start; i < json_array_size(x->atomics) && !needed; i++)
-        needed = json_object_get(json_array_get(x->atomics, i), "sink") != NULL;
-    for (size_t i = 0; needed && i < x->fn->pending_tests.len; i++) {
-        hs_pending *p = x->fn->pending_tests.items[i];
+    hs_walk_function *fn = x->fn;
+    if (!fn->combiners_made) {
+        fn->combiners_made = true;
+        for (size_t i = 0; i < fn->pending_combiners.len; i++) {
+            hs_pending *p = fn->pending_combiners.items[i];
+            json_t *sets = json_array();
+            for (unsigned k = 0; k < p->n; k++) {
+                json_t *set = json_object();
+                hs_collect_keys(x, p->cursors[k], set);
+                json_array_append_new(sets, set);
+            }
+            hs_vec_push(&fn->combiners, sets);
+        }
+    }
+    return &fn->combiners;
+}
+
+const hs_vec *hs_walk_writes(hs_walk *x)
+{
+    hs_walk_function *fn = x->fn;
+    if (!fn->writes_made) {
+        fn->writes_made = true;
+        for (size_t i = 0; i < fn->pending_writes.len; i++) {
+            hs_pending *p = fn->pending_writes.items[i];
+            char *key = hs_expr_key(x, p->cursors[0]);
+            if (key)
+                hs_vec_push(&fn->writes, json_pack("[si]", key, (json_int_t)p->offset));
+            free(key);
+        }
+    }
+    return &fn->writes;
+}
+
+/* tested_keys and version_keys from the conditions noted. */
+static void make_tests(hs_walk *x)
+{
+    hs_walk_function *fn = x->fn;
+    if (fn->tests_made)
+        return;
+    fn->tests_made = true;
+    for (size_t i = 0; i < fn->pending_tests.len; i++) {
+        hs_pending *p = fn->pending_tests.items[i];
         json_t *set = json_object();
         hs_collect_keys(x, p->cursors[0], set);
         const char *key;
         json_t *v;
         json_object_foreach(set, key, v) {
-            if (p->wait || !json_object_get(x->fn->tested_keys, key))
-                json_object_set_new(x->fn->tested_keys, key, json_boolean(p->wait));
+            if (p->wait || !json_object_get(fn->tested_keys, key))
+                json_object_set_new(fn->tested_keys, key, json_boolean(p->wait));
         }
         json_decref(set);
-        void *args[2] = {x, x->fn->version_keys};
+        void *args[2] = {x, fn->version_keys};
         version_visitor(p->cursors[0], clang_getNullCursor(), args);
         clang_visitChildren(p->cursors[0], version_visitor, args);
     }
 }
 
-/* Key sets of combined values, only when the function has two clock readings. */
-static void materialize_combiners(hs_extract_ctx *x)
+json_t *hs_walk_tested_keys(hs_walk *x)
 {
-    if (x->fn->reads.len < 2)
-        return;
-    for (size_t i = 0; i < x->fn->pending_combiners.len; i++) {
-        hs_pending *p = x->fn->pending_combiners.items[i];
-        json_t *sets = json_array();
-        for (unsigned k = 0; k < p->n; k++) {
-            json_t *set = json_object();
-            hs_collect_keys(x, p->cursors[k], set);
-            json_array_append_new(sets, set);
-        }
-        hs_vec_push(&x->fn->combiners, sets);
-    }
+    make_tests(x);
+    return x->fn->tested_keys;
 }
 
-/* Names written, only when a reading was stored in a name (for the reuse fix-it). */
-static void materialize_writes(hs_extract_ctx *x)
+json_t *hs_walk_version_keys(hs_walk *x)
 {
-    bool needed = false;
-    for (size_t i = 0; i < x->fn->reads.len && !needed; i++)
-        needed = json_is_string(json_object_get(((hs_read_state *)x->fn->reads.items[i])->fact, "sink"));
-    for (size_t i = 0; needed && i < x->fn->pending_writes.len; i++) {
-        hs_pending *p = x->fn->pending_writes.items[i];
-        char *key = hs_expr_key(x, p->cursors[0]);
-        if (key)
-            hs_vec_push(&x->fn->writes, json_pack("[si]", key, (json_int_t)p->offset));
-        free(key);
-    }
+    make_tests(x);
+    return x->fn->version_keys;
 }
 
-char *hs_sink_key(hs_extract_ctx *x)
+char *hs_sink_key(hs_walk *x)
 {
     if (!x->has_sink)
         return NULL;
@@ -823,7 +1089,7 @@ char *hs_sink_key(hs_extract_ctx *x)
     return hs_expr_key(x, x->sink);
 }
 
-char *hs_sink_text(hs_extract_ctx *x)
+char *hs_sink_text(hs_walk *x)
 {
     if (!x->has_sink || !x->sink_plain)
         return NULL;
@@ -832,7 +1098,7 @@ char *hs_sink_text(hs_extract_ctx *x)
     return hs_cursor_source(x, x->sink);
 }
 
-static bool range_has_token(hs_extract_ctx *x, CXCursor from, CXCursor to, const char *word,
+static bool range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *word,
                             bool from_end)
 {
     CXSourceLocation a = from_end ? clang_getRangeEnd(clang_getCursorExtent(from))
@@ -863,7 +1129,7 @@ static bool range_has_token(hs_extract_ctx *x, CXCursor from, CXCursor to, const
     return found;
 }
 
-static void walk_if(hs_extract_ctx *x, CXCursor c)
+static void walk_if(hs_walk *x, CXCursor c)
 {
     hs_cursor_list kids;
     hs_children(c, &kids);
@@ -896,7 +1162,7 @@ static void walk_if(hs_extract_ctx *x, CXCursor c)
     hs_cursor_list_free(&kids);
 }
 
-static void walk_conditional(hs_extract_ctx *x, CXCursor c)
+static void walk_conditional(hs_walk *x, CXCursor c)
 {
     hs_cursor_list kids;
     hs_children(c, &kids);
@@ -920,7 +1186,7 @@ static bool is_case_label(CXCursor c)
     return k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt;
 }
 
-static void walk_switch(hs_extract_ctx *x, CXCursor c)
+static void walk_switch(hs_walk *x, CXCursor c)
 {
     hs_cursor_list kids;
     hs_children(c, &kids);
@@ -968,7 +1234,7 @@ static void walk_switch(hs_extract_ctx *x, CXCursor c)
 }
 
 /* Offsets of a for statement's two header semicolons (at parenthesis depth 1). */
-static void for_header_semicolons(hs_extract_ctx *x, CXCursor stmt, CXCursor body, unsigned out[2])
+static void for_header_semicolons(hs_walk *x, CXCursor stmt, CXCursor body, unsigned out[2])
 {
     CXSourceLocation a = clang_getRangeStart(clang_getCursorExtent(stmt));
     CXSourceLocation b = clang_getRangeStart(clang_getCursorExtent(body));
@@ -1001,7 +1267,7 @@ static bool condition_is_false(CXCursor cond)
     return is_false;
 }
 
-static void walk_loop(hs_extract_ctx *x, CXCursor c)
+static void walk_loop(hs_walk *x, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     hs_cursor_list kids;
@@ -1060,40 +1326,20 @@ static bool is_function_kind(enum CXCursorKind k)
            k == CXCursor_FunctionTemplate;
 }
 
-static void record_write(hs_extract_ctx *x, CXCursor target, unsigned offset)
+static void record_write(hs_walk *x, CXCursor target, unsigned offset)
 {
     hs_pending *p = pending_new(&target, 1);
     p->offset = offset;
     hs_vec_push(&x->fn->pending_writes, p);
 }
 
-/* Marks every enclosing loop as containing a blocking call. */
-static void mark_loops_blocking(hs_extract_ctx *x)
-{
-    for (int i = 0; i < x->nscopes; i++) {
-        if (!x->scopes[i].is_loop)
-            continue;
-        char key[16];
-        snprintf(key, sizeof key, "%u", x->scopes[i].id);
-        hs_strmap_put(x->fn->blocking_loops, key, (void *)1);
-    }
-}
-
-static void walk_call(hs_extract_ctx *x, CXCursor c)
+static void walk_call(hs_walk *x, CXCursor c)
 {
     CXCursor callee = clang_getCursorReferenced(c);
-    enum CXCursorKind ck = clang_getCursorKind(callee);
-    x->fn->call_seq++;
-    if (!clang_Cursor_isNull(callee) && is_function_kind(ck)) {
-        const char *qname = hs_qualified_name(x, callee);
-        if (hs_ruledata_is_blocking(x->rd, qname)) {
-            mark_loops_blocking(x);
-            x->fn->blocking_seq++;
-            /* A log line on an error branch does not make the function's work slow. */
-            if (x->nbranches == 0 && x->error_path == 0)
-                x->fn->blocks_unconditionally = true;
-        }
-        hs_timers_on_call(x, c, callee, qname);
+    bool names_function = !clang_Cursor_isNull(callee) && is_function_kind(clang_getCursorKind(callee));
+    const char *qname = names_function ? hs_qualified_name(x, callee) : NULL;
+    hooks_call(x, c, callee, qname);
+    if (names_function) {
         hs_pos pos;
         if (hs_cursor_pos(x, c, &pos, NULL)) {
             const char *usr = hs_cursor_usr_cached(x, callee);
@@ -1149,7 +1395,7 @@ static bool is_combining_operator(enum CXBinaryOperatorKind op)
  * Walks `value`, written to `target` (an expression, or with `is_decl` a declared
  * variable): clock reads and atomic results in it flow into that name.
  */
-static void walk_assigned_value(hs_extract_ctx *x, CXCursor target, bool is_decl, bool plain, CXCursor value)
+static void walk_assigned_value(hs_walk *x, CXCursor target, bool is_decl, bool plain, CXCursor value)
 {
     bool saved_has = x->has_sink, saved_decl = x->sink_is_decl, saved_plain = x->sink_plain;
     CXCursor saved = x->sink, saved_value = x->sink_value;
@@ -1158,25 +1404,7 @@ static void walk_assigned_value(hs_extract_ctx *x, CXCursor target, bool is_decl
     x->sink_plain = plain;
     x->sink = target;
     x->sink_value = value;
-    /* Copies: names already holding a reading now also hold it in the target. */
-    if (x->fn->reads.len > 0) {
-        char *target_key = hs_sink_key(x);
-        json_t *set = json_object();
-        if (target_key)
-            hs_collect_keys(x, value, set);
-        for (size_t i = 0; target_key && i < x->fn->reads.len; i++) {
-            hs_read_state *r = x->fn->reads.items[i];
-            const char *k;
-            void *unused;
-            bool hit = false;
-            for (size_t it = 0; !hit && hs_strmap_next(r->keys, &it, &k, &unused);)
-                hit = json_object_get(set, k) != NULL;
-            if (hit)
-                hs_strmap_put(r->keys, target_key, (void *)1);
-        }
-        json_decref(set);
-        free(target_key);
-    }
+    hooks_assigned(x, value);
     walk(x, value);
     x->has_sink = saved_has;
     x->sink_is_decl = saved_decl;
@@ -1185,7 +1413,7 @@ static void walk_assigned_value(hs_extract_ctx *x, CXCursor target, bool is_decl
     x->sink_value = saved_value;
 }
 
-static void walk_binary(hs_extract_ctx *x, CXCursor c)
+static void walk_binary(hs_walk *x, CXCursor c)
 {
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
     hs_cursor_list kids;
@@ -1225,7 +1453,7 @@ static void walk_binary(hs_extract_ctx *x, CXCursor c)
     hs_cursor_list_free(&kids);
 }
 
-static void walk_var_decl(hs_extract_ctx *x, CXCursor c)
+static void walk_var_decl(hs_walk *x, CXCursor c)
 {
     hs_cursor_list kids;
     hs_children(c, &kids);
@@ -1268,10 +1496,10 @@ static bool transfers_control(CXCursor stmt)
     return found;
 }
 
-static bool is_abort_call(hs_extract_ctx *x, CXCursor c);
+static bool is_abort_call(hs_walk *x, CXCursor c);
 
 /* A statement after which the next one is not reached by falling through. */
-static bool always_leaves(hs_extract_ctx *x, CXCursor stmt)
+static bool always_leaves(hs_walk *x, CXCursor stmt)
 {
     enum CXCursorKind k = clang_getCursorKind(stmt);
     if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt ||
@@ -1281,7 +1509,7 @@ static bool always_leaves(hs_extract_ctx *x, CXCursor stmt)
     return clang_getCursorKind(e) == CXCursor_CXXThrowExpr || is_abort_call(x, stmt);
 }
 
-static void walk_sequence(hs_extract_ctx *x, CXCursor c)
+static void walk_sequence(hs_walk *x, CXCursor c)
 {
     hs_cursor_list kids;
     hs_children(c, &kids);
@@ -1338,9 +1566,9 @@ static void walk_sequence(hs_extract_ctx *x, CXCursor c)
     hs_cursor_list_free(&kids);
 }
 
-static void walk_node(hs_extract_ctx *x, CXCursor c, enum CXCursorKind k);
+static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k);
 
-static bool is_unevaluated(hs_extract_ctx *x, CXCursor c)
+static bool is_unevaluated(hs_walk *x, CXCursor c)
 {
     CXToken *tok = clang_getToken(x->tu, clang_getRangeStart(clang_getCursorExtent(c)));
     if (!tok)
@@ -1355,18 +1583,18 @@ static bool is_unevaluated(hs_extract_ctx *x, CXCursor c)
 }
 
 /*
- * Collectors see each cursor with parent_kind naming its parent; implicit wrappers
- * (UnexposedExpr, parentheses) are transparent, so `x.fetch_add(1);` sees a
- * statement as its parent and `y = x++` an operator.
+ * Collectors see each cursor (the cursor hook, then the call hook inside walk_node) with
+ * walk_parent_kind naming its parent; implicit wrappers (UnexposedExpr, parentheses) are
+ * transparent, so `x.fetch_add(1);` sees a statement as its parent and `y = x++` an
+ * operator.
  */
-static void walk(hs_extract_ctx *x, CXCursor c)
+static void walk(hs_walk *x, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    hs_atomics_on_cursor(x, c);
-    hs_events_on_cursor(x, c);
     enum CXCursorKind saved = x->parent_kind;
     enum CXCursorKind saved_walk_parent = x->walk_parent_kind;
     x->walk_parent_kind = saved;
+    hooks_cursor(x, c);
     if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
         x->parent_kind = k;
     walk_node(x, c, k);
@@ -1374,7 +1602,7 @@ static void walk(hs_extract_ctx *x, CXCursor c)
     x->walk_parent_kind = saved_walk_parent;
 }
 
-static void walk_node(hs_extract_ctx *x, CXCursor c, enum CXCursorKind k)
+static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k)
 {
     switch (k) {
     case CXCursor_ForStmt:
@@ -1456,7 +1684,7 @@ static void walk_node(hs_extract_ctx *x, CXCursor c, enum CXCursorKind k)
     }
 }
 
-static void emit_function(hs_extract_ctx *x, CXCursor c, int temperature, bool defined)
+static void emit_function(hs_walk *x, CXCursor c, int temperature, bool defined)
 {
     hs_pos pos, end;
     if (!hs_cursor_pos(x, c, &pos, &end))
@@ -1470,16 +1698,8 @@ static void emit_function(hs_extract_ctx *x, CXCursor c, int temperature, bool d
     free(usr);
 }
 
-static void free_fn_state(hs_fn_state *fn)
+static void free_function(hs_walk_function *fn)
 {
-    for (size_t i = 0; i < fn->reads.len; i++) {
-        hs_read_state *r = fn->reads.items[i];
-        json_decref(r->fact);
-        hs_strmap_delete(r->keys);
-        free(r->loop_path);
-        free(r);
-    }
-    hs_vec_free(&fn->reads);
     hs_vec *pending[3] = {&fn->pending_combiners, &fn->pending_writes, &fn->pending_tests};
     for (int k = 0; k < 3; k++) {
         for (size_t i = 0; i < pending[k]->len; i++) {
@@ -1495,14 +1715,13 @@ static void free_fn_state(hs_fn_state *fn)
     for (size_t i = 0; i < fn->writes.len; i++)
         json_decref(fn->writes.items[i]);
     hs_vec_free(&fn->writes);
-    hs_strmap_delete(fn->blocking_loops);
     json_decref(fn->tested_keys);
     json_decref(fn->version_keys);
     free(fn->usr);
     free(fn->name);
 }
 
-static void extract_function(hs_extract_ctx *x, CXCursor c)
+static void extract_function(hs_walk *x, CXCursor c)
 {
     int temperature = function_temperature(x, c);
     if (!clang_isCursorDefinition(c)) {
@@ -1514,16 +1733,12 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
     hs_pos pos;
     if (!hs_cursor_pos(x, c, &pos, NULL))
         return;
-    hs_fn_state fn = {0};
+    hs_walk_function fn = {0};
     fn.usr = hs_cursor_usr(c);
     fn.name = hs_xstrdup(hs_qualified_name(x, c));
-    fn.file = pos.file;
     fn.body_end = end_offset(c);
-    fn.is_timer_wrapper = hs_ruledata_find_timer(x->rd, fn.name) != NULL;
-    fn.blocking_loops = hs_strmap_create();
     fn.tested_keys = json_object();
     fn.version_keys = json_object();
-    fn.atomics_start = json_array_size(x->atomics);
     x->fn = &fn;
     x->nscopes = 0;
     x->nbranches = 0;
@@ -1532,6 +1747,7 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
     x->condition = x->loop_condition = x->comparison = x->equality = x->masked = 0;
     x->lambda = 0;
     x->stmt_start = x->block_end = 0;
+    hooks_function_start(x);
 
     hs_cursor_list kids;
     hs_children(c, &kids);
@@ -1543,19 +1759,15 @@ static void extract_function(hs_extract_ctx *x, CXCursor c)
             walk(x, kids.items[i]);
     }
     hs_cursor_list_free(&kids);
-    materialize_combiners(x);
-    materialize_writes(x);
-    hs_timers_finish_function(x);
-    materialize_tests(x);
-    hs_atomics_finish_function(x);
+    hooks_function_end(x);
     x->fn = NULL;
-    free_fn_state(&fn);
+    free_function(&fn);
 }
 
 static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    hs_extract_ctx *x = data;
+    hs_walk *x = data;
     CXSourceLocation loc = clang_getCursorLocation(c);
     if (!hs_location_is_project(x, loc))
         return CXChildVisit_Continue;
@@ -1568,12 +1780,9 @@ static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClient
         k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate || k == CXCursor_LinkageSpec ||
         k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnexposedDecl)
         return CXChildVisit_Recurse;
-    /* Declarations outside functions: globals and fields matter to the atomic and event rules. */
-    if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) {
-        hs_atomics_on_cursor(x, c);
-        hs_atomics_on_global_initializer(x, c);
-        hs_events_on_cursor(x, c);
-    }
+    /* Declarations outside functions: globals and fields (the atomic and event collectors'). */
+    if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl)
+        hooks_declaration(x, c);
     return CXChildVisit_Continue;
 }
 
@@ -1642,21 +1851,48 @@ static const char *parse_error_name(enum CXErrorCode code)
     }
 }
 
+/* A directory a command can run in: it exists, is a directory and may be searched. */
+static bool usable_directory(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return false;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return false;
+    }
+    return access(dir, X_OK) == 0;
+}
+
 static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
                                   unsigned n_unsaved, char **err)
 {
-    if (in->directory && in->directory[0] && chdir(in->directory) != 0) {
-        *err = hs_printf("cannot enter the build directory %s: %s", in->directory, strerror(errno));
+    /*
+     * The command runs in its database entry's directory: relative file names and -I
+     * paths are relative to it. clang is told so (-working-directory) instead of the
+     * process changing its own directory, which would move the caller's relative paths
+     * and make each TU depend on the one parsed before it.
+     */
+    const char *dir = in->directory && in->directory[0] ? in->directory : NULL;
+    if (dir && !usable_directory(dir)) {
+        *err = hs_printf("cannot enter the build directory %s: %s", dir, strerror(errno));
         return NULL;
     }
     /* gcc-only options must not turn into clang errors; keep the rest of the command. */
     const char *extra[] = {"-Wno-unknown-warning-option", "-Wno-unused-command-line-argument",
                            "-Wno-ignored-optimization-argument", "-ferror-limit=50"};
     int nextra = (int)(sizeof extra / sizeof extra[0]);
-    const char **argv = hs_xcalloc((size_t)(in->argc + nextra + 1), sizeof(char *));
+    const char **argv = hs_xcalloc((size_t)(in->argc + nextra + 3), sizeof(char *));
     int argc = 0;
-    for (int i = 0; i < in->argc; i++)
+    for (int i = 0; i < in->argc; i++) {
         argv[argc++] = in->argv[i];
+        /* Right after the compiler's name: a -working-directory of the command's own,
+         * later on its line, still wins. */
+        if (i == 0 && dir) {
+            argv[argc++] = "-working-directory";
+            argv[argc++] = dir;
+        }
+    }
     /* Extra flags go before the source file is fine for the driver: it accepts any order. */
     for (int i = 0; i < nextra; i++)
         argv[argc++] = extra[i];
@@ -1695,38 +1931,37 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     CXTranslationUnit tu = parse_tu(index, in, NULL, 0, err);
     if (!tu)
         return NULL;
-    hs_extract_ctx x = {0};
+    hs_walk x = {0};
     x.tu = tu;
     x.rd = rd;
     x.root = root;
+    x.tu_file = in->file;
+    x.directory = in->directory && in->directory[0] ? in->directory : NULL;
     x.files = hs_strmap_create();
     x.qualnames = hs_strmap_create();
-    x.consumed = hs_strmap_create();
     x.usrs = hs_strmap_create();
-    x.type_classes = hs_strmap_create();
     x.fact_sites = hs_strmap_create();
-    x.plain_uses = hs_strmap_create();
-    x.facts = json_object();
     x.functions = json_array();
     x.calls = json_array();
-    x.clock_reads = json_array();
-    x.atomics = json_array();
-    x.events = json_array();
-    x.event_objects = json_array();
-    json_object_set_new(x.facts, "tu", json_string(in->file));
-    json_object_set_new(x.facts, "default_flags", json_boolean(in->default_flags));
+    json_t *facts = json_object();
+    json_object_set_new(facts, "tu", json_string(in->file));
+    json_object_set_new(facts, "default_flags", json_boolean(in->default_flags));
+    x.collectors = hs_collectors_all(&x.ncollectors);
+    x.states = hs_xcalloc(x.ncollectors ? x.ncollectors : 1, sizeof(void *));
+    for (size_t i = 0; i < x.ncollectors; i++)
+        x.states[i] = x.collectors[i]->tu_start ? x.collectors[i]->tu_start(&x) : NULL;
     clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visitor, &x);
-    hs_atomics_finish_tu(&x);
-    json_object_set_new(x.facts, "functions", x.functions);
-    json_object_set_new(x.facts, "calls", x.calls);
-    json_object_set_new(x.facts, "clock_reads", x.clock_reads);
-    json_object_set_new(x.facts, "atomics", x.atomics);
-    json_object_set_new(x.facts, "events", x.events);
-    json_object_set_new(x.facts, "event_objects", x.event_objects);
+    json_object_set_new(facts, "functions", x.functions);
+    json_object_set_new(facts, "calls", x.calls);
+    /* Each family's lists, in table order: clock_reads, atomics, events, event_objects. */
+    for (size_t i = 0; i < x.ncollectors; i++)
+        if (x.collectors[i]->tu_end)
+            x.collectors[i]->tu_end(x.states[i], &x, facts);
+    free(x.states);
     json_t *ignored = json_array();
-    json_object_set_new(x.facts, "parse_errors", parse_errors(tu, ignored));
-    json_object_set_new(x.facts, "error_count", json_integer(count_errors(tu)));
-    json_object_set_new(x.facts, "ignored_arguments", ignored);
+    json_object_set_new(facts, "parse_errors", parse_errors(tu, ignored));
+    json_object_set_new(facts, "error_count", json_integer(count_errors(tu)));
+    json_object_set_new(facts, "ignored_arguments", ignored);
     const char *key;
     void *value;
     for (size_t it = 0; hs_strmap_next(x.files, &it, &key, &value);)
@@ -1735,15 +1970,10 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     for (size_t it = 0; hs_strmap_next(x.qualnames, &it, &key, &value);)
         free(value);
     hs_strmap_delete(x.qualnames);
-    hs_strmap_delete(x.consumed);
     for (size_t it = 0; hs_strmap_next(x.usrs, &it, &key, &value);)
         free(value);
     hs_strmap_delete(x.usrs);
-    hs_strmap_delete(x.type_classes);
     hs_strmap_delete(x.fact_sites);
-    for (size_t it = 0; hs_strmap_next(x.plain_uses, &it, &key, &value);)
-        json_decref(value);
-    hs_strmap_delete(x.plain_uses);
     clang_disposeTranslationUnit(tu);
-    return x.facts;
+    return facts;
 }

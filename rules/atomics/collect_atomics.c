@@ -13,6 +13,9 @@
  * a value, a condition, a loop condition) and, for stores, whether the value is a
  * constant. Passing the variable's address anywhere else is recorded as an escape.
  * The atomic-seqcst-counter rule decides from all facts of a variable together.
+ *
+ * The atomic family's collector (hs_collector_atomics, registered in rules/collectors.c);
+ * its state lives here, and it adds "atomics" to the facts.
  */
 #define _GNU_SOURCE
 #include "hotscan/walk.h"
@@ -20,6 +23,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The collector's state for one TU. */
+typedef struct {
+    hs_walk *walk;
+    json_t *atomics;         /* the facts' "atomics" */
+    hs_strmap *consumed;     /* cursors an atomic operation already accounted for */
+    hs_strmap *type_classes; /* declaration -> what its type is to this collector */
+    hs_strmap *plain_uses;   /* USR -> json summary of non-atomic uses of an integer */
+    size_t function_start;   /* the current function's facts in `atomics` start here */
+} atomic_state;
 
 static bool type_is_integer(CXType t);
 
@@ -157,13 +170,13 @@ static enum CXChildVisitResult consume_visitor(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Recurse;
 }
 
-static void consume(hs_extract_ctx *x, CXCursor object)
+static void consume(atomic_state *x, CXCursor object)
 {
     consume_visitor(object, clang_getNullCursor(), x->consumed);
     clang_visitChildren(object, consume_visitor, x->consumed);
 }
 
-static bool is_consumed(hs_extract_ctx *x, CXCursor c)
+static bool is_consumed(atomic_state *x, CXCursor c)
 {
     char key[64];
     consume_key(c, key, sizeof key);
@@ -176,9 +189,9 @@ static const char *const order_names[] = {"relaxed", "consume", "acquire", "rele
 
 /* The order an argument names, by spelling first (memory_order_relaxed,
  * __ATOMIC_RELAXED, std::memory_order::relaxed), else by value (0-5). */
-static const char *decode_order(hs_extract_ctx *x, CXCursor arg)
+static const char *decode_order(atomic_state *x, CXCursor arg)
 {
-    char *text = hs_cursor_text(x, arg);
+    char *text = hs_cursor_text(x->walk, arg);
     const char *r = NULL;
     if (text[0]) {
         if (strstr(text, "acq_rel") || strstr(text, "ACQ_REL"))
@@ -243,15 +256,16 @@ static const char *normalize_op(const char *name)
 
 /* ---- facts ------------------------------------------------------------------------- */
 
-static const char *result_use(const hs_extract_ctx *x)
+static const char *result_use(const atomic_state *x)
 {
-    if (x->loop_condition > 0)
+    enum CXCursorKind parent = hs_walk_parent_kind(x->walk);
+    if (hs_walk_in_loop_condition(x->walk))
         return "loop_condition";
-    if (x->condition > 0 || x->comparison > 0)
+    if (hs_walk_in_condition(x->walk) || hs_walk_in_comparison(x->walk))
         return "condition";
-    if (clang_isStatement(x->parent_kind) && x->parent_kind != CXCursor_ReturnStmt)
+    if (clang_isStatement(parent) && parent != CXCursor_ReturnStmt)
         return "discarded";
-    if (x->parent_kind == CXCursor_ReturnStmt)
+    if (parent == CXCursor_ReturnStmt)
         return "returned";
     return "value";
 }
@@ -266,16 +280,17 @@ static bool is_constant(CXCursor value)
     return k == CXEval_Int || k == CXEval_Float;
 }
 
-static bool relaxed_type_context(hs_extract_ctx *x)
+static bool relaxed_type_context(atomic_state *x)
 {
-    if (!x->fn)
+    const char *function = hs_walk_function_name(x->walk);
+    if (!function)
         return false;
     const char *key;
     void *unused;
-    for (size_t it = 0; hs_strmap_next(x->rd->relaxed_types, &it, &key, &unused);) {
+    for (size_t it = 0; hs_strmap_next(hs_walk_ruledata(x->walk)->relaxed_types, &it, &key, &unused);) {
         size_t n = strlen(key);
-        const char *hit = strstr(x->fn->name, key);
-        if (hit && strncmp(hit + n, "::", 2) == 0 && (hit == x->fn->name || hit[-1] == ':'))
+        const char *hit = strstr(function, key);
+        if (hit && strncmp(hit + n, "::", 2) == 0 && (hit == function || hit[-1] == ':'))
             return true;
     }
     return false;
@@ -299,17 +314,18 @@ typedef struct {
  * the definition spells it, {file, offset, length, text}. NULL when it is spelled in a
  * system header (the C11 generic macros) or cannot be read.
  */
-static json_t *spelled_call(hs_extract_ctx *x, CXCursor c)
+static json_t *spelled_call(atomic_state *x, CXCursor c)
 {
     if (clang_Location_isInSystemHeader(clang_getRangeStart(clang_getCursorExtent(c))))
         return NULL;
     CXFile file;
     unsigned offset;
     size_t size;
-    const char *text = hs_spelled_text(x, c, &file, &offset, &size);
-    if (!text || clang_Location_isInSystemHeader(clang_getLocationForOffset(x->tu, file, offset)))
+    const char *text = hs_spelled_text(x->walk, c, &file, &offset, &size);
+    if (!text ||
+        clang_Location_isInSystemHeader(clang_getLocationForOffset(hs_walk_tu(x->walk), file, offset)))
         return NULL;
-    const char *real = hs_project_file(x, file);
+    const char *real = hs_project_file(x->walk, file);
     if (!real[0])
         return NULL;
     size_t i = offset + hs_identifier_length(text, size, offset);
@@ -329,25 +345,25 @@ static json_t *spelled_call(hs_extract_ctx *x, CXCursor c)
                      (json_int_t)(end - offset), "text", text + offset, end - offset);
 }
 
-static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const atomic_op *op)
+static void record(atomic_state *x, CXCursor op_cursor, CXCursor decl, const atomic_op *op)
 {
     if (relaxed_type_context(x))
         return;
     hs_pos start, end;
-    if (!hs_cursor_pos(x, op_cursor, &start, &end))
+    if (!hs_cursor_pos(x->walk, op_cursor, &start, &end))
         return;
     char *usr = hs_cursor_usr(decl);
     json_t *fact = json_object();
     json_object_set_new(fact, "var", json_string(usr));
-    json_object_set_new(fact, "var_name", json_string(hs_qualified_name(x, decl)));
+    json_object_set_new(fact, "var_name", json_string(hs_qualified_name(x->walk, decl)));
     hs_pos dpos;
     CXSourceLocation dloc = clang_getCursorLocation(decl);
     CXFile dfile;
     clang_getExpansionLocation(dloc, &dfile, &dpos.line, &dpos.column, &dpos.offset);
-    json_object_set_new(fact, "var_visible", json_boolean(hs_location_is_project(x, dloc)));
-    if (hs_location_is_project(x, dloc)) {
+    json_object_set_new(fact, "var_visible", json_boolean(hs_location_is_project(x->walk, dloc)));
+    if (hs_location_is_project(x->walk, dloc)) {
         hs_pos p2;
-        if (hs_cursor_pos(x, decl, &p2, NULL))
+        if (hs_cursor_pos(x->walk, decl, &p2, NULL))
             json_object_set_new(fact, "var_decl",
                                 json_pack("{s:s, s:i, s:i}", "file", p2.file, "line", (json_int_t)dpos.line,
                                           "column", (json_int_t)dpos.column));
@@ -359,7 +375,9 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
     /* A load compared for equality, or masked in a test: a sequence lock's or a
      * version's check (`if (v & 1)`, `load() != v`), never a counter's. */
     bool version_check = strcmp(op->op, "load") == 0 &&
-                         (x->equality > 0 || (x->masked > 0 && (x->condition > 0 || x->comparison > 0)));
+                         (hs_walk_in_equality(x->walk) ||
+                          (hs_walk_in_mask(x->walk) &&
+                           (hs_walk_in_condition(x->walk) || hs_walk_in_comparison(x->walk))));
     json_object_set_new(fact, "use", json_string(version_check ? "version_check" : result_use(x)));
     if (op->value_const >= 0)
         json_object_set_new(fact, "value_constant", json_boolean(op->value_const == 1));
@@ -370,12 +388,14 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
         if (ev)
             clang_EvalResult_dispose(ev);
     }
-    char *sink = hs_sink_key(x);
+    char *sink = hs_sink_key(x->walk);
     if (sink)
         json_object_set_new(fact, "sink", json_string(sink));
     free(sink);
-    json_object_set_new(fact, "function", json_string(x->fn ? x->fn->usr : ""));
-    json_object_set_new(fact, "function_name", json_string(x->fn ? x->fn->name : "(a global's initializer)"));
+    const char *function = hs_walk_function_usr(x->walk);
+    const char *function_name = hs_walk_function_name(x->walk);
+    json_object_set_new(fact, "function", json_string(function ? function : ""));
+    json_object_set_new(fact, "function_name", json_string(function_name ? function_name : "(a global's initializer)"));
     hs_fact_set_position(fact, &start, &end);
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(op_cursor));
     CXFile sf, ef;
@@ -383,13 +403,13 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
     clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
     clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
     json_object_set_new(fact, "macro", json_boolean(sf != ef || soff != eoff));
-    char *text = hs_cursor_source(x, op_cursor);
+    char *text = hs_cursor_source(x->walk, op_cursor);
     json_object_set_new(fact, "text", json_string(text));
     free(text);
     /* What a fix-it rewrites: the code as written, its parts, and for code written in
      * a macro's definition, where that definition spells it. */
     hs_span span;
-    if (hs_written_span(x, op_cursor, &span)) {
+    if (hs_written_span(x->walk, op_cursor, &span)) {
         json_object_set_new(fact, "span", json_pack("{s:i, s:i, s:s}", "offset", (json_int_t)span.offset,
                                                     "length", (json_int_t)span.length, "text", span.text));
         if (span.macro_name) {
@@ -401,24 +421,24 @@ static void record(hs_extract_ctx *x, CXCursor op_cursor, CXCursor decl, const a
         hs_span_free(&span);
     }
     if (!clang_Cursor_isNull(op->object)) {
-        char *object = hs_cursor_source(x, op->object);
+        char *object = hs_cursor_source(x->walk, op->object);
         json_object_set_new(fact, "object_text", json_string(object));
         free(object);
     }
     if (!clang_Cursor_isNull(op->value_arg) || !clang_Cursor_isNull(op->operand_value)) {
-        char *value = hs_cursor_source(x, clang_Cursor_isNull(op->operand_value) ? op->value_arg : op->operand_value);
+        char *value = hs_cursor_source(x->walk, clang_Cursor_isNull(op->operand_value) ? op->value_arg : op->operand_value);
         json_object_set_new(fact, "value_text", json_string(value));
         free(value);
     }
     if (!clang_Cursor_isNull(op->order_arg)) {
         hs_pos os, oe;
-        if (hs_cursor_pos(x, op->order_arg, &os, &oe) && oe.offset > os.offset) {
+        if (hs_cursor_pos(x->walk, op->order_arg, &os, &oe) && oe.offset > os.offset) {
             json_object_set_new(fact, "order_offset", json_integer(os.offset));
             json_object_set_new(fact, "order_length", json_integer(oe.offset - os.offset));
         }
     }
     /* An ordinal keeps two operations at one macro expansion apart in the merge. */
-    json_object_set_new(fact, "ordinal", json_integer(hs_site_ordinal(x, "atomic", start.file, start.offset)));
+    json_object_set_new(fact, "ordinal", json_integer(hs_site_ordinal(x->walk, "atomic", start.file, start.offset)));
     json_array_append_new(x->atomics, fact);
     free(usr);
 }
@@ -460,7 +480,7 @@ static bool std_atomic_method(const char *qname)
     return memmem(qname, (size_t)(last - qname), "atomic", 6) != NULL;
 }
 
-static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname)
+static bool on_std_atomic_call(atomic_state *x, CXCursor call, CXCursor callee, const char *qname)
 {
     if (!std_atomic_method(qname))
         return false;
@@ -513,7 +533,7 @@ static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee
             op.order_arg = clang_Cursor_getArgument(call, (unsigned)value_args);
             op.order = decode_order(x, op.order_arg);
             hs_pos p;
-            if (!hs_cursor_pos(x, op.order_arg, &p, NULL))
+            if (!hs_cursor_pos(x->walk, op.order_arg, &p, NULL))
                 op.order_arg = clang_getNullCursor(); /* a defaulted argument */
         }
         if (strcmp(op.op, "store") == 0 && nargs > 0) {
@@ -527,10 +547,11 @@ static bool on_std_atomic_call(hs_extract_ctx *x, CXCursor call, CXCursor callee
 }
 
 /* Wrappers from rule data: {"name", "op", "order" or "order_arg", "object_arg"}. */
-static bool on_wrapper_call(hs_extract_ctx *x, CXCursor call, const char *qname)
+static bool on_wrapper_call(atomic_state *x, CXCursor call, const char *qname)
 {
-    for (size_t i = x->rd->atomic_wrappers.len; i-- > 0;) {
-        json_t *w = x->rd->atomic_wrappers.items[i];
+    const hs_vec *wrappers = &hs_walk_ruledata(x->walk)->atomic_wrappers;
+    for (size_t i = wrappers->len; i-- > 0;) {
+        json_t *w = wrappers->items[i];
         const char *name = json_string_value(json_object_get(w, "name"));
         size_t n = strlen(name);
         bool match = (n && name[n - 1] == '*') ? strncmp(name, qname, n - 1) == 0 : strcmp(name, qname) == 0;
@@ -570,7 +591,7 @@ static bool on_wrapper_call(hs_extract_ctx *x, CXCursor call, const char *qname)
 }
 
 /* __sync_* builtins and std::atomic_* / C11 generic functions reached as calls. */
-static bool on_builtin_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname)
+static bool on_builtin_call(atomic_state *x, CXCursor call, CXCursor callee, const char *qname)
 {
     bool sync = strncmp(qname, "__sync_", 7) == 0;
     /* The standard's atomic_* functions, not a project's own atomic_fetch_add_relaxed64. */
@@ -606,12 +627,12 @@ static bool on_builtin_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, c
 }
 
 /* The first identifier where a cursor's code is spelled (inside macro definitions too). */
-static char *spelled_name(hs_extract_ctx *x, CXCursor c)
+static char *spelled_name(atomic_state *x, CXCursor c)
 {
     CXFile file;
     unsigned offset;
     size_t size;
-    const char *text = hs_spelled_text(x, c, &file, &offset, &size);
+    const char *text = hs_spelled_text(x->walk, c, &file, &offset, &size);
     size_t n = text ? hs_identifier_length(text, size, offset) : 0;
     return n ? hs_xstrndup(text + offset, n) : NULL;
 }
@@ -621,7 +642,7 @@ static char *spelled_name(hs_extract_ctx *x, CXCursor c)
  * GNU __atomic_* family) are AtomicExpr nodes, unexposed in libclang. Their children are
  * [object, order, value...]; the operation is read from the spelled builtin name.
  */
-static bool on_atomic_expr(hs_extract_ctx *x, CXCursor c)
+static bool on_atomic_expr(atomic_state *x, CXCursor c)
 {
     hs_cursor_list kids;
     hs_children(c, &kids);
@@ -652,7 +673,7 @@ static bool on_atomic_expr(hs_extract_ctx *x, CXCursor c)
         hs_pos p;
         if (!gnu && !strstr(name, "_explicit"))
             op.order_arg = clang_getNullCursor();
-        else if (!hs_cursor_pos(x, op.order_arg, &p, NULL))
+        else if (!hs_cursor_pos(x->walk, op.order_arg, &p, NULL))
             op.order_arg = clang_getNullCursor();
         /* The stored value; atomic_init(obj, value) is a plain initialization whose
          * children are [obj, value], no order. */
@@ -674,7 +695,7 @@ static bool on_atomic_expr(hs_extract_ctx *x, CXCursor c)
     return true;
 }
 
-static void on_c11_operator(hs_extract_ctx *x, CXCursor c, CXCursor operand, const char *opname,
+static void on_c11_operator(atomic_state *x, CXCursor c, CXCursor operand, const char *opname,
                             const char *api, CXCursor value)
 {
     if (!type_is_c11_atomic(clang_getCursorType(operand)))
@@ -703,15 +724,15 @@ static bool type_is_integer(CXType t)
     return (k >= CXType_Bool && k <= CXType_Int128) || k == CXType_Enum;
 }
 
-static void plain_use(hs_extract_ctx *x, CXCursor use, CXCursor decl, const char *what)
+static void plain_use(atomic_state *x, CXCursor use, CXCursor decl, const char *what)
 {
     hs_pos pos;
-    if (!hs_cursor_pos(x, use, &pos, NULL))
+    if (!hs_cursor_pos(x->walk, use, &pos, NULL))
         return;
     char *usr = hs_cursor_usr(decl);
     json_t *sum = hs_strmap_get(x->plain_uses, usr);
     if (!sum) {
-        sum = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{}}", "var", usr, "var_name", hs_qualified_name(x, decl),
+        sum = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{}}", "var", usr, "var_name", hs_qualified_name(x->walk, decl),
                         "op", "plain", "order", "n/a", "function", "", "plain");
         hs_strmap_put(x->plain_uses, usr, sum);
     }
@@ -743,7 +764,7 @@ static bool type_contains_atomics(CXType t)
  * binds its elements to references), 'i' a project integer global or field (plain uses
  * are summarized), 'o' other.
  */
-static char type_class(hs_extract_ctx *x, CXCursor decl)
+static char type_class(atomic_state *x, CXCursor decl)
 {
     char key[48];
     snprintf(key, sizeof key, "%p", decl.data[0]);
@@ -756,25 +777,25 @@ static char type_class(hs_extract_ctx *x, CXCursor decl)
         cls = 'a';
     else if (type_contains_atomics(t))
         cls = 'c';
-    else if (type_is_integer(t) && hs_location_is_project(x, clang_getCursorLocation(decl)))
+    else if (type_is_integer(t) && hs_location_is_project(x->walk, clang_getCursorLocation(decl)))
         cls = 'i';
     hs_strmap_put(x->type_classes, key, (void *)(intptr_t)cls);
     return cls;
 }
 
 /* A plain use of an integer global or field, by context: read, tested, written. */
-static bool on_plain_object(hs_extract_ctx *x, CXCursor use, CXCursor object, const char *write_kind)
+static bool on_plain_object(atomic_state *x, CXCursor use, CXCursor object, const char *write_kind)
 {
     CXCursor decl = object_decl(object);
     if (clang_Cursor_isNull(decl) || !type_is_integer(clang_getCursorType(decl)) ||
-        !hs_location_is_project(x, clang_getCursorLocation(decl)))
+        !hs_location_is_project(x->walk, clang_getCursorLocation(decl)))
         return false;
     consume(x, object);
     if (write_kind) {
         plain_use(x, use, decl, write_kind);
-    } else if (x->loop_condition > 0) {
+    } else if (hs_walk_in_loop_condition(x->walk)) {
         plain_use(x, use, decl, "loads_loop_condition");
-    } else if (x->condition > 0 || x->comparison > 0) {
+    } else if (hs_walk_in_condition(x->walk) || hs_walk_in_comparison(x->walk)) {
         plain_use(x, use, decl, "loads_condition");
     } else {
         plain_use(x, use, decl, "reads");
@@ -782,13 +803,21 @@ static bool on_plain_object(hs_extract_ctx *x, CXCursor use, CXCursor object, co
     return true;
 }
 
-/* A result stored in a name the function later tests decides that test. */
-void hs_atomics_finish_function(hs_extract_ctx *x)
+static void atomics_function_start(void *state, hs_walk *w)
 {
-    for (size_t i = x->fn->atomics_start; i < json_array_size(x->atomics); i++) {
+    (void)w;
+    atomic_state *x = state;
+    x->function_start = json_array_size(x->atomics);
+}
+
+/* A result stored in a name the function later tests decides that test. */
+static void atomics_function_end(void *state, hs_walk *w)
+{
+    atomic_state *x = state;
+    for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
         json_t *fact = json_array_get(x->atomics, i);
         const char *sink = json_string_value(json_object_get(fact, "sink"));
-        json_t *tested = sink ? json_object_get(x->fn->tested_keys, sink) : NULL;
+        json_t *tested = sink ? json_object_get(hs_walk_tested_keys(w), sink) : NULL;
         const char *use = json_string_value(json_object_get(fact, "use"));
         /* Not for adds: `index = counter++ % size; if (index == 0) ...` is the ring
          * buffer the seed describes, a counter used as a value. */
@@ -796,7 +825,7 @@ void hs_atomics_finish_function(hs_extract_ctx *x)
         bool add = op && (strcmp(op, "fetch_add") == 0 || strcmp(op, "add_fetch") == 0);
         if (tested && use && strcmp(use, "value") == 0 && !add)
             json_object_set_new(fact, "use", json_string(json_is_true(tested) ? "loop_condition" : "condition"));
-        if (sink && op && strcmp(op, "load") == 0 && json_object_get(x->fn->version_keys, sink))
+        if (sink && op && strcmp(op, "load") == 0 && json_object_get(hs_walk_version_keys(w), sink))
             json_object_set_new(fact, "use", json_string("version_check"));
     }
 }
@@ -804,7 +833,7 @@ void hs_atomics_finish_function(hs_extract_ctx *x)
 static enum CXChildVisitResult initializer_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    hs_extract_ctx *x = data;
+    atomic_state *x = data;
     if (clang_getCursorKind(c) != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_AddrOf)
         return CXChildVisit_Recurse;
     hs_cursor_list kids;
@@ -824,25 +853,47 @@ static enum CXChildVisitResult initializer_visitor(CXCursor c, CXCursor parent, 
     return CXChildVisit_Continue;
 }
 
-void hs_atomics_on_global_initializer(hs_extract_ctx *x, CXCursor var)
+/* Addresses taken in a global's initializer (`{"hits", &hits}` tables) are escapes. */
+static void atomics_declaration(void *state, hs_walk *w, CXCursor var)
 {
+    (void)w;
     if (clang_getCursorKind(var) == CXCursor_VarDecl)
-        clang_visitChildren(var, initializer_visitor, x);
+        clang_visitChildren(var, initializer_visitor, state);
 }
 
-void hs_atomics_finish_tu(hs_extract_ctx *x)
+static void *atomics_tu_start(hs_walk *w)
 {
+    atomic_state *x = hs_xcalloc(1, sizeof *x);
+    x->walk = w;
+    x->atomics = json_array();
+    x->consumed = hs_strmap_create();
+    x->type_classes = hs_strmap_create();
+    x->plain_uses = hs_strmap_create();
+    return x;
+}
+
+/* The plain-use summaries go last, one per integer, with the TU as their place. */
+static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
+{
+    atomic_state *x = state;
     const char *usr;
     void *sum;
     for (size_t it = 0; hs_strmap_next(x->plain_uses, &it, &usr, &sum);) {
-        json_object_set_new(sum, "file", json_string(json_string_value(json_object_get(x->facts, "tu"))));
+        json_object_set_new(sum, "file", json_string(hs_walk_tu_file(w)));
         json_object_set_new(sum, "offset", json_integer(0));
         json_object_set_new(sum, "ordinal", json_integer(0));
         json_array_append(x->atomics, sum);
     }
+    json_object_set_new(facts, "atomics", x->atomics);
+    hs_strmap_delete(x->consumed);
+    hs_strmap_delete(x->type_classes);
+    for (size_t it = 0; hs_strmap_next(x->plain_uses, &it, &usr, &sum);)
+        json_decref(sum);
+    hs_strmap_delete(x->plain_uses);
+    free(x);
 }
 
-static void on_c11_store(hs_extract_ctx *x, CXCursor c, CXCursor operand, CXCursor value)
+static void on_c11_store(atomic_state *x, CXCursor c, CXCursor operand, CXCursor value)
 {
     if (!type_is_c11_atomic(clang_getCursorType(operand)))
         return;
@@ -856,17 +907,18 @@ static void on_c11_store(hs_extract_ctx *x, CXCursor c, CXCursor operand, CXCurs
     record(x, c, decl, &op);
 }
 
-void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
+/* Each cursor of a function body: the operations it is, and plain uses of integers. */
+static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
 {
-    if (!x->fn)
-        return;
+    (void)w;
+    atomic_state *x = state;
     enum CXCursorKind k = clang_getCursorKind(c);
     switch (k) {
     case CXCursor_CallExpr: {
         CXCursor callee = clang_getCursorReferenced(c);
         if (clang_Cursor_isNull(callee))
             return;
-        const char *qname = hs_qualified_name(x, callee);
+        const char *qname = hs_qualified_name(x->walk, callee);
         /* Asking a container of atomics its size touches no element. */
         const char *method = strrchr(qname, ':') ? strrchr(qname, ':') + 1 : qname;
         if (clang_getCursorKind(callee) == CXCursor_CXXMethod &&
@@ -988,3 +1040,13 @@ void hs_atomics_on_cursor(hs_extract_ctx *x, CXCursor c)
         return;
     }
 }
+
+const hs_collector hs_collector_atomics = {
+    .family = "atomics",
+    .tu_start = atomics_tu_start,
+    .tu_end = atomics_tu_end,
+    .function_start = atomics_function_start,
+    .function_end = atomics_function_end,
+    .cursor = atomics_cursor,
+    .declaration = atomics_declaration,
+};

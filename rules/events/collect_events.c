@@ -12,6 +12,9 @@
  *
  * A declaration is an event object when its type, with pointers, arrays, references,
  * const and typedefs peeled off one level at a time, has a name listed in event_types.
+ *
+ * The event family's collector (hs_collector_events, registered in rules/collectors.c);
+ * its state lives here, and it adds "events" and "event_objects" to the facts.
  */
 #define _GNU_SOURCE
 #include "hotscan/walk.h"
@@ -19,6 +22,13 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The collector's state for one TU. */
+typedef struct {
+    hs_walk *walk;
+    json_t *events;         /* the facts' "events" */
+    json_t *event_objects;  /* and "event_objects" */
+} event_state;
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
@@ -84,9 +94,9 @@ static unsigned invocation_end(const char *text, size_t size, unsigned offset, u
 }
 
 /* Line and column of a byte offset in `file`. */
-static void position_at(hs_extract_ctx *x, CXFile file, unsigned offset, hs_pos *pos)
+static void position_at(event_state *x, CXFile file, unsigned offset, hs_pos *pos)
 {
-    CXSourceLocation loc = clang_getLocationForOffset(x->tu, file, offset);
+    CXSourceLocation loc = clang_getLocationForOffset(hs_walk_tu(x->walk), file, offset);
     clang_getSpellingLocation(loc, NULL, &pos->line, &pos->column, NULL);
     pos->offset = offset;
 }
@@ -192,12 +202,12 @@ static bool is_object_decl(CXCursor d)
 }
 
 /* The record's name for display: its tag, else the typedef that names it, else "(anonymous)". */
-static char *record_display_name(hs_extract_ctx *x, CXCursor record)
+static char *record_display_name(event_state *x, CXCursor record)
 {
     char *name = spelling_of(record);
     if (name[0] && !strchr(name, '(') && !strchr(name, ' ')) {
         free(name);
-        return hs_xstrdup(hs_qualified_name(x, record));
+        return hs_xstrdup(hs_qualified_name(x->walk, record));
     }
     free(name);
     CXString s = clang_getTypeSpelling(clang_getCursorType(record));
@@ -217,7 +227,7 @@ static char *record_display_name(hs_extract_ctx *x, CXCursor record)
         enum CXCursorKind k = clang_getCursorKind(scope);
         bool named_scope = k == CXCursor_Namespace || k == CXCursor_StructDecl ||
                            k == CXCursor_ClassDecl || k == CXCursor_UnionDecl;
-        r = named_scope ? hs_printf("%s::(anonymous)", hs_qualified_name(x, scope))
+        r = named_scope ? hs_printf("%s::(anonymous)", hs_qualified_name(x->walk, scope))
                         : hs_xstrdup("(anonymous)");
     }
     clang_disposeString(s);
@@ -225,7 +235,7 @@ static char *record_display_name(hs_extract_ctx *x, CXCursor record)
 }
 
 /* `buf_pool_t::no_flush[]`, `srv_monitor_event`, `ns::Cls::event`. */
-static char *object_display_name(hs_extract_ctx *x, CXCursor decl)
+static char *object_display_name(event_state *x, CXCursor decl)
 {
     char *base;
     if (clang_getCursorKind(decl) == CXCursor_FieldDecl) {
@@ -235,7 +245,7 @@ static char *object_display_name(hs_extract_ctx *x, CXCursor decl)
         free(record);
         free(field);
     } else {
-        base = hs_xstrdup(hs_qualified_name(x, decl));
+        base = hs_xstrdup(hs_qualified_name(x->walk, decl));
     }
     if (!type_is_array(clang_getCursorType(decl)))
         return base;
@@ -307,10 +317,10 @@ static CXCursor object_decl(CXCursor e, int depth)
  * Where a declaration's name is, when it is in the project: where a person changes the
  * declaration, and in a declarator list (`os_event_t a, b;`) each name's own offset.
  */
-static bool declaration_pos(hs_extract_ctx *x, CXCursor decl, hs_pos *pos)
+static bool declaration_pos(event_state *x, CXCursor decl, hs_pos *pos)
 {
     hs_pos probe;
-    if (!hs_cursor_pos(x, decl, &probe, NULL))
+    if (!hs_cursor_pos(x->walk, decl, &probe, NULL))
         return false;
     clang_getExpansionLocation(clang_getCursorLocation(decl), NULL, &pos->line, &pos->column,
                                &pos->offset);
@@ -318,9 +328,9 @@ static bool declaration_pos(hs_extract_ctx *x, CXCursor decl, hs_pos *pos)
     return true;
 }
 
-static void on_declaration(hs_extract_ctx *x, CXCursor c)
+static void on_declaration(event_state *x, CXCursor c)
 {
-    if (!is_object_decl(c) || !type_is_event(x->rd, clang_getCursorType(c)))
+    if (!is_object_decl(c) || !type_is_event(hs_walk_ruledata(x->walk), clang_getCursorType(c)))
         return;
     hs_pos start, end;
     if (!declaration_pos(x, c, &start))
@@ -342,7 +352,7 @@ static void on_declaration(hs_extract_ctx *x, CXCursor c)
     json_object_set_new(fact, "array", json_boolean(type_is_array(clang_getCursorType(c))));
     json_object_set_new(fact, "function", json_string(""));
     hs_fact_set_position(fact, &start, &end);
-    char *text = hs_cursor_source(x, c);
+    char *text = hs_cursor_source(x->walk, c);
     json_object_set_new(fact, "text", json_string(text));
     json_array_append_new(x->event_objects, fact);
     free(text);
@@ -355,7 +365,7 @@ static void on_declaration(hs_extract_ctx *x, CXCursor c)
 /* ---- uses -------------------------------------------------------------------------- */
 
 /* Facts already recorded for this function at this offset (one macro expansion). */
-static unsigned uses_at(hs_extract_ctx *x, const char *function, unsigned offset)
+static unsigned uses_at(event_state *x, const char *function, unsigned offset)
 {
     unsigned n = 0;
     for (size_t i = json_array_size(x->events); i-- > 0;) {
@@ -479,17 +489,17 @@ static CXCursor create_target(CXCursor root, CXCursor call)
 }
 
 /* Exact source between two offsets of a file, or "" when out of range. */
-static char *file_slice(hs_extract_ctx *x, CXFile file, unsigned from, unsigned to)
+static char *file_slice(event_state *x, CXFile file, unsigned from, unsigned to)
 {
     size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, file, &size);
+    const char *text = clang_getFileContents(hs_walk_tu(x->walk), file, &size);
     if (!text || to > size || to < from)
         return hs_xstrdup("");
     return hs_xstrndup(text + from, to - from);
 }
 
 /* An argument's text as written, also when it sits in a macro invocation's arguments. */
-static char *argument_text(hs_extract_ctx *x, CXCursor arg)
+static char *argument_text(event_state *x, CXCursor arg)
 {
     arg = hs_strip_expr(arg); /* `(e)` of a macro body around the argument as written */
     CXSourceRange r = clang_getCursorExtent(arg);
@@ -500,7 +510,7 @@ static char *argument_text(hs_extract_ctx *x, CXCursor arg)
     clang_getExpansionLocation(clang_getRangeStart(r), &xb, NULL, NULL, &xo);
     if (fb && fb == fe && fb == xb && oe > ob && (ob != xo || oe - ob < 4096))
         return file_slice(x, fb, ob, oe);
-    return hs_cursor_source(x, arg);
+    return hs_cursor_source(x->walk, arg);
 }
 
 static enum CXChildVisitResult find_overloaded_ref(CXCursor c, CXCursor parent, CXClientData data)
@@ -535,10 +545,10 @@ static CXCursor dependent_callee(CXCursor callee, CXCursor call)
  * token that came from a macro body), read from the `#define NAME` that starts its
  * logical line; NULL when the line is not a definition.
  */
-static char *defining_macro(hs_extract_ctx *x, CXFile file, unsigned offset)
+static char *defining_macro(event_state *x, CXFile file, unsigned offset)
 {
     size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, file, &size);
+    const char *text = clang_getFileContents(hs_walk_tu(x->walk), file, &size);
     if (!text || offset >= size)
         return NULL;
     size_t i = offset;
@@ -582,13 +592,14 @@ typedef struct {
 } event_use;
 
 /* Works out which listed API a call is, as the user wrote it. */
-static bool identify_use(hs_extract_ctx *x, CXCursor call, const char *function, event_use *u)
+static bool identify_use(event_state *x, CXCursor call, const char *function, event_use *u)
 {
     memset(u, 0, sizeof *u);
     CXCursor callee = dependent_callee(clang_getCursorReferenced(call), call);
     char *callee_name = clang_Cursor_isNull(callee) ? hs_xstrdup("")
-                                                    : hs_xstrdup(hs_qualified_name(x, callee));
-    const hs_event_api *callee_api = callee_name[0] ? hs_ruledata_find_event(x->rd, callee_name) : NULL;
+                                                    : hs_xstrdup(hs_qualified_name(x->walk, callee));
+    const hs_ruledata *rd = hs_walk_ruledata(x->walk);
+    const hs_event_api *callee_api = callee_name[0] ? hs_ruledata_find_event(rd, callee_name) : NULL;
     u->callee_listed = callee_api != NULL;
 
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
@@ -597,12 +608,12 @@ static bool identify_use(hs_extract_ctx *x, CXCursor call, const char *function,
     clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
     clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
     hs_pos probe;
-    if (!hs_cursor_pos(x, call, &probe, NULL)) {
+    if (!hs_cursor_pos(x->walk, call, &probe, NULL)) {
         free(callee_name);
         return false;
     }
     size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, ef, &size);
+    const char *text = clang_getFileContents(hs_walk_tu(x->walk), ef, &size);
     bool in_macro = sf != ef || soff != eoff;
     if (in_macro && text) {
         unsigned name_end = 0;
@@ -624,9 +635,9 @@ static bool identify_use(hs_extract_ctx *x, CXCursor call, const char *function,
              * when reached through a project macro), else the macro the user wrote. */
             char *inner = sf != NULL ? defining_macro(x, sf, soff) : NULL;
             char *outer = hs_xstrndup(text + eoff, name_end - eoff);
-            const hs_event_api *macro_api = inner ? hs_ruledata_find_event(x->rd, inner) : NULL;
+            const hs_event_api *macro_api = inner ? hs_ruledata_find_event(rd, inner) : NULL;
             if (!macro_api)
-                macro_api = hs_ruledata_find_event(x->rd, outer);
+                macro_api = hs_ruledata_find_event(rd, outer);
             /* A listed macro: the call it expands to is the use, once per invocation. */
             if (macro_api && (callee_api || uses_at(x, function, eoff) == 0)) {
                 u->api = macro_api;
@@ -653,10 +664,10 @@ static bool identify_use(hs_extract_ctx *x, CXCursor call, const char *function,
     return u->api != NULL;
 }
 
-static void on_call(hs_extract_ctx *x, CXCursor call)
+static void on_call(event_state *x, CXCursor call)
 {
-    const char *function = x->fn ? x->fn->usr : "";
-    const char *function_name = x->fn ? x->fn->name : "";
+    const char *function = hs_walk_function_usr(x->walk) ? hs_walk_function_usr(x->walk) : "";
+    const char *function_name = hs_walk_function_name(x->walk) ? hs_walk_function_name(x->walk) : "";
     event_use u;
     if (!identify_use(x, call, function, &u))
         return;
@@ -667,16 +678,16 @@ static void on_call(hs_extract_ctx *x, CXCursor call)
         end = u.end;
         text = u.text;
     } else {
-        if (!hs_cursor_pos(x, call, &start, &end))
+        if (!hs_cursor_pos(x->walk, call, &start, &end))
             return;
-        text = hs_cursor_source(x, call);
+        text = hs_cursor_source(x->walk, call);
     }
     /* The event object: the argument's declaration, or a create's destination. */
     CXCursor decl = clang_getNullCursor();
     char *object_text = NULL;
     int nargs = clang_Cursor_getNumArguments(call);
     if (strcmp(u.api->kind, "create") == 0) {
-        decl = create_target(clang_getTranslationUnitCursor(x->tu), call);
+        decl = create_target(clang_getTranslationUnitCursor(hs_walk_tu(x->walk)), call);
     } else if (u.api->object_arg >= 0) {
         /* A listed macro that expands to a method call, `#define os_event_wait_low(e, r)
          * (e)->wait(r)`: the event is the object the method is called on, and the call's
@@ -735,13 +746,14 @@ static enum CXChildVisitResult initializer_visitor(CXCursor c, CXCursor parent, 
  * macro at its expansion site must be listed, or name an event. Most calls are not,
  * and identify_use's macro analysis is not cheap.
  */
-static bool may_be_event_call(hs_extract_ctx *x, CXCursor call)
+static bool may_be_event_call(event_state *x, CXCursor call)
 {
     CXCursor callee = clang_getCursorReferenced(call);
     if (clang_Cursor_isNull(callee))
         return true; /* a dependent call: let identify_use decide */
-    const char *name = hs_qualified_name(x, callee);
-    if (hs_ruledata_find_event(x->rd, name) || strcasestr(name, "event"))
+    const hs_ruledata *rd = hs_walk_ruledata(x->walk);
+    const char *name = hs_qualified_name(x->walk, callee);
+    if (hs_ruledata_find_event(rd, name) || strcasestr(name, "event"))
         return true;
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
     CXFile sf, ef;
@@ -751,22 +763,23 @@ static bool may_be_event_call(hs_extract_ctx *x, CXCursor call)
     if (sf == ef && soff == eoff)
         return false;
     size_t size = 0;
-    const char *text = ef ? clang_getFileContents(x->tu, ef, &size) : NULL;
+    const char *text = ef ? clang_getFileContents(hs_walk_tu(x->walk), ef, &size) : NULL;
     size_t n = hs_identifier_length(text, size, eoff);
     char *macro = text ? strndup(text + eoff, n) : NULL;
-    bool maybe = !macro || hs_ruledata_find_event(x->rd, macro) || strcasestr(macro, "event");
+    bool maybe = !macro || hs_ruledata_find_event(rd, macro) || strcasestr(macro, "event");
     free(macro);
     return maybe;
 }
 
-void hs_events_on_cursor(hs_extract_ctx *x, CXCursor c)
+/* A cursor of a function body (calls, local statics), or a declaration outside any. */
+static void on_cursor(event_state *x, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_CallExpr && x->fn) {
+    if (k == CXCursor_CallExpr && hs_walk_function_name(x->walk)) {
         if (!may_be_event_call(x, c))
             return;
         /* The API's own implementation is not a use of it. */
-        if (hs_ruledata_find_event(x->rd, x->fn->name))
+        if (hs_ruledata_find_event(hs_walk_ruledata(x->walk), hs_walk_function_name(x->walk)))
             return;
         on_call(x, c);
         return;
@@ -774,7 +787,45 @@ void hs_events_on_cursor(hs_extract_ctx *x, CXCursor c)
     if (k != CXCursor_VarDecl && k != CXCursor_FieldDecl)
         return;
     on_declaration(x, c);
-    if (!x->fn) {
+    if (!hs_walk_function_usr(x->walk)) {
         clang_visitChildren(c, initializer_visitor, x);
     }
 }
+
+static void events_cursor(void *state, hs_walk *w, CXCursor c)
+{
+    (void)w;
+    on_cursor(state, c);
+}
+
+static void events_declaration(void *state, hs_walk *w, CXCursor decl)
+{
+    (void)w;
+    on_cursor(state, decl);
+}
+
+static void *events_tu_start(hs_walk *w)
+{
+    event_state *x = hs_xcalloc(1, sizeof *x);
+    x->walk = w;
+    x->events = json_array();
+    x->event_objects = json_array();
+    return x;
+}
+
+static void events_tu_end(void *state, hs_walk *w, json_t *facts)
+{
+    (void)w;
+    event_state *x = state;
+    json_object_set_new(facts, "events", x->events);
+    json_object_set_new(facts, "event_objects", x->event_objects);
+    free(x);
+}
+
+const hs_collector hs_collector_events = {
+    .family = "events",
+    .tu_start = events_tu_start,
+    .tu_end = events_tu_end,
+    .cursor = events_cursor,
+    .declaration = events_declaration,
+};

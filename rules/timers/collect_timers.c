@@ -5,11 +5,38 @@
  * When a function is finished, readings that are combined with each other (one
  * subtracted from or compared with the other, or both passed to one call) are marked
  * "elapsed_with" each other: that is a measurement, not a duplicate.
+ *
+ * Also tracks blocking calls (rule data's blocking_functions): which loops make one, how
+ * many precede each reading, and whether the function makes one unconditionally.
+ *
+ * The timer family's collector (hs_collector_timers, registered in rules/collectors.c);
+ * its state lives here, and it adds "clock_reads" to the facts.
  */
 #include "hotscan/walk.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* One clock read inside the current function, kept until the function is finished. */
+typedef struct {
+    json_t *fact;       /* the fact object, appended to clock_reads at the function's end */
+    unsigned hash;      /* clang_hashCursor of the call, for "r:" keys */
+    unsigned offset;
+    hs_strmap *keys;    /* names that hold this reading: the sink and copies of it */
+    char *loop_path;
+} timer_read;
+
+/* The collector's state for one TU. */
+typedef struct {
+    json_t *clock_reads;
+    /* The current function. */
+    bool is_timer_wrapper;  /* the function is itself a listed timer API */
+    hs_vec reads;           /* timer_read* */
+    hs_strmap *blocking_loops; /* loop id (as text) -> 1 when the loop blocks */
+    unsigned call_seq;
+    unsigned blocking_seq;  /* blocking or slow calls seen so far */
+    bool blocks_unconditionally; /* one is made outside any branch and error path */
+} timers;
 
 /* Linux clockid_t values, for clock ids written as numbers or through variables. */
 static const char *const linux_clock_ids[] = {
@@ -19,10 +46,10 @@ static const char *const linux_clock_ids[] = {
     "CLOCK_BOOTTIME_ALARM"};
 
 /* The clock id an argument names: its spelling when it is one identifier, else its value. */
-static char *decode_clock_id(hs_extract_ctx *x, CXCursor arg)
+static char *decode_clock_id(hs_walk *x, CXCursor arg)
 {
     char *text = hs_cursor_text(x, arg);
-    if (hs_strmap_has(x->rd->clock_ids, text))
+    if (hs_strmap_has(hs_walk_ruledata(x)->clock_ids, text))
         return text;
     free(text);
     CXEvalResult ev = clang_Cursor_Evaluate(arg);
@@ -59,31 +86,30 @@ static bool is_null_argument(CXCursor arg)
  * True when the read sits in a sampled branch inside its innermost loop: it runs on
  * some iterations only, on purpose (`if (i % 1000 == 0) now = time(NULL);`).
  */
-static bool sampled_inside_innermost_loop(const hs_extract_ctx *x)
+static bool sampled_inside_innermost_loop(const hs_walk *x)
 {
-    int loop = -1;
-    for (int i = 0; i < x->nscopes; i++)
-        if (x->scopes[i].is_loop)
-            loop = i;
-    if (loop < 0)
+    unsigned loops = hs_walk_loop_count(x);
+    if (loops == 0)
         return false;
-    unsigned loop_start = x->scopes[loop].id;
-    for (int i = 0; i < x->nbranches; i++)
-        if ((unsigned)json_integer_value(json_array_get(x->branches[i], 0)) > loop_start &&
-            json_is_true(json_array_get(x->branches[i], 4)))
+    unsigned loop_start = hs_walk_loop_id(x, loops - 1);
+    for (unsigned i = 0; i < hs_walk_branch_count(x); i++) {
+        json_t *branch = hs_walk_branch(x, i);
+        if ((unsigned)json_integer_value(json_array_get(branch, 0)) > loop_start &&
+            json_is_true(json_array_get(branch, 4)))
             return true;
+    }
     return false;
 }
 
 /* The whitespace that starts the line of the statement at `offset` (for inserted code). */
-static const char *statement_indent(hs_extract_ctx *x, CXCursor call, unsigned offset)
+static const char *statement_indent(hs_walk *x, CXCursor call, unsigned offset)
 {
     static char indent[64];
     indent[0] = '\0';
     CXFile file;
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(call)), &file, NULL, NULL, NULL);
     size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, file, &size);
+    const char *text = clang_getFileContents(hs_walk_tu(x), file, &size);
     if (!text || offset > size)
         return indent;
     size_t line = offset;
@@ -97,12 +123,33 @@ static const char *statement_indent(hs_extract_ctx *x, CXCursor call, unsigned o
     return indent;
 }
 
-void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const char *qname)
+/* Marks every enclosing loop as containing a blocking call. */
+static void mark_loops_blocking(timers *t, const hs_walk *x)
 {
+    for (unsigned i = 0; i < hs_walk_loop_count(x); i++) {
+        char key[16];
+        snprintf(key, sizeof key, "%u", hs_walk_loop_id(x, i));
+        hs_strmap_put(t->blocking_loops, key, (void *)1);
+    }
+}
+
+static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee, const char *qname)
+{
+    timers *t = state;
     (void)callee;
-    if (!x->fn || x->fn->is_timer_wrapper)
+    t->call_seq++;
+    if (!qname)
         return;
-    const hs_timer_api *api = hs_ruledata_find_timer(x->rd, qname);
+    if (hs_ruledata_is_blocking(hs_walk_ruledata(x), qname)) {
+        mark_loops_blocking(t, x);
+        t->blocking_seq++;
+        /* A log line on an error branch does not make the function's work slow. */
+        if (hs_walk_branch_count(x) == 0 && !hs_walk_on_error_path(x))
+            t->blocks_unconditionally = true;
+    }
+    if (t->is_timer_wrapper)
+        return;
+    const hs_timer_api *api = hs_ruledata_find_timer(hs_walk_ruledata(x), qname);
     if (!api)
         return;
     hs_pos start, end;
@@ -117,7 +164,7 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
         hs_span span;
         if (hs_written_span(x, arg, &span)) {
             const char *name = span.macro_name ? span.macro_name : span.text;
-            if (hs_strmap_has(x->rd->clock_ids, name))
+            if (hs_strmap_has(hs_walk_ruledata(x)->clock_ids, name))
                 clock_id = hs_xstrdup(name);
             clock_arg = json_pack("{s:i, s:i, s:s}", "offset", (json_int_t)span.offset, "length",
                                   (json_int_t)span.length, "text", span.text);
@@ -128,7 +175,7 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
         if (!clock_id)
             clock_id = hs_cursor_text(x, arg); /* a variable: compared by its spelling */
         hs_cost id_cost;
-        if (clock_id && hs_ruledata_clock_id_cost(x->rd, clock_id, &id_cost))
+        if (clock_id && hs_ruledata_clock_id_cost(hs_walk_ruledata(x), clock_id, &id_cost))
             cost = id_cost;
     }
     /* Where the reading goes: the out argument, else the name being assigned. */
@@ -143,17 +190,17 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     }
     char *assigned_text = NULL;
     bool exact = false;
-    if (!sink && x->has_sink) {
+    if (!sink && hs_walk_has_sink(x)) {
         sink = hs_sink_key(x);
         /* The name holds the reading itself only when the call is the whole value
          * (`t->a = clock()`, not `t->a = clock() / 1000`): only then may a later read
          * reuse it. */
-        exact = clang_equalCursors(hs_strip_expr(x->sink_value), call) != 0;
+        exact = clang_equalCursors(hs_strip_expr(hs_walk_sink_value(x)), call) != 0;
         if (sink && exact)
             assigned_text = hs_sink_text(x);
     }
 
-    hs_read_state *r = hs_xcalloc(1, sizeof *r);
+    timer_read *r = hs_xcalloc(1, sizeof *r);
     r->hash = clang_hashCursor(call);
     r->offset = start.offset;
     r->keys = hs_strmap_create();
@@ -176,8 +223,8 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
     json_object_set_new(fact, "clock", json_string(api->clock));
     json_object_set_new(fact, "clock_id", clock_id ? json_string(clock_id) : json_null());
     json_object_set_new(fact, "cost", json_string(hs_cost_name(cost)));
-    json_object_set_new(fact, "function", json_string(x->fn->usr));
-    json_object_set_new(fact, "function_name", json_string(x->fn->name));
+    json_object_set_new(fact, "function", json_string(hs_walk_function_usr(x)));
+    json_object_set_new(fact, "function_name", json_string(hs_walk_function_name(x)));
     hs_fact_set_position(fact, &start, &end);
     json_object_set_new(fact, "macro", json_boolean(in_macro));
     char *text = hs_cursor_source(x, call);
@@ -195,29 +242,29 @@ void hs_timers_on_call(hs_extract_ctx *x, CXCursor call, CXCursor callee, const 
                                                         sink_text != NULL));
     if (clock_arg)
         json_object_set_new(fact, "clock_arg", clock_arg);
-    json_object_set_new(fact, "stmt_offset", json_integer(x->stmt_start));
-    json_object_set_new(fact, "stmt_indent", json_string(statement_indent(x, call, x->stmt_start)));
-    json_object_set_new(fact, "block_end", json_integer(x->block_end));
+    json_object_set_new(fact, "stmt_offset", json_integer(hs_walk_statement_start(x)));
+    json_object_set_new(fact, "stmt_indent", json_string(statement_indent(x, call, hs_walk_statement_start(x))));
+    json_object_set_new(fact, "block_end", json_integer(hs_walk_block_end(x)));
     CXString type = clang_getTypeSpelling(clang_getCursorType(call));
     json_object_set_new(fact, "type", json_string(clang_getCString(type)));
     clang_disposeString(type);
     json_object_set_new(fact, "result_used",
-                        json_boolean(x->walk_parent_kind != CXCursor_CompoundStmt || sink != NULL));
-    json_object_set_new(fact, "error_path", json_boolean(x->error_path > 0));
-    json_object_set_new(fact, "seq", json_integer(x->fn->call_seq));
-    json_object_set_new(fact, "blocking_seq", json_integer(x->fn->blocking_seq));
+                        json_boolean(hs_walk_parent_kind(x) != CXCursor_CompoundStmt || sink != NULL));
+    json_object_set_new(fact, "error_path", json_boolean(hs_walk_on_error_path(x)));
+    json_object_set_new(fact, "seq", json_integer(t->call_seq));
+    json_object_set_new(fact, "blocking_seq", json_integer(t->blocking_seq));
     json_object_set_new(fact, "sampled_in_loop", json_boolean(sampled_inside_innermost_loop(x)));
-    json_object_set_new(fact, "lambda", json_integer(x->lambda));
-    json_object_set_new(fact, "ordinal", json_integer((json_int_t)x->fn->reads.len));
+    json_object_set_new(fact, "lambda", json_integer(hs_walk_lambda(x)));
+    json_object_set_new(fact, "ordinal", json_integer((json_int_t)t->reads.len));
     r->fact = fact;
-    hs_vec_push(&x->fn->reads, r);
+    hs_vec_push(&t->reads, r);
     free(sink);
     free(sink_text);
     free(assigned_text);
     free(clock_id);
 }
 
-static bool read_in_set(const hs_read_state *r, json_t *set)
+static bool read_in_set(const timer_read *r, json_t *set)
 {
     const char *k;
     void *unused;
@@ -233,26 +280,52 @@ static const char *innermost_loop(const char *loop_path)
     return slash ? slash + 1 : loop_path;
 }
 
-void hs_timers_finish_function(hs_extract_ctx *x)
+/* Copies: names already holding a reading now also hold it in the name assigned. */
+static void timers_assigned(void *state, hs_walk *x, CXCursor value)
 {
-    hs_fn_state *fn = x->fn;
-    size_t n = fn->reads.len;
+    timers *t = state;
+    if (t->reads.len == 0)
+        return;
+    char *target_key = hs_sink_key(x);
+    json_t *set = json_object();
+    if (target_key)
+        hs_collect_keys(x, value, set);
+    for (size_t i = 0; target_key && i < t->reads.len; i++) {
+        timer_read *r = t->reads.items[i];
+        const char *k;
+        void *unused;
+        bool hit = false;
+        for (size_t it = 0; !hit && hs_strmap_next(r->keys, &it, &k, &unused);)
+            hit = json_object_get(set, k) != NULL;
+        if (hit)
+            hs_strmap_put(r->keys, target_key, (void *)1);
+    }
+    json_decref(set);
+    free(target_key);
+}
+
+/* Readings finished: elapsed_with, blocking, later writes to their names; then listed. */
+static void finish_reads(timers *t, hs_walk *x)
+{
+    size_t n = t->reads.len;
     if (n == 0)
         return;
-    /* elapsed_with[i] lists the ordinals of readings combined with reading i. */
+    /* elapsed_with[i] lists the ordinals of readings combined with reading i; only two
+     * readings can be combined. */
     json_t **elapsed = hs_xcalloc(n, sizeof(json_t *));
     for (size_t i = 0; i < n; i++)
         elapsed[i] = json_array();
-    for (size_t c = 0; c < fn->combiners.len; c++) {
-        json_t *sets = fn->combiners.items[c];
+    const hs_vec *combiners = n >= 2 ? hs_walk_combinations(x) : NULL;
+    for (size_t c = 0; combiners && c < combiners->len; c++) {
+        json_t *sets = combiners->items[c];
         size_t nsets = json_array_size(sets);
         for (size_t a = 0; a < nsets; a++) {
             for (size_t b = a + 1; b < nsets; b++) {
                 for (size_t i = 0; i < n; i++) {
-                    if (!read_in_set(fn->reads.items[i], json_array_get(sets, a)))
+                    if (!read_in_set(t->reads.items[i], json_array_get(sets, a)))
                         continue;
                     for (size_t j = 0; j < n; j++) {
-                        if (i == j || !read_in_set(fn->reads.items[j], json_array_get(sets, b)))
+                        if (i == j || !read_in_set(t->reads.items[j], json_array_get(sets, b)))
                             continue;
                         json_array_append_new(elapsed[i], json_integer((json_int_t)j));
                         json_array_append_new(elapsed[j], json_integer((json_int_t)i));
@@ -262,23 +335,75 @@ void hs_timers_finish_function(hs_extract_ctx *x)
         }
     }
     for (size_t i = 0; i < n; i++) {
-        hs_read_state *r = fn->reads.items[i];
+        timer_read *r = t->reads.items[i];
         json_object_set_new(r->fact, "elapsed_with", elapsed[i]);
-        bool blocking = r->loop_path[0] && hs_strmap_has(fn->blocking_loops, innermost_loop(r->loop_path));
+        bool blocking = r->loop_path[0] && hs_strmap_has(t->blocking_loops, innermost_loop(r->loop_path));
         json_object_set_new(r->fact, "loop_blocking", json_boolean(blocking));
-        json_object_set_new(r->fact, "function_blocks", json_boolean(fn->blocks_unconditionally));
+        json_object_set_new(r->fact, "function_blocks", json_boolean(t->blocks_unconditionally));
         /* The first later write to the name holding this reading, for the reuse fix-it. */
         const char *sink = json_string_value(json_object_get(r->fact, "sink"));
         json_int_t modified = -1;
-        for (size_t w = 0; sink && w < fn->writes.len; w++) {
-            json_t *write = fn->writes.items[w];
+        const hs_vec *writes = sink ? hs_walk_writes(x) : NULL;
+        for (size_t w = 0; writes && w < writes->len; w++) {
+            json_t *write = writes->items[w];
             json_int_t off = json_integer_value(json_array_get(write, 1));
             if (off > (json_int_t)r->offset && strcmp(json_string_value(json_array_get(write, 0)), sink) == 0 &&
                 (modified < 0 || off < modified))
                 modified = off;
         }
         json_object_set_new(r->fact, "sink_modified_at", modified >= 0 ? json_integer(modified) : json_null());
-        json_array_append(x->clock_reads, r->fact);
+        json_array_append(t->clock_reads, r->fact);
     }
     free(elapsed);
 }
+
+static void *timers_tu_start(hs_walk *x)
+{
+    (void)x;
+    timers *t = hs_xcalloc(1, sizeof *t);
+    t->clock_reads = json_array();
+    return t;
+}
+
+static void timers_tu_end(void *state, hs_walk *x, json_t *facts)
+{
+    (void)x;
+    timers *t = state;
+    json_object_set_new(facts, "clock_reads", t->clock_reads);
+    free(t);
+}
+
+static void timers_function_start(void *state, hs_walk *x)
+{
+    timers *t = state;
+    t->is_timer_wrapper = hs_ruledata_find_timer(hs_walk_ruledata(x), hs_walk_function_name(x)) != NULL;
+    t->blocking_loops = hs_strmap_create();
+    t->call_seq = t->blocking_seq = 0;
+    t->blocks_unconditionally = false;
+}
+
+static void timers_function_end(void *state, hs_walk *x)
+{
+    timers *t = state;
+    finish_reads(t, x);
+    for (size_t i = 0; i < t->reads.len; i++) {
+        timer_read *r = t->reads.items[i];
+        json_decref(r->fact);
+        hs_strmap_delete(r->keys);
+        free(r->loop_path);
+        free(r);
+    }
+    hs_vec_free(&t->reads);
+    hs_strmap_delete(t->blocking_loops);
+    t->blocking_loops = NULL;
+}
+
+const hs_collector hs_collector_timers = {
+    .family = "timers",
+    .tu_start = timers_tu_start,
+    .tu_end = timers_tu_end,
+    .function_start = timers_function_start,
+    .function_end = timers_function_end,
+    .call = timers_call,
+    .assigned = timers_assigned,
+};

@@ -132,5 +132,34 @@ one=$(json "[(f['file'], f['line'], f['rule']) for f in d['findings']]")
 run scan -q -j 3 --format json
 check "-j 1 and -j 3 find the same" test "$one" = "$(json "[(f['file'], f['line'], f['rule']) for f in d['findings']]")"
 
+# --- a database entry with a relative file and -I, run from elsewhere ---
+# The command's directory is given to clang, not entered: the relative "file", the file on
+# its command line and -I../include must still resolve from it.
+mkdir -p "$work/reldb/build" "$work/reldb/include" "$work/reldb/src"
+cat >"$work/reldb/include/ticks.h" <<'C'
+#include <time.h>
+static inline long ticks_sum(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }
+C
+cat >"$work/reldb/src/app.c" <<'C'
+#include "ticks.h"
+long app_spin(int n) { long t = 0; for (int i = 0; i < n; i++) t += time(NULL); return t + ticks_sum(n); }
+C
+python3 - "$work/reldb" <<'PY'
+import json, os, sys
+root = sys.argv[1]
+entry = {"directory": os.path.join(root, "build"), "file": "../src/app.c",
+         "arguments": ["cc", "-std=gnu17", "-I../include", "-c", "../src/app.c", "-o", "app.o"]}
+json.dump([entry], open(os.path.join(root, "compile_commands.json"), "w"))
+PY
+run scan -q --format json --exit-zero --min-confidence low -p "$work/reldb" --root "$work/reldb" \
+    --facts-dir "$work/reldb-facts"
+check "a relative database entry is scanned" test "$(json "d['summary']['translation_units']")" = 1
+check "its header is found through the relative -I" test "$(json "d['errors']")" = "[]"
+check "reads in the relative file and in the header are found" \
+    test "$(json "sorted(set(f['file'] for f in d['findings']))")" = "['include/ticks.h', 'src/app.c']"
+check "the facts name the TU by its absolute path" \
+    test "$(python3 -c "import json,glob; print(json.load(open(glob.glob('$work/reldb-facts/*.json')[0]))['tu'])")" \
+    = "$(realpath "$work/reldb/src/app.c")"
+
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0

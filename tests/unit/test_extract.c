@@ -1,0 +1,229 @@
+/*
+ * test_extract.c - unit tests for the extract stage's frame (analyzer/extract/extract.c and
+ * the collector table, rules/collectors.c), through the public API:
+ *
+ *   - a compile command whose file and -I paths are relative to its directory is parsed
+ *     from another directory, and the process's own directory is left as it was (the
+ *     library never calls chdir);
+ *   - a directory that does not exist is an error for that TU;
+ *   - the collector table lists the families in the facts document's key order.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <clang-c/Index.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hotscan/extract.h"
+#include "hotscan/ruledata.h"
+#include "hotscan/walk.h"
+
+#ifndef HOTSCAN_TEST_RULES_DIR
+#error "tests/CMakeLists.txt must define HOTSCAN_TEST_RULES_DIR"
+#endif
+
+typedef struct {
+    char dir[64];      /* proj/ with build/, include/, src/ */
+    hs_ruledata *rd;
+    CXIndex index;
+    json_t *facts;
+} fixture;
+
+static char *in_dir(const fixture *fx, const char *name)
+{
+    return hs_path_join(fx->dir, name);
+}
+
+static void write_file(const fixture *fx, const char *name, const char *text)
+{
+    char *path = in_dir(fx, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(path);
+}
+
+static int setup(void **state)
+{
+    fixture *fx = calloc(1, sizeof *fx);
+    if (!fx)
+        return -1;
+    strcpy(fx->dir, "/tmp/hotscan-extract-XXXXXX");
+    if (!mkdtemp(fx->dir)) {
+        free(fx);
+        return -1;
+    }
+    for (const char *const *d = (const char *const[]){"build", "include", "src", NULL}; *d; d++) {
+        char *p = in_dir(fx, *d);
+        mkdir(p, 0755);
+        free(p);
+    }
+    fx->rd = hs_ruledata_create();
+    char *err = NULL;
+    if (!hs_ruledata_load_dir(fx->rd, HOTSCAN_TEST_RULES_DIR, &err)) {
+        fprintf(stderr, "rule data: %s\n", err ? err : "?");
+        free(err);
+        return -1;
+    }
+    fx->index = clang_createIndex(0, 0);
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *fx = *state;
+    json_decref(fx->facts);
+    clang_disposeIndex(fx->index);
+    hs_ruledata_delete(fx->rd);
+    for (const char *const *n = (const char *const[]){"include/ticks.h", "src/app.c", NULL}; *n; n++) {
+        char *p = in_dir(fx, *n);
+        unlink(p);
+        free(p);
+    }
+    for (const char *const *d = (const char *const[]){"build", "include", "src", NULL}; *d; d++) {
+        char *p = in_dir(fx, *d);
+        rmdir(p);
+        free(p);
+    }
+    rmdir(fx->dir);
+    free(fx);
+    return 0;
+}
+
+/* `cc -I../include -c ../src/app.c` run in proj/build, as a compile database has it. */
+static hs_tu_input *relative_command(const fixture *fx, const char *directory)
+{
+    hs_tu_input *in = calloc(1, sizeof *in);
+    assert_non_null(in);
+    in->file = in_dir(fx, "src/app.c");
+    in->directory = hs_xstrdup(directory);
+    const char *args[] = {"cc", "-std=gnu17", "-I../include", "-c", "../src/app.c", "-o", "app.o"};
+    in->argc = (int)(sizeof args / sizeof args[0]);
+    in->argv = hs_xcalloc((size_t)in->argc + 1, sizeof(char *));
+    for (int i = 0; i < in->argc; i++)
+        in->argv[i] = hs_xstrdup(args[i]);
+    return in;
+}
+
+static void write_sources(const fixture *fx)
+{
+    write_file(fx, "include/ticks.h",
+               "#include <time.h>\n"
+               "static inline long ticks_sum(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }\n");
+    write_file(fx, "src/app.c",
+               "#include \"ticks.h\"\n"
+               "long app_spin(int n) { long t = 0; for (int i = 0; i < n; i++) t += time(NULL); return t + ticks_sum(n); }\n");
+}
+
+static void test_relative_command_without_chdir(void **state)
+{
+    fixture *fx = *state;
+    write_sources(fx);
+    char before[4096], after[4096];
+    assert_non_null(getcwd(before, sizeof before));
+    char *build = in_dir(fx, "build");
+    hs_tu_input *in = relative_command(fx, build);
+    char *err = NULL;
+    fx->facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, &err);
+    if (!fx->facts)
+        fail_msg("extract: %s", err ? err : "?");
+    assert_non_null(getcwd(after, sizeof after));
+    assert_string_equal(before, after);
+
+    json_t *errors = json_object_get(fx->facts, "parse_errors");
+    if (json_array_size(errors))
+        fail_msg("the relative -I did not resolve: %s", json_string_value(json_array_get(errors, 0)));
+    /* One read in the header found through -I../include, one in the relative main file. */
+    char *real_dir = hs_realpath(fx->dir);
+    char *header = hs_path_join(real_dir, "include/ticks.h");
+    char *source = hs_path_join(real_dir, "src/app.c");
+    json_t *reads = json_object_get(fx->facts, "clock_reads");
+    assert_int_equal(json_array_size(reads), 2);
+    int in_header = 0, in_source = 0;
+    size_t i;
+    json_t *r;
+    json_array_foreach(reads, i, r) {
+        const char *file = json_string_value(json_object_get(r, "file"));
+        in_header += strcmp(file, header) == 0;
+        in_source += strcmp(file, source) == 0;
+    }
+    assert_int_equal(in_header, 1);
+    assert_int_equal(in_source, 1);
+    free(header);
+    free(source);
+    free(real_dir);
+    free(build);
+    hs_tu_input_free(in);
+}
+
+static void test_missing_directory_is_an_error(void **state)
+{
+    fixture *fx = *state;
+    write_sources(fx);
+    char *gone = in_dir(fx, "no-such-build");
+    hs_tu_input *in = relative_command(fx, gone);
+    char *err = NULL;
+    json_t *facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, &err);
+    assert_null(facts);
+    assert_non_null(err);
+    assert_non_null(strstr(err, "cannot enter the build directory"));
+    assert_non_null(strstr(err, "no-such-build"));
+    free(err);
+    free(gone);
+    hs_tu_input_free(in);
+}
+
+/* The facts document is a wire format: its keys come in one order, the families' lists in
+ * the table's. */
+static void test_table_order_is_the_facts_order(void **state)
+{
+    fixture *fx = *state;
+    size_t n = 0;
+    const hs_collector *const *all = hs_collectors_all(&n);
+    assert_int_equal(n, 3);
+    assert_string_equal(all[0]->family, "timers");
+    assert_string_equal(all[1]->family, "atomics");
+    assert_string_equal(all[2]->family, "events");
+
+    write_sources(fx);
+    char *build = in_dir(fx, "build");
+    hs_tu_input *in = relative_command(fx, build);
+    char *err = NULL;
+    fx->facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, &err);
+    if (!fx->facts)
+        fail_msg("extract: %s", err ? err : "?");
+    static const char *const keys[] = {"tu", "default_flags", "functions", "calls", "clock_reads",
+                                       "atomics", "events", "event_objects", "parse_errors",
+                                       "error_count", "ignored_arguments"};
+    size_t k = 0;
+    const char *key;
+    json_t *value;
+    json_object_foreach(fx->facts, key, value) {
+        assert_true(k < sizeof keys / sizeof keys[0]);
+        assert_string_equal(key, keys[k]);
+        k++;
+    }
+    assert_int_equal(k, sizeof keys / sizeof keys[0]);
+    free(build);
+    hs_tu_input_free(in);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_relative_command_without_chdir, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_directory_is_an_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_table_order_is_the_facts_order, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
