@@ -11,6 +11,7 @@
  * told to be on one straight-line path or on exclusive ones.
  */
 #define _GNU_SOURCE
+#include "hotscan/facts.h"
 #include "hotscan/walk.h"
 
 #include <errno.h>
@@ -1837,18 +1838,29 @@ static unsigned count_errors(CXTranslationUnit tu)
     return errors;
 }
 
-static const char *parse_error_name(enum CXErrorCode code)
+/* libclang's failure codes as hotscan's, with the message a person reads. */
+static hs_extract_error parse_error_of(enum CXErrorCode code, const char **message)
 {
     switch (code) {
     case CXError_Crashed:
-        return "libclang crashed while parsing";
+        *message = "libclang crashed while parsing";
+        return HS_EXTRACT_CRASHED;
     case CXError_InvalidArguments:
-        return "libclang rejected the command line";
+        *message = "libclang rejected the command line";
+        return HS_EXTRACT_REJECTED;
     case CXError_ASTReadError:
-        return "libclang could not read the AST";
+        *message = "libclang could not read the AST";
+        return HS_EXTRACT_AST_UNREADABLE;
     default:
-        return "libclang could not parse the file";
+        *message = "libclang could not parse the file";
+        return HS_EXTRACT_FAILED;
     }
+}
+
+static void set_code(hs_extract_error *code, hs_extract_error value)
+{
+    if (code)
+        *code = value;
 }
 
 /* A directory a command can run in: it exists, is a directory and may be searched. */
@@ -1865,7 +1877,7 @@ static bool usable_directory(const char *dir)
 }
 
 static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
-                                  unsigned n_unsaved, char **err)
+                                  unsigned n_unsaved, hs_extract_error *code, char **err)
 {
     /*
      * The command runs in its database entry's directory: relative file names and -I
@@ -1876,6 +1888,7 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
     const char *dir = in->directory && in->directory[0] ? in->directory : NULL;
     if (dir && !usable_directory(dir)) {
         *err = hs_printf("cannot enter the build directory %s: %s", dir, strerror(errno));
+        set_code(code, HS_EXTRACT_BAD_DIRECTORY);
         return NULL;
     }
     /* gcc-only options must not turn into clang errors; keep the rest of the command. */
@@ -1898,20 +1911,23 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
         argv[argc++] = extra[i];
     CXTranslationUnit tu = NULL;
     unsigned options = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-    enum CXErrorCode code =
+    enum CXErrorCode status =
         clang_parseTranslationUnit2FullArgv(index, NULL, argv, argc, unsaved, n_unsaved, options, &tu);
     free(argv);
-    if (code != CXError_Success || !tu) {
-        *err = hs_xstrdup(parse_error_name(code));
+    if (status != CXError_Success || !tu) {
+        const char *message;
+        set_code(code, parse_error_of(status == CXError_Success ? CXError_Failure : status, &message));
+        *err = hs_xstrdup(message);
         return NULL;
     }
+    set_code(code, HS_EXTRACT_OK);
     return tu;
 }
 
 int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
-                         unsigned n_unsaved, char **first_error, char **err)
+                         unsigned n_unsaved, char **first_error, hs_extract_error *code, char **err)
 {
-    CXTranslationUnit tu = parse_tu(index, in, unsaved, n_unsaved, err);
+    CXTranslationUnit tu = parse_tu(index, in, unsaved, n_unsaved, code, err);
     if (!tu)
         return -1;
     int n = (int)count_errors(tu);
@@ -1926,9 +1942,9 @@ int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedF
 }
 
 json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
-                      const char *root, char **err)
+                      const char *root, hs_extract_error *code, char **err)
 {
-    CXTranslationUnit tu = parse_tu(index, in, NULL, 0, err);
+    CXTranslationUnit tu = parse_tu(index, in, NULL, 0, code, err);
     if (!tu)
         return NULL;
     hs_walk x = {0};
@@ -1944,6 +1960,7 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     x.functions = json_array();
     x.calls = json_array();
     json_t *facts = json_object();
+    json_object_set_new(facts, "facts_version", json_integer(HS_FACTS_VERSION));
     json_object_set_new(facts, "tu", json_string(in->file));
     json_object_set_new(facts, "default_flags", json_boolean(in->default_flags));
     x.collectors = hs_collectors_all(&x.ncollectors);

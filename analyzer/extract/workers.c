@@ -90,7 +90,8 @@ static bool write_text_file(const char *path, const char *text)
 }
 
 /* A verification job: the TU parsed with the fix's files in memory; errors counted. */
-static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_job *job, char **err)
+static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_job *job,
+                              hs_extract_error *code, char **err)
 {
     size_t n = json_array_size(job->unsaved);
     struct CXUnsavedFile *files = hs_xcalloc(n ? n : 1, sizeof *files);
@@ -101,7 +102,7 @@ static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_
         files[k].Length = (unsigned long)json_string_length(json_object_get(f, "content"));
     }
     char *first = NULL;
-    int errors = hs_count_errors_with(index, tus[job->tu], files, (unsigned)n, &first, err);
+    int errors = hs_count_errors_with(index, tus[job->tu], files, (unsigned)n, &first, code, err);
     free(files);
     if (errors < 0)
         return NULL;
@@ -119,8 +120,9 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         const hs_tu_input *in = opt->verify_jobs ? tus[opt->verify_jobs[i].tu] : tus[i];
         maybe_misbehave(in->file);
         char *err = NULL;
-        json_t *facts = opt->verify_jobs ? run_verify_job(index, tus, &opt->verify_jobs[i], &err)
-                                         : hs_extract_tu(index, in, opt->rd, opt->root, &err);
+        hs_extract_error code = HS_EXTRACT_OK;
+        json_t *facts = opt->verify_jobs ? run_verify_job(index, tus, &opt->verify_jobs[i], &code, &err)
+                                         : hs_extract_tu(index, in, opt->rd, opt->root, &code, &err);
         bool crashed = false;
         if (facts) {
             char *path = result_path(tmpdir, i, "json");
@@ -136,7 +138,7 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         } else {
             char *epath = result_path(tmpdir, i, "err");
             write_text_file(epath, err ? err : "unknown error");
-            crashed = err && strstr(err, "crashed") != NULL;
+            crashed = code == HS_EXTRACT_CRASHED;
             free(epath);
             free(err);
         }

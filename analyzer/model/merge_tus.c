@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "hotscan/merge.h"
 
+#include "hotscan/facts.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,14 @@ void hs_merge_tu_result(size_t index, hs_tu_result *result, void *user)
     hs_merge *m = user;
     const hs_tu_input *in = m->disc->tus.items[index];
     json_t *facts = result->facts;
+    json_int_t version = json_integer_value(json_object_get(facts, "facts_version"));
+    if (facts && version != HS_FACTS_VERSION) {
+        /* Facts written by another hotscan: their fields may mean something else. */
+        result->error = hs_printf("its facts document is version %lld; this hotscan reads version %d",
+                                  (long long)version, HS_FACTS_VERSION);
+        json_decref(facts);
+        facts = NULL;
+    }
     if (facts) {
         if (m->facts_dir)
             write_facts(m, in->file, index, facts);

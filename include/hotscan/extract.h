@@ -29,20 +29,31 @@ void hs_tu_input_free(hs_tu_input *in);
 /* Flags for a file hotscan parses without a compile database entry. */
 void hs_tu_input_set_default_flags(hs_tu_input *in);
 
+/* Why a TU gave no facts at all. */
+typedef enum {
+    HS_EXTRACT_OK = 0,
+    HS_EXTRACT_BAD_DIRECTORY,   /* the command's directory cannot be entered */
+    HS_EXTRACT_REJECTED,        /* libclang rejected the command line */
+    HS_EXTRACT_AST_UNREADABLE,  /* libclang could not read the AST (e.g. a foreign PCH) */
+    HS_EXTRACT_CRASHED,         /* libclang crashed and recovered: its state is suspect */
+    HS_EXTRACT_FAILED,          /* any other libclang failure */
+} hs_extract_error;
+
 /*
- * Parses `in` with `index` and returns its facts, or NULL with *err set when the TU
- * could not be parsed at all. A TU that parses with errors still yields facts; its
+ * Parses `in` with `index` and returns its facts, or NULL with *code (when not NULL) and
+ * *err set when the TU could not be parsed at all. A TU that parses with errors still yields facts; its
  * first errors are listed in the "parse_errors" member.
  */
 json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
-                      const char *root, char **err);
+                      const char *root, hs_extract_error *code, char **err);
 
 /*
  * Parses `in` with `unsaved` files replacing their on-disk contents and returns the
- * number of compile errors (not counting unknown-option errors), or -1 with *err set.
+ * number of compile errors (not counting unknown-option errors), or -1 with *code and
+ * *err set as for hs_extract_tu.
  * *first_error gets the first error's text when there is one.
  */
 int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
-                         unsigned n_unsaved, char **first_error, char **err);
+                         unsigned n_unsaved, char **first_error, hs_extract_error *code, char **err);
 
 #endif

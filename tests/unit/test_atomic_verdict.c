@@ -540,7 +540,7 @@ static json_t *extract(fixture *fx, const char *name, const char *source)
     in->file = path;
     hs_tu_input_set_default_flags(in);
     char *err = NULL;
-    json_t *facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, &err);
+    json_t *facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, NULL, &err);
     hs_tu_input_free(in);
     if (!facts)
         fail_msg("extract %s: %s", name, err ? err : "?");

@@ -134,7 +134,7 @@ static void test_relative_command_without_chdir(void **state)
     char *build = in_dir(fx, "build");
     hs_tu_input *in = relative_command(fx, build);
     char *err = NULL;
-    fx->facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, &err);
+    fx->facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, NULL, &err);
     if (!fx->facts)
         fail_msg("extract: %s", err ? err : "?");
     assert_non_null(getcwd(after, sizeof after));
@@ -173,7 +173,7 @@ static void test_missing_directory_is_an_error(void **state)
     char *gone = in_dir(fx, "no-such-build");
     hs_tu_input *in = relative_command(fx, gone);
     char *err = NULL;
-    json_t *facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, &err);
+    json_t *facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, NULL, &err);
     assert_null(facts);
     assert_non_null(err);
     assert_non_null(strstr(err, "cannot enter the build directory"));
@@ -199,7 +199,7 @@ static void test_table_order_is_the_facts_order(void **state)
     char *build = in_dir(fx, "build");
     hs_tu_input *in = relative_command(fx, build);
     char *err = NULL;
-    fx->facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, &err);
+    fx->facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, NULL, &err);
     if (!fx->facts)
         fail_msg("extract: %s", err ? err : "?");
     static const char *const keys[] = {"tu", "default_flags", "functions", "calls", "clock_reads",
