@@ -1,40 +1,115 @@
 #!/usr/bin/env bash
-# bench/run.sh BUILD_DIR [JOBS] - hotscan's cost against the warm in-process parse floor.
+# bench/run.sh [--root DIR] [-j JOBS] DB [JOBS] - hotscan's CPU and peak memory against the
+# warm in-process parse floor, side by side, on one compile database.
 #
-# BUILD_DIR holds a compile_commands.json (e.g. a redis tree built with `bear -- make`).
-# Prints CPU seconds and the ratios; run from the hotscan checkout after .ci/setup.
+# DB is a compile_commands.json or its folder (e.g. a redis tree built with `bear -- make`).
+# --root DIR is the project root hotscan analyzes (its --root: only files under it are
+# walked). Default: DB's folder, right when the database sits at the top of the tree
+# (redis, haproxy); a database in a build folder needs it (rocksdb: --root TREE with
+# DB TREE/build). JOBS (default: all cores) is the -j of the parallel run.
+#
+# Prints, for the floor, hotscan -j 1 and hotscan -j JOBS: CPU seconds, wall seconds, peak
+# RSS (largest single process, and the supervisor + workers summed; bench/measure.py says
+# how each is taken) and hotscan's CPU / the floor's CPU. Run from a hotscan checkout built
+# in ./build (bash .ci/setup).
 # Note: a compile database listing a file several times (memcached) is parsed once per
 # entry by the floor but once per distinct (file, flags) by hotscan.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-db=$(cd "$1" && pwd)
-jobs=${2:-$(nproc)}
+usage() { sed -n '2,3p' "$0" | sed 's/^# //' >&2; exit 2; }
+
+root= jobs=
+while [ $# -gt 0 ]; do
+    case $1 in
+        --root) root=${2:?--root needs a folder}; shift 2 ;;
+        --root=*) root=${1#--root=}; shift ;;
+        -j) jobs=${2:?-j needs a number}; shift 2 ;;
+        -j*) jobs=${1#-j}; shift ;;
+        -h|--help) usage ;;
+        --) shift; break ;;
+        -*) echo "run.sh: unknown option $1" >&2; usage ;;
+        *) break ;;
+    esac
+done
+[ $# -ge 1 ] && [ $# -le 2 ] || usage
+if [ -d "$1" ]; then db=$(cd "$1" && pwd); else db=$(cd "$(dirname "$1")" && pwd); fi
+[ -f "$db/compile_commands.json" ] || { echo "run.sh: no compile_commands.json in $db" >&2; exit 2; }
+root_given=${root:+yes}
+root=$(cd "${root:-$db}" && pwd)
+jobs=${2:-${jobs:-$(nproc)}}
+
+# The walk sees only files under the root: a root holding none of the database's files
+# would measure a scan that analyzes nothing.
+# The default root must hold most of them: a build folder holding a generated file or two
+# (rocksdb's build_version.cc) is not the tree.
+read -r under total < <(python3 - "$db/compile_commands.json" "$root" <<'PY'
+import json, os, sys
+entries = json.load(open(sys.argv[1]))
+root = os.path.realpath(sys.argv[2])
+n = 0
+for e in entries:
+    f = os.path.realpath(os.path.join(e.get("directory", "."), e["file"]))
+    n += os.path.commonpath([f, root]) == root
+print(n, len(entries))
+PY
+)
+if [ "$under" -eq 0 ] || { [ -z "$root_given" ] && [ $((2 * under)) -lt "$total" ]; }; then
+    echo "run.sh: $under of the $total files of $db/compile_commands.json lie under $root;" \
+         "pass the tree as --root DIR" >&2
+    exit 2
+fi
+
 hotscan=$here/../build/hotscan
 floor=$here/../build/parse_floor
 llvm=/usr/lib/llvm-19
+[ -x "$hotscan" ] || { echo "run.sh: build hotscan first (bash .ci/setup)" >&2; exit 2; }
 cc -O2 -I"$llvm/include" "$here/parse_floor.c" -L"$llvm/lib" -lclang -Wl,-rpath,"$llvm/lib" -o "$floor"
 
-measure() { # prints "wall cpu" for a command, children included
-    python3 - "$@" <<'PY'
-import resource, subprocess, sys, time
-t = time.time()
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-wall = time.time() - t
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{wall:.2f} {u.ru_utime + u.ru_stime:.2f}")
-PY
-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+m() { python3 "$here/measure.py" --json "$@"; }
 
-read -r floor_tus floor_cpu < <("$floor" "$db")
-read -r one_wall one_cpu < <(measure "$hotscan" scan -q -j 1 -p "$db" --root "$db")
-read -r par_wall par_cpu < <(measure "$hotscan" scan -q -j "$jobs" -p "$db" --root "$db")
-python3 - "$floor_tus" "$floor_cpu" "$one_wall" "$one_cpu" "$par_wall" "$par_cpu" "$jobs" <<'PY'
-import sys
-tus, floor, w1, c1, wn, cn, jobs = sys.argv[1:]
-floor, w1, c1, wn, cn = map(float, (floor, w1, c1, wn, cn))
-print(f"translation units           : {tus}")
-print(f"warm parse floor (1 process): {floor:.2f} s CPU")
-print(f"hotscan -j 1                : {c1:.2f} s CPU, {w1:.2f} s wall  -> {c1/floor:.2f}x the floor's CPU")
-print(f"hotscan -j {jobs:<3}              : {cn:.2f} s CPU, {wn:.2f} s wall  -> {cn/floor:.2f}x the floor's CPU, "
-      f"{w1/wn:.2f}x faster than -j 1")
+# The floor prints "TUs cpu": its CPU is measured inside the process after libclang is
+# loaded (warm); measure.py adds its peak RSS.
+m --stdout "$tmp/floor.out" -- "$floor" "$db" >"$tmp/floor.json"
+m -- "$hotscan" scan -q --format json -o "$tmp/one.out" -j 1 -p "$db" --root "$root" >"$tmp/one.json"
+m -- "$hotscan" scan -q --format json -o "$tmp/par.out" -j "$jobs" -p "$db" --root "$root" >"$tmp/par.json"
+
+python3 - "$tmp" "$jobs" "$db" "$root" "$under" "$total" <<'PY'
+import json, sys
+tmp, jobs, db, root, under, total = sys.argv[1:]
+load = lambda name: json.load(open(f"{tmp}/{name}"))
+floor, one, par = load("floor.json"), load("one.json"), load("par.json")
+tus, floor_cpu = open(f"{tmp}/floor.out").read().split()
+floor_cpu = float(floor_cpu)
+mb = lambda kb: f"{kb / 1024:.0f} MB"
+
+def summary(name):
+    try:
+        return json.load(open(f"{tmp}/{name}"))["summary"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+s = summary("par.out") or summary("one.out") or {}
+print(f"compile database            : {db}/compile_commands.json")
+print(f"root                        : {root} ({under} of its {total} entries under it)")
+print(f"translation units           : floor parsed {tus}; hotscan scanned "
+      f"{s.get('translation_units', '?')} ({s.get('errors', '?')} with errors), "
+      f"{s.get('findings', '?')} findings")
+print(f"peak RSS measured by        : {par['source']} (largest process), "
+      "/proc every 50 ms (summed)")
+print()
+print(f"{'run':<14} {'CPU s':>8} {'wall s':>8} {'x floor CPU':>12} {'RSS largest':>12} "
+      f"{'RSS summed':>11} {'USS summed':>11}")
+print(f"{'parse floor':<14} {floor_cpu:8.2f} {'':>8} {1:12.2f} {mb(floor['maxrss_kb']):>12} "
+      f"{mb(floor['sum_rss_kb']):>11} {mb(floor['sum_uss_kb']):>11}")
+for label, r in (("hotscan -j 1", one), (f"hotscan -j {jobs}", par)):
+    print(f"{label:<14} {r['cpu']:8.2f} {r['wall']:8.2f} {r['cpu'] / floor_cpu:12.2f} "
+          f"{mb(r['maxrss_kb']):>12} {mb(r['sum_rss_kb']):>11} {mb(r['sum_uss_kb']):>11}")
+print()
+print(f"-j {jobs} is {one['wall'] / par['wall']:.2f}x faster than -j 1 (wall). The floor's CPU "
+      "is counted after libclang is loaded; hotscan's includes its start-up and every worker.")
+if one["status"] not in (0, 1) or par["status"] not in (0, 1):
+    print(f"note: hotscan exited {one['status']} (-j 1) / {par['status']} (-j {jobs}): "
+          "some TUs failed (see errors above); their parse is still counted")
 PY
