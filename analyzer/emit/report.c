@@ -50,6 +50,12 @@ json_t *hs_report_new(const char *root, size_t translation_units, json_t *findin
     json_object_set_new(report, "findings", findings);
     json_object_set_new(report, "errors", errors);
     json_object_set_new(report, "files", files_map);
+    /* A judge-level "summary" object adds to the summary rather than replacing it. */
+    json_t *more = json_object_get(extra, "summary");
+    if (json_is_object(more)) {
+        json_object_update(json_object_get(report, "summary"), more);
+        json_object_del(extra, "summary");
+    }
     relativize_files(extra, root);
     json_object_update(report, extra);
     json_decref(extra);

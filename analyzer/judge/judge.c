@@ -36,6 +36,11 @@ json_t *hs_judge_run(hs_program *p, const hs_ruledata *rd, const hs_judge_option
 
     json_t *findings = json_array();
     *extra = json_object();
+    /* The report's summary gains how many functions are hot (roots included). */
+    size_t hot_functions = 0;
+    for (size_t i = 0; i < p->function_list.len; i++)
+        hot_functions += ((const hs_function *)p->function_list.items[i])->hot_depth >= 0;
+    json_object_set_new(*extra, "summary", json_pack("{s:I}", "hot_functions", (json_int_t)hot_functions));
     size_t nrules;
     const hs_rule *const *rules = hs_rules_all(&nrules);
     for (size_t r = 0; r < nrules; r++) {
