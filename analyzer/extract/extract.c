@@ -69,6 +69,8 @@ struct hs_walk {
     hs_strmap *usrs;         /* declaration -> USR, computed once per TU */
     hs_strmap *fact_sites;   /* "kind:file:offset" -> facts recorded there so far */
     json_t *functions, *calls;
+    json_t *fn_stores, *overrides; /* function addresses stored in slots; method overrides */
+    hs_strmap *stores_seen;        /* "slot|function" and "method|base": each once per TU */
 
     /* The collectors (rules/collectors.c) and their states, one each. */
     const hs_collector *const *collectors;
@@ -1334,6 +1336,222 @@ static void record_write(hs_walk *x, CXCursor target, unsigned offset)
     hs_vec_push(&x->fn->pending_writes, p);
 }
 
+/* ---- indirect calls: slots, function addresses stored in them, overrides ------------ */
+
+/* The only child of a unary operator (`*p`, `&f`), or the cursor itself. */
+static CXCursor only_child(CXCursor c)
+{
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    CXCursor r = kids.len == 1 ? kids.items[0] : c;
+    hs_cursor_list_free(&kids);
+    return r;
+}
+
+/* Through parens, casts, implicit nodes, and `*`/`&` (`(*p)()`, `slot = &fn`). */
+static CXCursor strip_value(CXCursor c)
+{
+    for (int guard = 0; guard < 16; guard++) {
+        c = hs_strip_expr(c);
+        if (clang_getCursorKind(c) != CXCursor_UnaryOperator)
+            return c;
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        if (op != CXUnaryOperator_Deref && op != CXUnaryOperator_AddrOf)
+            return c;
+        CXCursor next = only_child(c);
+        if (clang_equalCursors(next, c))
+            return c;
+        c = next;
+    }
+    return c;
+}
+
+/*
+ * The slot an expression names: a variable with static storage (global, static,
+ * local static; not a parameter or plain local), a field (`c->cmd->proc`), or an element of
+ * either (`handlers[i]`). The slot's USR (cached), or NULL.
+ */
+static const char *slot_of(hs_walk *x, CXCursor e)
+{
+    e = strip_value(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_ArraySubscriptExpr) {
+        hs_cursor_list kids;
+        hs_children(e, &kids);
+        CXCursor base = kids.len ? kids.items[0] : clang_getNullCursor();
+        hs_cursor_list_free(&kids);
+        if (clang_Cursor_isNull(base))
+            return NULL;
+        e = strip_value(base);
+        k = clang_getCursorKind(e);
+    }
+    if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+        return NULL;
+    CXCursor d = clang_getCursorReferenced(e);
+    enum CXCursorKind dk = clang_getCursorKind(d);
+    if (dk == CXCursor_FieldDecl || (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 1))
+        return hs_cursor_usr_cached(x, d);
+    return NULL;
+}
+
+/* The function a value names (`fn`, `&fn`, `(T)fn`), or a null cursor. */
+static CXCursor function_of_value(CXCursor e)
+{
+    e = strip_value(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    CXCursor d = clang_getCursorReferenced(e);
+    return !clang_Cursor_isNull(d) && is_function_kind(clang_getCursorKind(d)) ? d : clang_getNullCursor();
+}
+
+static void record_store(hs_walk *x, const char *slot, CXCursor fn, CXCursor at)
+{
+    const char *fusr = hs_cursor_usr_cached(x, fn);
+    if (!slot || !slot[0] || !fusr[0])
+        return;
+    char *key = hs_printf("s|%s|%s", slot, fusr);
+    bool fresh = !hs_strmap_has(x->stores_seen, key);
+    hs_pos pos;
+    if (fresh && hs_cursor_pos(x, at, &pos, NULL)) {
+        hs_strmap_put(x->stores_seen, key, (void *)1);
+        json_array_append_new(x->fn_stores,
+                              json_pack("{s:s, s:s, s:s, s:s, s:i}", "slot", slot, "function", fusr,
+                                        "function_name", hs_qualified_name(x, fn), "file", pos.file,
+                                        "line", (json_int_t)pos.line));
+    }
+    free(key);
+}
+
+typedef struct {
+    CXCursor *items;
+    unsigned len, cap;
+} field_list;
+
+static enum CXVisitorResult field_visitor(CXCursor c, CXClientData data)
+{
+    field_list *l = data;
+    if (l->len == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 8;
+        l->items = hs_xrealloc(l->items, l->cap * sizeof *l->items);
+    }
+    l->items[l->len++] = c;
+    return CXVisit_Continue;
+}
+
+/*
+ * A value stored into `slot` (NULL: a plain local, whose fields still count) of type `t`:
+ * a function's address, or an initializer list whose elements go to the struct's fields
+ * in order or by designator (`{"get", getCommand}`, `{.proc = f}`), or to the array's
+ * elements (`{f, g}`: the array's own slot).
+ */
+static void record_stores_in(hs_walk *x, const char *slot, CXType t, CXCursor value, int depth)
+{
+    if (depth > 8)
+        return;
+    CXCursor e = hs_strip_expr(value);
+    if (clang_getCursorKind(e) != CXCursor_InitListExpr) {
+        CXCursor fn = function_of_value(e);
+        if (!clang_Cursor_isNull(fn))
+            record_store(x, slot, fn, e);
+        return;
+    }
+    CXType ct = clang_getCanonicalType(t);
+    hs_cursor_list kids;
+    hs_children(e, &kids);
+    if (ct.kind == CXType_Record) {
+        field_list fields = {0};
+        clang_Type_visitFields(ct, field_visitor, &fields);
+        unsigned next = 0;
+        for (unsigned i = 0; i < kids.len; i++) {
+            CXCursor v = kids.items[i];
+            CXCursor field = clang_getNullCursor();
+            hs_cursor_list parts;
+            hs_children(v, &parts);
+            /* A designated initializer: MemberRef designators, then the value. */
+            if (clang_getCursorKind(v) == CXCursor_UnexposedExpr && parts.len >= 2 &&
+                clang_getCursorKind(parts.items[0]) == CXCursor_MemberRef) {
+                field = clang_getCursorReferenced(parts.items[parts.len - 2]);
+                v = parts.items[parts.len - 1];
+                CXCursor first = clang_getCursorReferenced(parts.items[0]);
+                for (unsigned f = 0; f < fields.len; f++)
+                    if (clang_equalCursors(fields.items[f], first))
+                        next = f;
+                next++;
+            } else if (next < fields.len) {
+                field = fields.items[next++];
+            }
+            hs_cursor_list_free(&parts);
+            if (clang_Cursor_isNull(field) || clang_getCursorKind(field) != CXCursor_FieldDecl)
+                continue;
+            record_stores_in(x, hs_cursor_usr_cached(x, field), clang_getCursorType(field), v, depth + 1);
+        }
+        free(fields.items);
+    } else {
+        CXType elem = clang_getArrayElementType(ct);
+        bool array = elem.kind != CXType_Invalid;
+        for (unsigned i = 0; i < kids.len; i++) {
+            CXCursor v = kids.items[i];
+            hs_cursor_list parts;
+            hs_children(v, &parts);
+            /* `[3] = f`: the value is the designated initializer's last child. */
+            if (clang_getCursorKind(v) == CXCursor_UnexposedExpr && parts.len >= 2)
+                v = parts.items[parts.len - 1];
+            hs_cursor_list_free(&parts);
+            record_stores_in(x, slot, array ? elem : t, v, depth + 1);
+        }
+    }
+    hs_cursor_list_free(&kids);
+}
+
+/* A variable's (or field's default) initializer: stores into it and its fields. */
+static void record_decl_stores(hs_walk *x, CXCursor decl)
+{
+    const char *slot = clang_getCursorKind(decl) == CXCursor_FieldDecl ||
+                               clang_Cursor_hasVarDeclGlobalStorage(decl) == 1
+                           ? hs_cursor_usr_cached(x, decl)
+                           : NULL;
+    CXType t = clang_getCursorType(decl);
+    hs_cursor_list kids;
+    hs_children(decl, &kids);
+    for (unsigned i = 0; i < kids.len; i++)
+        if (clang_isExpression(clang_getCursorKind(kids.items[i])))
+            record_stores_in(x, slot, t, kids.items[i], 0);
+    hs_cursor_list_free(&kids);
+}
+
+/* The methods a method overrides, each once per TU. */
+static void record_overrides(hs_walk *x, CXCursor method)
+{
+    CXCursor *over = NULL;
+    unsigned n = 0;
+    clang_getOverriddenCursors(method, &over, &n);
+    if (!n)
+        return;
+    const char *musr = hs_cursor_usr_cached(x, method);
+    for (unsigned i = 0; i < n; i++) {
+        const char *busr = hs_cursor_usr_cached(x, over[i]);
+        char *key = hs_printf("o|%s|%s", musr, busr);
+        if (!hs_strmap_has(x->stores_seen, key)) {
+            hs_strmap_put(x->stores_seen, key, (void *)1);
+            json_array_append_new(x->overrides, json_pack("{s:s, s:s, s:s}", "method", musr,
+                                                          "base", busr, "base_name",
+                                                          hs_qualified_name(x, over[i])));
+        }
+        free(key);
+    }
+    clang_disposeOverriddenCursors(over);
+}
+
+/* The callee expression of a call: its first child. */
+static CXCursor callee_expr(CXCursor call)
+{
+    hs_cursor_list kids;
+    hs_children(call, &kids);
+    CXCursor r = kids.len ? kids.items[0] : clang_getNullCursor();
+    hs_cursor_list_free(&kids);
+    return r;
+}
+
 static void walk_call(hs_walk *x, CXCursor c)
 {
     CXCursor callee = clang_getCursorReferenced(c);
@@ -1350,7 +1568,25 @@ static void walk_call(hs_walk *x, CXCursor c)
                                      (json_int_t)pos.column, "in_loop", hs_in_loop(x),
                                      "error_path", x->error_path > 0, "callee_noreturn",
                                      hs_function_never_returns(x, callee));
+            /* A virtual call may reach any override: the merge adds those edges. */
+            if (clang_getCursorKind(callee) == CXCursor_CXXMethod && clang_Cursor_isDynamicCall(c))
+                json_object_set_new(edge, "virtual", json_true());
             json_array_append_new(x->calls, edge);
+        }
+    } else {
+        /* A call through a pointer held in a variable, field or array element: recorded by
+         * its slot (no "callee"); the merge adds an edge to each function stored there. */
+        CXCursor ce = callee_expr(c);
+        const char *slot = clang_Cursor_isNull(ce) ? NULL : slot_of(x, ce);
+        hs_pos pos;
+        if (slot && slot[0] && hs_cursor_pos(x, c, &pos, NULL)) {
+            char *via = hs_cursor_text(x, ce);
+            json_t *edge = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:b}", "caller", x->fn->usr,
+                                     "slot", slot, "via", via ? via : "", "file", pos.file, "line",
+                                     (json_int_t)pos.line, "column", (json_int_t)pos.column, "in_loop",
+                                     hs_in_loop(x), "error_path", x->error_path > 0);
+            json_array_append_new(x->calls, edge);
+            free(via);
         }
     }
     /* Values passed together to one call may be combined (a diff function); a variadic
@@ -1444,6 +1680,11 @@ static void walk_binary(hs_walk *x, CXCursor c)
         walk(x, kids.items[1]);
         x->masked--;
     } else if (assigns) {
+        if (op == CXBinaryOperator_Assign) {
+            const char *slot = slot_of(x, kids.items[0]);
+            if (slot)
+                record_stores_in(x, slot, clang_getCursorType(kids.items[0]), kids.items[1], 0);
+        }
         record_write(x, kids.items[0], start_offset(c));
         walk(x, kids.items[0]);
         walk_assigned_value(x, kids.items[0], false, op == CXBinaryOperator_Assign, kids.items[1]);
@@ -1456,6 +1697,7 @@ static void walk_binary(hs_walk *x, CXCursor c)
 
 static void walk_var_decl(hs_walk *x, CXCursor c)
 {
+    record_decl_stores(x, c);
     hs_cursor_list kids;
     hs_children(c, &kids);
     for (unsigned i = 0; i < kids.len; i++) {
@@ -1724,6 +1966,8 @@ static void free_function(hs_walk_function *fn)
 
 static void extract_function(hs_walk *x, CXCursor c)
 {
+    if (clang_getCursorKind(c) == CXCursor_CXXMethod)
+        record_overrides(x, c);
     int temperature = function_temperature(x, c);
     if (!clang_isCursorDefinition(c)) {
         if (temperature)
@@ -1782,8 +2026,10 @@ static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClient
         k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnexposedDecl)
         return CXChildVisit_Recurse;
     /* Declarations outside functions: globals and fields (the atomic and event collectors'). */
-    if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl)
+    if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) {
         hooks_declaration(x, c);
+        record_decl_stores(x, c);
+    }
     return CXChildVisit_Continue;
 }
 
@@ -1959,6 +2205,9 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     x.fact_sites = hs_strmap_create();
     x.functions = json_array();
     x.calls = json_array();
+    x.fn_stores = json_array();
+    x.overrides = json_array();
+    x.stores_seen = hs_strmap_create();
     json_t *facts = json_object();
     json_object_set_new(facts, "facts_version", json_integer(HS_FACTS_VERSION));
     json_object_set_new(facts, "tu", json_string(in->file));
@@ -1970,6 +2219,8 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visitor, &x);
     json_object_set_new(facts, "functions", x.functions);
     json_object_set_new(facts, "calls", x.calls);
+    json_object_set_new(facts, "fn_stores", x.fn_stores);
+    json_object_set_new(facts, "overrides", x.overrides);
     /* Each family's lists, in table order: clock_reads, atomics, events, event_objects. */
     for (size_t i = 0; i < x.ncollectors; i++)
         if (x.collectors[i]->tu_end)
@@ -1991,6 +2242,7 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
         free(value);
     hs_strmap_delete(x.usrs);
     hs_strmap_delete(x.fact_sites);
+    hs_strmap_delete(x.stores_seen);
     clang_disposeTranslationUnit(tu);
     return facts;
 }
