@@ -1533,7 +1533,8 @@ static void record_overrides(hs_walk *x, CXCursor method)
         char *key = hs_printf("o|%s|%s", musr, busr);
         if (!hs_strmap_has(x->stores_seen, key)) {
             hs_strmap_put(x->stores_seen, key, (void *)1);
-            json_array_append_new(x->overrides, json_pack("{s:s, s:s, s:s}", "method", musr,
+            json_array_append_new(x->overrides, json_pack("{s:s, s:s, s:s, s:s}", "method", musr,
+                                                          "method_name", hs_qualified_name(x, method),
                                                           "base", busr, "base_name",
                                                           hs_qualified_name(x, over[i])));
         }

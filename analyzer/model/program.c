@@ -20,6 +20,8 @@ hs_program *hs_program_create(void)
         p->stores[i] = families[i]->create();
     p->functions = hs_strmap_create();
     p->seen = hs_strmap_create();
+    p->slot_targets = hs_strmap_create();
+    p->overriders = hs_strmap_create();
     return p;
 }
 
@@ -48,6 +50,23 @@ void hs_program_delete(hs_program *p)
         free(e);
     }
     hs_vec_free(&p->edges);
+    for (size_t i = 0; i < p->indirect_sites.len; i++) {
+        hs_indirect_site *site = p->indirect_sites.items[i];
+        free(site->file);
+        free(site);
+    }
+    hs_vec_free(&p->indirect_sites);
+    hs_vec_free(&p->virtual_edges);
+    hs_strmap *maps[2] = {p->slot_targets, p->overriders};
+    for (int m = 0; m < 2; m++) {
+        const char *key;
+        void *value;
+        for (size_t it = 0; hs_strmap_next(maps[m], &it, &key, &value);) {
+            hs_vec_free(value);
+            free(value);
+        }
+        hs_strmap_delete(maps[m]);
+    }
     hs_strmap_delete(p->functions);
     hs_strmap_delete(p->seen);
     hs_intern_delete(p->strings);
@@ -124,6 +143,16 @@ void *hs_program_store(const hs_program *p, const hs_fact_family *family)
     return NULL;
 }
 
+static void multimap_add(hs_strmap *m, const char *key, void *item)
+{
+    hs_vec *v = hs_strmap_get(m, key);
+    if (!v) {
+        v = hs_xcalloc(1, sizeof *v);
+        hs_strmap_put(m, key, v);
+    }
+    hs_vec_push(v, item);
+}
+
 void hs_program_merge(hs_program *p, json_t *facts)
 {
     p->translation_units++;
@@ -146,6 +175,26 @@ void hs_program_merge(hs_program *p, json_t *facts)
     }
     json_t *cj;
     json_array_foreach(json_object_get(facts, "calls"), i, cj) {
+        const char *slot = str(cj, "slot");
+        if (slot[0]) {
+            char *key = hs_printf("icall|%s|%s|%s|%u|%u", str(cj, "caller"), slot, str(cj, "file"),
+                                  uint_of(cj, "line"), uint_of(cj, "column"));
+            bool fresh = first_time(p, key);
+            free(key);
+            if (!fresh)
+                continue;
+            hs_indirect_site *site = hs_xcalloc(1, sizeof *site);
+            site->caller = hs_program_function(p, str(cj, "caller"), NULL);
+            site->slot = hs_intern_str(p->strings, slot);
+            site->via = hs_intern_str(p->strings, str(cj, "via"));
+            site->file = hs_xstrdup(str(cj, "file"));
+            site->line = uint_of(cj, "line");
+            site->column = uint_of(cj, "column");
+            site->in_loop = json_is_true(json_object_get(cj, "in_loop"));
+            site->error_path = json_is_true(json_object_get(cj, "error_path"));
+            hs_vec_push(&p->indirect_sites, site);
+            continue;
+        }
         char *key = hs_printf("call|%s|%s|%s|%u|%u", str(cj, "caller"), str(cj, "callee"),
                               str(cj, "file"), uint_of(cj, "line"), uint_of(cj, "column"));
         bool fresh = first_time(p, key);
@@ -160,6 +209,30 @@ void hs_program_merge(hs_program *p, json_t *facts)
         e->error_path = json_is_true(json_object_get(cj, "error_path"));
         /* A callee declared noreturn in a header hotscan does not visit is still cold. */
         callee->cold_attr |= json_is_true(json_object_get(cj, "callee_noreturn"));
+        if (json_is_true(json_object_get(cj, "virtual"))) {
+            e->is_virtual = true;
+            e->via = hs_intern_str(p->strings, callee->name);
+            hs_vec_push(&p->virtual_edges, e);
+        }
+    }
+    json_t *sj;
+    json_array_foreach(json_object_get(facts, "fn_stores"), i, sj) {
+        char *key = hs_printf("store|%s|%s", str(sj, "slot"), str(sj, "function"));
+        bool fresh = first_time(p, key);
+        free(key);
+        if (fresh)
+            multimap_add(p->slot_targets, str(sj, "slot"),
+                         hs_program_function(p, str(sj, "function"), str(sj, "function_name")));
+    }
+    json_array_foreach(json_object_get(facts, "overrides"), i, sj) {
+        char *key = hs_printf("override|%s|%s", str(sj, "method"), str(sj, "base"));
+        bool fresh = first_time(p, key);
+        free(key);
+        if (!fresh)
+            continue;
+        hs_program_function(p, str(sj, "base"), str(sj, "base_name"));
+        multimap_add(p->overriders, str(sj, "base"),
+                     hs_program_function(p, str(sj, "method"), str(sj, "method_name")));
     }
     size_t tu_index = (size_t)json_integer_value(json_object_get(facts, "tu_index"));
     size_t nfam;
@@ -205,20 +278,120 @@ static void bfs_hot(hs_vec *queue)
     }
 }
 
+/* Every override of `base`, transitively, each once (cached per base in `closures`). */
+static hs_vec *override_closure(hs_program *p, hs_strmap *closures, hs_function *base)
+{
+    hs_vec *all = hs_strmap_get(closures, base->usr);
+    if (all)
+        return all;
+    all = hs_xcalloc(1, sizeof *all);
+    hs_strmap_put(closures, base->usr, all);
+    hs_strmap *seen = hs_strmap_create();
+    hs_strmap_put(seen, base->usr, (void *)1);
+    hs_vec queue = {0};
+    hs_vec_push(&queue, base);
+    for (size_t head = 0; head < queue.len; head++) {
+        hs_function *b = queue.items[head];
+        hs_vec *direct = hs_strmap_get(p->overriders, b->usr);
+        for (size_t i = 0; direct && i < direct->len; i++) {
+            hs_function *m = direct->items[i];
+            if (hs_strmap_has(seen, m->usr))
+                continue;
+            hs_strmap_put(seen, m->usr, (void *)1);
+            hs_vec_push(all, m);
+            hs_vec_push(&queue, m);
+        }
+    }
+    hs_vec_free(&queue);
+    hs_strmap_delete(seen);
+    return all;
+}
+
+void hs_program_resolve_indirect(hs_program *p)
+{
+    if (p->indirect_resolved)
+        return;
+    p->indirect_resolved = true;
+    for (size_t i = 0; i < p->indirect_sites.len; i++) {
+        const hs_indirect_site *site = p->indirect_sites.items[i];
+        const hs_vec *targets = hs_strmap_get(p->slot_targets, site->slot);
+        for (size_t k = 0; targets && k < targets->len; k++) {
+            hs_call_edge *e = hs_program_add_call(p, site->caller, targets->items[k], site->file,
+                                                  site->line, site->column, site->in_loop);
+            e->error_path = site->error_path;
+            e->indirect = true;
+            e->via = site->via;
+            e->targets = (unsigned)targets->len;
+            p->indirect_edges++;
+        }
+    }
+    if (!p->virtual_edges.len)
+        return;
+    hs_strmap *closures = hs_strmap_create();
+    for (size_t i = 0; i < p->virtual_edges.len; i++) {
+        hs_call_edge *v = p->virtual_edges.items[i];
+        const hs_vec *all = override_closure(p, closures, v->callee);
+        v->targets = (unsigned)all->len + 1;
+        for (size_t k = 0; k < all->len; k++) {
+            hs_call_edge *e = hs_program_add_call(p, v->caller, all->items[k], v->file, v->line,
+                                                  v->column, v->in_loop);
+            e->error_path = v->error_path;
+            e->indirect = e->is_virtual = true;
+            e->via = v->via;
+            e->targets = v->targets;
+            p->indirect_edges++;
+        }
+    }
+    const char *key;
+    void *value;
+    for (size_t it = 0; hs_strmap_next(closures, &it, &key, &value);) {
+        hs_vec_free(value);
+        free(value);
+    }
+    hs_strmap_delete(closures);
+}
+
+static bool wide_edge(const hs_call_edge *e)
+{
+    return e->targets > HS_WIDE_INDIRECT_TARGETS;
+}
+
 void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_names)
 {
+    hs_program_resolve_indirect(p);
     size_t n = p->function_list.len;
     hs_vec queue = {0};
     for (size_t i = 0; i < n; i++) {
         hs_function *f = p->function_list.items[i];
         f->hot_depth = -1;
         f->hot_via = NULL;
+        f->hot_narrow = false;
         f->hot_root = !f->cold_attr && (f->hot_attr || named_hot(f, hot_names, n_hot_names));
         if (f->hot_root) {
             f->hot_depth = 0;
             hs_vec_push(&queue, f);
         }
     }
+    /* Which hot functions some root reaches without a wide indirect call. */
+    for (size_t i = 0; i < queue.len; i++)
+        ((hs_function *)queue.items[i])->hot_narrow = true;
+    for (size_t head = 0; head < queue.len; head++) {
+        hs_function *f = queue.items[head];
+        for (size_t i = 0; i < f->callees.len; i++) {
+            hs_call_edge *e = f->callees.items[i];
+            hs_function *g = e->callee;
+            if (g->hot_narrow || g->cold_attr || e->error_path || wide_edge(e))
+                continue;
+            g->hot_narrow = true;
+            hs_vec_push(&queue, g);
+        }
+    }
+    /* Back to the roots only, for the shortest paths over all edges. */
+    size_t roots = 0;
+    for (size_t i = 0; i < queue.len; i++)
+        if (((hs_function *)queue.items[i])->hot_root)
+            queue.items[roots++] = queue.items[i];
+    queue.len = roots;
     bfs_hot(&queue);
     hs_vec_free(&queue);
 

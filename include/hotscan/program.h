@@ -21,7 +21,16 @@ typedef struct {
     unsigned line, column;
     bool in_loop;
     bool error_path;   /* followed by an abort-like call: never part of a hot path */
+    /* Added by hs_program_resolve_indirect: a call through a function pointer (to a function
+     * stored in its slot) or a virtual call (to an override of the method it names). */
+    bool indirect;
+    bool is_virtual;   /* a virtual call: this edge, or the one to the named method itself */
+    const char *via;   /* interned: the callee as written ("c->cmd->proc") or the method's name */
+    unsigned targets;  /* how many functions the call may reach (0 for a plain direct call) */
 } hs_call_edge;
+
+/* An indirect call with more possible targets than this is weak evidence of hotness. */
+#define HS_WIDE_INDIRECT_TARGETS 16
 
 struct hs_function {
     char *usr;
@@ -37,6 +46,7 @@ struct hs_function {
     bool hot_root;
     int hot_depth;           /* calls from the nearest hot root; -1 when not reachable */
     hs_call_edge *hot_via;   /* the edge the shortest hot path arrives by */
+    bool hot_narrow;         /* reached without an indirect call of > HS_WIDE_INDIRECT_TARGETS targets */
     bool cold_only;          /* cold, or reachable only through cold functions */
 };
 
@@ -48,7 +58,23 @@ struct hs_program {
     hs_vec edges;          /* hs_call_edge* */
     hs_strmap *seen;       /* de-duplication keys of merged facts */
     size_t translation_units;
+    /* Indirect calls, until hs_program_resolve_indirect turns them into edges. */
+    hs_vec indirect_sites;   /* hs_indirect_site* : calls through a slot */
+    hs_vec virtual_edges;    /* hs_call_edge* : virtual calls, to the method they name */
+    hs_strmap *slot_targets; /* slot USR -> hs_vec* of hs_function* stored there */
+    hs_strmap *overriders;   /* method USR -> hs_vec* of hs_function* overriding it directly */
+    bool indirect_resolved;
+    size_t indirect_edges;   /* edges the resolution added */
 };
+
+/* A call through a function pointer held in a slot (a variable or field's USR). */
+typedef struct {
+    hs_function *caller;
+    const char *slot, *via; /* interned */
+    char *file;
+    unsigned line, column;
+    bool in_loop, error_path;
+} hs_indirect_site;
 
 hs_program *hs_program_create(void);
 void hs_program_delete(hs_program *p);
@@ -78,6 +104,13 @@ hs_call_edge *hs_program_add_call(hs_program *p, hs_function *caller, hs_functio
  * through a cold function, and which functions are reachable only from cold code.
  */
 void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_names);
+
+/*
+ * Once all TUs are merged: an edge from each call through a slot to every function stored
+ * in that slot anywhere in the program, and from each virtual call to every override
+ * (transitively) of the method it names. Runs once; hs_program_compute_hotness calls it.
+ */
+void hs_program_resolve_indirect(hs_program *p);
 
 /* The hot path to `f`, root first: hs_call_edge* in order. Caller frees with hs_vec_free. */
 void hs_program_hot_path(const hs_function *f, hs_vec *edges_out);
