@@ -51,8 +51,16 @@ bool hs_emit_text(FILE *out, json_t *report, bool color)
             json_t *step = json_array_get(path, k);
             json_t *next = json_array_get(path, k + 1);
             char msg[1024];
-            snprintf(msg, sizeof msg, "hot path: %s calls %s here", str(step, "function"),
-                     str(next, "function"));
+            const char *via = str(step, "via");
+            if (json_is_true(json_object_get(step, "virtual")))
+                snprintf(msg, sizeof msg, "hot path: %s calls %s here (a virtual call to %s, one of %lld targets)",
+                         str(step, "function"), str(next, "function"), via, num(step, "targets"));
+            else if (via[0])
+                snprintf(msg, sizeof msg, "hot path: %s calls %s here (through %s, one of %lld targets)",
+                         str(step, "function"), str(next, "function"), via, num(step, "targets"));
+            else
+                snprintf(msg, sizeof msg, "hot path: %s calls %s here", str(step, "function"),
+                         str(next, "function"));
             note(out, p, str(step, "file"), num(step, "line"), num(step, "column"), msg);
         }
         size_t k;

@@ -56,8 +56,15 @@ static void add_hot_path_to(json_t *finding, const hs_function *f, const char *f
     for (size_t i = 0; i < edges.len; i++) {
         const hs_call_edge *e = edges.items[i];
         hs_finding_add_path_step(finding, e->caller->name, e->file, e->line);
-        json_object_set_new(json_array_get(steps, json_array_size(steps) - 1), "column",
-                            json_integer(e->column));
+        json_t *step = json_array_get(steps, json_array_size(steps) - 1);
+        json_object_set_new(step, "column", json_integer(e->column));
+        /* The call made here goes through a function pointer or is virtual. */
+        if (e->indirect) {
+            json_object_set_new(step, "via", json_string(e->via ? e->via : ""));
+            if (e->is_virtual)
+                json_object_set_new(step, "virtual", json_true());
+            json_object_set_new(step, "targets", json_integer(e->targets));
+        }
     }
     hs_vec_free(&edges);
     hs_finding_add_path_step(finding, f->name, file, line);
@@ -69,11 +76,15 @@ static char *chain_text(const hs_function *f)
     hs_program_hot_path(f, &edges);
     hs_buf b;
     hs_buf_init(&b);
+    hs_buf_puts(&b, edges.len ? ((const hs_call_edge *)edges.items[0])->caller->name : f->name);
     for (size_t i = 0; i < edges.len; i++) {
         const hs_call_edge *e = edges.items[i];
-        hs_buf_printf(&b, "%s -> ", e->caller->name);
+        hs_buf_printf(&b, " -> %s", e->callee->name);
+        if (e->indirect && e->is_virtual)
+            hs_buf_printf(&b, " (virtual %s)", e->via ? e->via : "");
+        else if (e->indirect)
+            hs_buf_printf(&b, " (through %s)", e->via ? e->via : "");
     }
-    hs_buf_puts(&b, f->name);
     hs_vec_free(&edges);
     return hs_buf_take(&b);
 }
@@ -162,6 +173,12 @@ static void judge(hs_judge_ctx *ctx)
          * some iterations only, often as deliberate amortization: weaker still. */
         bool only_loop = !f->hot_root && !loop_call && f->hot_depth <= 0;
         const char *confidence = !only_loop ? "high" : read->sampled_in_loop ? "low" : "medium";
+        /* Hot only through an indirect call that may reach very many functions (a generic
+         * callback slot, a base method with many overrides): weaker evidence. */
+        bool wide_only = !f->hot_root && !in_loop && !f->hot_narrow &&
+                         !(loop_call && loop_call->caller->hot_narrow && !(loop_call->targets > HS_WIDE_INDIRECT_TARGETS));
+        if (wide_only && strcmp(confidence, "high") == 0)
+            confidence = "medium";
         /* Outside a tight loop, a cheap clock read beside blocking I/O in the same
          * function is noise; a syscall read is not (MDEV-12345's clock() cost as much as
          * the network read). */
