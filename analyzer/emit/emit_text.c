@@ -52,12 +52,18 @@ bool hs_emit_text(FILE *out, json_t *report, bool color)
             json_t *next = json_array_get(path, k + 1);
             char msg[1024];
             const char *via = str(step, "via");
+            long long targets = num(step, "targets");
+            char among[64];
+            if (targets > 1)
+                snprintf(among, sizeof among, ", one of %lld targets", targets);
+            else
+                among[0] = 0;
             if (json_is_true(json_object_get(step, "virtual")))
-                snprintf(msg, sizeof msg, "hot path: %s calls %s here (a virtual call to %s, one of %lld targets)",
-                         str(step, "function"), str(next, "function"), via, num(step, "targets"));
+                snprintf(msg, sizeof msg, "hot path: %s calls %s here (a virtual call to %s%s)",
+                         str(step, "function"), str(next, "function"), via, among);
             else if (via[0])
-                snprintf(msg, sizeof msg, "hot path: %s calls %s here (through %s, one of %lld targets)",
-                         str(step, "function"), str(next, "function"), via, num(step, "targets"));
+                snprintf(msg, sizeof msg, "hot path: %s calls %s here (through %s%s)",
+                         str(step, "function"), str(next, "function"), via, among);
             else
                 snprintf(msg, sizeof msg, "hot path: %s calls %s here", str(step, "function"),
                          str(next, "function"));
