@@ -1506,16 +1506,18 @@ static void record_stores_in(hs_walk *x, const char *slot, CXType t, CXCursor va
 /* A variable's (or field's default) initializer: stores into it and its fields. */
 static void record_decl_stores(hs_walk *x, CXCursor decl)
 {
-    const char *slot = clang_getCursorKind(decl) == CXCursor_FieldDecl ||
-                               clang_Cursor_hasVarDeclGlobalStorage(decl) == 1
-                           ? hs_cursor_usr_cached(x, decl)
-                           : NULL;
-    CXType t = clang_getCursorType(decl);
     hs_cursor_list kids;
     hs_children(decl, &kids);
-    for (unsigned i = 0; i < kids.len; i++)
-        if (clang_isExpression(clang_getCursorKind(kids.items[i])))
-            record_stores_in(x, slot, t, kids.items[i], 0);
+    for (unsigned i = 0; i < kids.len; i++) {
+        if (!clang_isExpression(clang_getCursorKind(kids.items[i])))
+            continue;
+        /* Most declarations have no initializer: only those pay for the USR. */
+        const char *slot = clang_getCursorKind(decl) == CXCursor_FieldDecl ||
+                                   clang_Cursor_hasVarDeclGlobalStorage(decl) == 1
+                               ? hs_cursor_usr_cached(x, decl)
+                               : NULL;
+        record_stores_in(x, slot, clang_getCursorType(decl), kids.items[i], 0);
+    }
     hs_cursor_list_free(&kids);
 }
 
@@ -1541,6 +1543,35 @@ static void record_overrides(hs_walk *x, CXCursor method)
         free(key);
     }
     clang_disposeOverriddenCursors(over);
+}
+
+/*
+ * The callee as written ("c->cmd->proc"), or, when it is spelled across a macro's
+ * definition and its use (REDISMODULE_GET_API(name) ... RedisModule_##name(...)), the
+ * name of the variable or field called through.
+ */
+static char *via_text(hs_walk *x, CXCursor callee)
+{
+    CXSourceRange r = clang_getCursorExtent(callee);
+    CXFile f1, f2;
+    unsigned o1, o2;
+    clang_getSpellingLocation(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
+    clang_getSpellingLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
+    if (f1 && clang_File_isEqual(f1, f2) && o2 >= o1 && o2 - o1 <= 200) {
+        char *t = hs_cursor_text(x, callee);
+        if (t && t[0] && strlen(t) <= 200)
+            return t;
+        free(t);
+    }
+    CXCursor e = strip_value(callee);
+    if (clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr) {
+        hs_cursor_list kids;
+        hs_children(e, &kids);
+        if (kids.len)
+            e = strip_value(kids.items[0]);
+        hs_cursor_list_free(&kids);
+    }
+    return cursor_spelling(clang_getCursorReferenced(e));
 }
 
 /* The callee expression of a call: its first child. */
@@ -1581,7 +1612,7 @@ static void walk_call(hs_walk *x, CXCursor c)
         const char *slot = clang_Cursor_isNull(ce) ? NULL : slot_of(x, ce);
         hs_pos pos;
         if (slot && slot[0] && hs_cursor_pos(x, c, &pos, NULL)) {
-            char *via = hs_cursor_text(x, ce);
+            char *via = via_text(x, ce);
             json_t *edge = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:b}", "caller", x->fn->usr,
                                      "slot", slot, "via", via ? via : "", "file", pos.file, "line",
                                      (json_int_t)pos.line, "column", (json_int_t)pos.column, "in_loop",
