@@ -261,15 +261,21 @@ static bool named_hot(const hs_function *f, char **names, size_t n)
     return false;
 }
 
-/* Breadth-first over call edges from `queue`, never entering cold functions. */
-static void bfs_hot(hs_vec *queue)
+static bool wide_edge(const hs_call_edge *e)
+{
+    return e->targets > HS_WIDE_INDIRECT_TARGETS;
+}
+
+/* Breadth-first over call edges from `queue`, never entering cold functions; with
+ * `narrow`, never following an indirect call with very many targets either. */
+static void bfs_hot(hs_vec *queue, bool narrow)
 {
     for (size_t head = 0; head < queue->len; head++) {
         hs_function *f = queue->items[head];
         for (size_t i = 0; i < f->callees.len; i++) {
             hs_call_edge *e = f->callees.items[i];
             hs_function *g = e->callee;
-            if (g->hot_depth >= 0 || g->cold_attr || e->error_path)
+            if (g->hot_depth >= 0 || g->cold_attr || e->error_path || (narrow && wide_edge(e)))
                 continue;
             g->hot_depth = f->hot_depth + 1;
             g->hot_via = e;
@@ -351,11 +357,6 @@ void hs_program_resolve_indirect(hs_program *p)
     hs_strmap_delete(closures);
 }
 
-static bool wide_edge(const hs_call_edge *e)
-{
-    return e->targets > HS_WIDE_INDIRECT_TARGETS;
-}
-
 void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_names)
 {
     hs_program_resolve_indirect(p);
@@ -372,27 +373,14 @@ void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_na
             hs_vec_push(&queue, f);
         }
     }
-    /* Which hot functions some root reaches without a wide indirect call. */
+    /* First without wide indirect calls (> HS_WIDE_INDIRECT_TARGETS targets): what that
+     * reaches is hot_narrow, by its shortest such path. Then on from everything reached,
+     * in the same order, over all edges: a function only a wide call reaches gets a path
+     * through one, and a path shown never takes a wide call when it need not. */
+    bfs_hot(&queue, true);
     for (size_t i = 0; i < queue.len; i++)
         ((hs_function *)queue.items[i])->hot_narrow = true;
-    for (size_t head = 0; head < queue.len; head++) {
-        hs_function *f = queue.items[head];
-        for (size_t i = 0; i < f->callees.len; i++) {
-            hs_call_edge *e = f->callees.items[i];
-            hs_function *g = e->callee;
-            if (g->hot_narrow || g->cold_attr || e->error_path || wide_edge(e))
-                continue;
-            g->hot_narrow = true;
-            hs_vec_push(&queue, g);
-        }
-    }
-    /* Back to the roots only, for the shortest paths over all edges. */
-    size_t roots = 0;
-    for (size_t i = 0; i < queue.len; i++)
-        if (((hs_function *)queue.items[i])->hot_root)
-            queue.items[roots++] = queue.items[i];
-    queue.len = roots;
-    bfs_hot(&queue);
+    bfs_hot(&queue, false);
     hs_vec_free(&queue);
 
     /*

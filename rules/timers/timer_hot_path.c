@@ -36,15 +36,26 @@ static const char *cost_phrase(const char *cost)
     return "a cycle-counter read (cheap, but it stalls the pipeline)";
 }
 
-/* The loop-called edge into `f` from a hot caller, if any. */
+/* A loop call from a caller hot without a wide indirect call, by a call that is not one. */
+static bool strong_edge(const hs_call_edge *e)
+{
+    return e->caller->hot_narrow && e->targets <= HS_WIDE_INDIRECT_TARGETS;
+}
+
+/* The loop-called edge into `f` from a hot caller, if any: a strong one first. */
 static const hs_call_edge *hot_loop_caller(const hs_function *f)
 {
+    const hs_call_edge *weak = NULL;
     for (size_t i = 0; i < f->callers.len; i++) {
         const hs_call_edge *e = f->callers.items[i];
-        if (e->in_loop && !e->error_path && e->caller->hot_depth >= 0 && !e->caller->cold_only)
-            return e;
+        if (e->in_loop && !e->error_path && e->caller->hot_depth >= 0 && !e->caller->cold_only) {
+            if (strong_edge(e))
+                return e;
+            if (!weak)
+                weak = e;
+        }
     }
-    return NULL;
+    return weak;
 }
 
 /* Steps from the hot root to `f`, each at the call it makes, then `f` at file:line. */
@@ -133,6 +144,13 @@ static void judge(hs_judge_ctx *ctx)
             continue;
         bool in_loop = read->in_loop && !read->loop_blocking;
         const hs_call_edge *loop_call = hot_loop_caller(f);
+        /* Reached only through an indirect call that may go to very many functions (a
+         * command table, a base method with many overrides) is weaker evidence: it counts
+         * as much as "in a loop". A weak loop caller adds nothing to a strong path. */
+        bool strong_loop_call = loop_call && strong_edge(loop_call);
+        bool strong_reach = f->hot_depth > 0 && f->hot_narrow;
+        if (loop_call && !strong_loop_call && strong_reach)
+            loop_call = NULL;
         json_t *reasons = json_array();
         char *why = NULL;
         /* The strongest reason leads the message; all of them go in "reasons". */
@@ -171,14 +189,8 @@ static void judge(hs_judge_ctx *ctx)
                                   what, cost_phrase(cost), why);
         /* Only "in a loop" is weaker evidence; a read in a branch inside the loop runs on
          * some iterations only, often as deliberate amortization: weaker still. */
-        bool only_loop = !f->hot_root && !loop_call && f->hot_depth <= 0;
-        const char *confidence = !only_loop ? "high" : read->sampled_in_loop ? "low" : "medium";
-        /* Hot only through an indirect call that may reach very many functions (a generic
-         * callback slot, a base method with many overrides): weaker evidence. */
-        bool wide_only = !f->hot_root && !in_loop && !f->hot_narrow &&
-                         !(loop_call && loop_call->caller->hot_narrow && !(loop_call->targets > HS_WIDE_INDIRECT_TARGETS));
-        if (wide_only && strcmp(confidence, "high") == 0)
-            confidence = "medium";
+        bool only_loop = !f->hot_root && !strong_loop_call && !strong_reach;
+        const char *confidence = !only_loop ? "high" : in_loop && read->sampled_in_loop ? "low" : "medium";
         /* Outside a tight loop, a cheap clock read beside blocking I/O in the same
          * function is noise; a syscall read is not (MDEV-12345's clock() cost as much as
          * the network read). */
