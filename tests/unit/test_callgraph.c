@@ -504,6 +504,118 @@ static void test_merge_distinct_reads_and_definitions(void **state)
     hs_program_delete(p);
 }
 
+/* Two TUs: one calls through a table's field and a global pointer, the other stores the
+ * functions; the edges appear only after the whole program is merged. */
+static void test_indirect_calls_resolve_over_the_program(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    json_t *tu1 = json_pack(
+        "{s:[{s:s, s:s, s:b}], s:[{s:s, s:s, s:s, s:s, s:i, s:i, s:b}, {s:s, s:s, s:s, s:s, s:i, s:i, s:b}]}",
+        "functions", "usr", "c:@F@call", "name", "call", "defined", 1,
+        "calls", "caller", "c:@F@call", "slot", "c:@S@cmd@FI@proc", "via", "c->cmd->proc", "file", "/p/a.c",
+        "line", 10, "column", 5, "in_loop", 0,
+        "caller", "c:@F@call", "slot", "c:@never_stored", "via", "never_stored", "file", "/p/a.c",
+        "line", 11, "column", 5, "in_loop", 0);
+    json_t *tu2 = json_pack(
+        "{s:[{s:s, s:s, s:b}, {s:s, s:s, s:b}, {s:s, s:s, s:b}],"
+        " s:[{s:s, s:s, s:s, s:s, s:i}, {s:s, s:s, s:s, s:s, s:i}, {s:s, s:s, s:s, s:s, s:i}]}",
+        "functions", "usr", "c:@F@getCommand", "name", "getCommand", "defined", 1,
+        "usr", "c:@F@setCommand", "name", "setCommand", "defined", 1,
+        "usr", "c:@F@unstored", "name", "unstored", "defined", 1,
+        "fn_stores", "slot", "c:@S@cmd@FI@proc", "function", "c:@F@getCommand", "function_name", "getCommand",
+        "file", "/p/b.c", "line", 3,
+        "slot", "c:@S@cmd@FI@proc", "function", "c:@F@setCommand", "function_name", "setCommand",
+        "file", "/p/b.c", "line", 4,
+        /* the same store seen again (a header's table in another TU) counts once */
+        "slot", "c:@S@cmd@FI@proc", "function", "c:@F@getCommand", "function_name", "getCommand",
+        "file", "/p/b.c", "line", 3);
+    hs_program_merge(p, tu1);
+    hs_program_merge(p, tu2);
+    json_decref(tu1);
+    json_decref(tu2);
+    hot(p, "call");
+    hs_function *get = hs_strmap_get(p->functions, "c:@F@getCommand");
+    hs_function *set = hs_strmap_get(p->functions, "c:@F@setCommand");
+    hs_function *unstored = hs_strmap_get(p->functions, "c:@F@unstored");
+    assert_int_equal(get->hot_depth, 1);
+    assert_int_equal(set->hot_depth, 1);
+    assert_int_equal(unstored->hot_depth, -1);
+    assert_true(get->hot_via->indirect);
+    assert_false(get->hot_via->is_virtual);
+    assert_string_equal(get->hot_via->via, "c->cmd->proc");
+    assert_int_equal(get->hot_via->targets, 2);
+    assert_int_equal(p->indirect_edges, 2);
+    /* Resolving again (hotness re-run) adds nothing. */
+    hot(p, "call");
+    assert_int_equal(p->indirect_edges, 2);
+    assert_int_equal(p->edges.len, 2);
+    hs_program_delete(p);
+}
+
+/* A virtual call reaches every override, transitively; a plain call to the same method
+ * does not. More targets than HS_WIDE_INDIRECT_TARGETS: reached, but not hot_narrow. */
+static void test_virtual_calls_reach_overrides(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    json_t *facts = json_pack(
+        "{s:[{s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:b}, {s:s, s:s, s:s, s:s, s:i, s:i, s:b}],"
+        " s:[{s:s, s:s, s:s, s:s}, {s:s, s:s, s:s, s:s}]}",
+        "calls", "caller", "c:@F@dispatch", "callee", "c:@S@handler@F@read#", "callee_name", "handler::read",
+        "file", "/p/a.cc", "line", 5, "column", 3, "in_loop", 0, "virtual", 1,
+        "caller", "c:@F@plain", "callee", "c:@S@handler@F@read#", "callee_name", "handler::read",
+        "file", "/p/a.cc", "line", 9, "column", 3, "in_loop", 0,
+        "overrides", "method", "c:@S@inno@F@read#", "method_name", "inno::read", "base", "c:@S@handler@F@read#",
+        "base_name", "handler::read",
+        "method", "c:@S@inno2@F@read#", "method_name", "inno2::read", "base", "c:@S@inno@F@read#",
+        "base_name", "inno::read");
+    fn(p, "dispatch");
+    hs_program_merge(p, facts);
+    json_decref(facts);
+    hot(p, "dispatch");
+    hs_function *inno = hs_strmap_get(p->functions, "c:@S@inno@F@read#");
+    hs_function *inno2 = hs_strmap_get(p->functions, "c:@S@inno2@F@read#");
+    hs_function *base = hs_strmap_get(p->functions, "c:@S@handler@F@read#");
+    assert_int_equal(base->hot_depth, 1);
+    assert_int_equal(inno->hot_depth, 1);
+    assert_int_equal(inno2->hot_depth, 1);
+    assert_true(inno2->hot_via->is_virtual);
+    assert_string_equal(inno2->hot_via->via, "handler::read");
+    assert_int_equal(inno2->hot_via->targets, 3);
+    assert_true(inno2->hot_narrow);
+    /* Only the virtual call site is widened: plain -> handler::read stays one edge. */
+    hs_function *plain = hs_strmap_get(p->functions, "c:@F@plain");
+    assert_int_equal(plain->callees.len, 1);
+    hs_program_delete(p);
+
+    /* A slot with more than HS_WIDE_INDIRECT_TARGETS functions stored in it. */
+    p = hs_program_create();
+    json_t *stores = json_array();
+    for (int i = 0; i < HS_WIDE_INDIRECT_TARGETS + 1; i++) {
+        char *usr = hs_printf("c:@F@cmd%d", i);
+        json_array_append_new(stores, json_pack("{s:s, s:s, s:s, s:s, s:i}", "slot", "c:@S@cmd@FI@proc",
+                                                "function", usr, "function_name", usr + 4, "file", "/p/b.c",
+                                                "line", i + 1));
+        free(usr);
+    }
+    facts = json_pack("{s:[{s:s, s:s, s:s, s:s, s:i, s:i, s:b}], s:o}", "calls", "caller", "c:@F@call",
+                      "slot", "c:@S@cmd@FI@proc", "via", "c->cmd->proc", "file", "/p/a.c", "line", 3,
+                      "column", 5, "in_loop", 0, "fn_stores", stores);
+    fn(p, "call");
+    hs_program_merge(p, facts);
+    json_decref(facts);
+    hs_function *cmd0 = hs_strmap_get(p->functions, "c:@F@cmd0");
+    hs_function *helper = fn(p, "helper");
+    call(p, fn(p, "call"), helper, 7);
+    call(p, cmd0, helper, 20);
+    hot(p, "call");
+    assert_int_equal(cmd0->hot_depth, 1);
+    assert_false(cmd0->hot_narrow);
+    assert_true(helper->hot_narrow);   /* directly called too */
+    hs_program_delete(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -524,6 +636,8 @@ int main(void)
         cmocka_unit_test(test_cold_function_named_hot_is_not_root),
         cmocka_unit_test(test_merge_counts_header_facts_once),
         cmocka_unit_test(test_merge_distinct_reads_and_definitions),
+        cmocka_unit_test(test_indirect_calls_resolve_over_the_program),
+        cmocka_unit_test(test_virtual_calls_reach_overrides),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
