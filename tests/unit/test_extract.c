@@ -218,12 +218,62 @@ static void test_table_order_is_the_facts_order(void **state)
     hs_tu_input_free(in);
 }
 
+/* Calls through slots (fields, globals, array elements) and the stores into them; calls
+ * through parameters and plain locals are not recorded. */
+static void test_indirect_calls_and_stores(void **state)
+{
+    fixture *fx = *state;
+    write_file(fx, "include/ticks.h", "struct cmd { const char *name; void (*proc)(int); };\n");
+    write_file(fx, "src/app.c",
+               "#include \"ticks.h\"\n"
+               "void get(int a) { (void)a; }\n"
+               "void set(int a) { (void)a; }\n"
+               "struct cmd table[] = {{\"get\", get}, {.proc = set}};\n"
+               "void (*handlers[])(int) = {get, &set};\n"
+               "void (*hook)(int);\n"
+               "void init(void) { hook = &get; }\n"
+               "void run(struct cmd *c, int i, void (*param)(int)) {\n"
+               "    void (*local)(int) = set;\n"
+               "    c->proc(i); (*handlers[i])(i); hook(i); param(i); local(i);\n"
+               "}\n");
+    char *build = in_dir(fx, "build");
+    hs_tu_input *in = relative_command(fx, build);
+    char *err = NULL;
+    fx->facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, NULL, &err);
+    if (!fx->facts)
+        fail_msg("extract: %s", err ? err : "?");
+    json_t *calls = json_object_get(fx->facts, "calls");
+    const char *want_via[] = {"c->proc", "(*handlers[i])", "hook"};
+    const char *want_slot[] = {"c:@S@cmd@FI@proc", "c:@handlers", "c:@hook"};
+    assert_int_equal(json_array_size(calls), 3);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *c = json_array_get(calls, i);
+        assert_null(json_object_get(c, "callee"));
+        assert_string_equal(json_string_value(json_object_get(c, "slot")), want_slot[i]);
+        assert_string_equal(json_string_value(json_object_get(c, "via")), want_via[i]);
+    }
+    json_t *stores = json_object_get(fx->facts, "fn_stores");
+    const char *want[][2] = {{"c:@S@cmd@FI@proc", "c:@F@get"}, {"c:@S@cmd@FI@proc", "c:@F@set"},
+                             {"c:@handlers", "c:@F@get"}, {"c:@handlers", "c:@F@set"},
+                             {"c:@hook", "c:@F@get"}};
+    assert_int_equal(json_array_size(stores), 5);
+    for (size_t i = 0; i < 5; i++) {
+        json_t *st = json_array_get(stores, i);
+        assert_string_equal(json_string_value(json_object_get(st, "slot")), want[i][0]);
+        assert_string_equal(json_string_value(json_object_get(st, "function")), want[i][1]);
+    }
+    assert_int_equal(json_array_size(json_object_get(fx->facts, "overrides")), 0);
+    free(build);
+    hs_tu_input_free(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_relative_command_without_chdir, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_directory_is_an_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_table_order_is_the_facts_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_indirect_calls_and_stores, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
