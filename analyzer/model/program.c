@@ -46,7 +46,8 @@ void hs_program_delete(hs_program *p)
     hs_vec_free(&p->function_list);
     for (size_t i = 0; i < p->edges.len; i++) {
         hs_call_edge *e = p->edges.items[i];
-        free(e->file);
+        if (!e->indirect) /* resolved edges share their call site's interned path */
+            free(e->file);
         free(e);
     }
     hs_vec_free(&p->edges);
@@ -261,6 +262,27 @@ static bool named_hot(const hs_function *f, char **names, size_t n)
     return false;
 }
 
+/* An edge the resolution adds: one per possible target, so its path is interned. */
+static hs_call_edge *add_resolved_call(hs_program *p, hs_function *caller, hs_function *callee,
+                                       const char *file, unsigned line, unsigned column, bool in_loop,
+                                       bool error_path)
+{
+    hs_call_edge *e = hs_xcalloc(1, sizeof *e);
+    e->caller = caller;
+    e->callee = callee;
+    e->file = (char *)hs_intern_str(p->strings, file);
+    e->line = line;
+    e->column = column;
+    e->in_loop = in_loop;
+    e->error_path = error_path;
+    e->indirect = true;
+    hs_vec_push(&p->edges, e);
+    hs_vec_push(&caller->callees, e);
+    hs_vec_push(&callee->callers, e);
+    p->indirect_edges++;
+    return e;
+}
+
 static bool wide_edge(const hs_call_edge *e)
 {
     return e->targets > HS_WIDE_INDIRECT_TARGETS;
@@ -322,13 +344,10 @@ void hs_program_resolve_indirect(hs_program *p)
         const hs_indirect_site *site = p->indirect_sites.items[i];
         const hs_vec *targets = hs_strmap_get(p->slot_targets, site->slot);
         for (size_t k = 0; targets && k < targets->len; k++) {
-            hs_call_edge *e = hs_program_add_call(p, site->caller, targets->items[k], site->file,
-                                                  site->line, site->column, site->in_loop);
-            e->error_path = site->error_path;
-            e->indirect = true;
+            hs_call_edge *e = add_resolved_call(p, site->caller, targets->items[k], site->file, site->line,
+                                                site->column, site->in_loop, site->error_path);
             e->via = site->via;
             e->targets = (unsigned)targets->len;
-            p->indirect_edges++;
         }
     }
     if (!p->virtual_edges.len)
@@ -339,13 +358,11 @@ void hs_program_resolve_indirect(hs_program *p)
         const hs_vec *all = override_closure(p, closures, v->callee);
         v->targets = (unsigned)all->len + 1;
         for (size_t k = 0; k < all->len; k++) {
-            hs_call_edge *e = hs_program_add_call(p, v->caller, all->items[k], v->file, v->line,
-                                                  v->column, v->in_loop);
-            e->error_path = v->error_path;
-            e->indirect = e->is_virtual = true;
+            hs_call_edge *e = add_resolved_call(p, v->caller, all->items[k], v->file, v->line, v->column,
+                                                v->in_loop, v->error_path);
+            e->is_virtual = true;
             e->via = v->via;
             e->targets = v->targets;
-            p->indirect_edges++;
         }
     }
     const char *key;
