@@ -119,6 +119,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->has_value = json_is_integer(value);
     a->value = a->has_value ? (long long)json_integer_value(value) : 0;
     a->value_text = hs_facts_str(in, o, "value_text");
+    a->has_operand = hs_facts_bool(o, "value_operand");
     a->object_text = hs_facts_str(in, o, "object_text");
     a->sink = hs_facts_str(in, o, "sink");
 
