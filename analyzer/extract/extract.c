@@ -2,7 +2,7 @@
  * extract.c - parses one translation unit with libclang and walks the project's own
  * code, producing the TU's facts: functions (with hot/cold attributes), call edges
  * (with loop context) and what the collectors record (clock reads, atomics, events).
- * The collectors are called through the hook table of rules/collectors.c and see the
+ * The collectors are called through the hook table of rules/registry.c and see the
  * walk only through the accessors and helpers of include/hotscan/walk.h.
  *
  * The walk tracks the control-flow context a rule needs without building a CFG:
@@ -70,7 +70,7 @@ struct hs_walk {
     hs_strmap *fact_sites;   /* "kind:file:offset" -> facts recorded there so far */
     json_t *functions, *calls;
 
-    /* The collectors (rules/collectors.c) and their states, one each. */
+    /* The collectors (rules/registry.c) and their states, one each. */
     const hs_collector *const *collectors;
     size_t ncollectors;
     void **states;

@@ -14,7 +14,7 @@
  * constant. Passing the variable's address anywhere else is recorded as an escape.
  * The atomic-seqcst-counter rule decides from all facts of a variable together.
  *
- * The atomic family's collector (hs_collector_atomics, registered in rules/collectors.c);
+ * The atomic family's collector (hs_collector_atomics, registered in rules/registry.c);
  * its state lives here, and it adds "atomics" to the facts.
  */
 #define _GNU_SOURCE
