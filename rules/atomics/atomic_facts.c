@@ -151,12 +151,8 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
         if (!hs_program_first_fact(p, "atomic", file, hs_facts_uint(o, "offset"), function, var,
                                    hs_facts_int(o, "ordinal", 0)))
             continue;
-        if (s->len == s->cap) {
-            s->cap = s->cap ? 2 * s->cap : 64;
-            s->ops = hs_xrealloc(s->ops, s->cap * sizeof *s->ops);
-        }
-        hs_atomic_op *a = &s->ops[s->len++];
-        *a = (hs_atomic_op){0};
+        s->ops = hs_array_append(s->ops, &s->len, &s->cap, sizeof *s->ops);
+        hs_atomic_op *a = &s->ops[s->len - 1];
         read_one(p->strings, o, tu_index, a);
     }
 }
