@@ -1435,7 +1435,12 @@ static void walk_binary(hs_walk *x, CXCursor c)
         x->comparison++;
         x->equality += equality;
         walk(x, kids.items[0]);
-        walk(x, kids.items[1]);
+        /* The right side of && and || runs only on some evaluations: an arm of its own,
+         * so a read there is not on the path of what follows. */
+        if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr)
+            walk_arm(x, c, 1, kids.items[1], 0);
+        else
+            walk(x, kids.items[1]);
         x->equality -= equality;
         x->comparison--;
     } else if (masks) {

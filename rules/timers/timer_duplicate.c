@@ -60,11 +60,27 @@ static bool on_one_path(const hs_clock_read *a, const hs_clock_read *b)
     return true;
 }
 
+/*
+ * Does every pass that reaches `b` pass `a` first? Approximated on branch arms: each arm
+ * (of an if, switch, ?:, && or ||) that `a` sits in, `b` sits in too. A read in an arm
+ * that b is not in may not have run (`if (s == 1 && time(NULL) > t) ...; if (s == 2 &&
+ * time(NULL) > t) ...`: at most one of them runs).
+ */
+static bool dominates(const hs_clock_read *a, const hs_clock_read *b)
+{
+    for (size_t i = 0; i < a->n_branches; i++) {
+        const hs_read_branch *other = find_node(b, a->branches[i].node);
+        if (!other || other->arm != a->branches[i].arm)
+            return false;
+    }
+    return true;
+}
+
 /* Is `b` a second read of the clock `a` (earlier) read, with a's reading at hand? */
 static bool duplicates(const hs_clock_read *a, const hs_clock_read *b)
 {
     return same_clock(a, b) && strcmp(a->loop_path, b->loop_path) == 0 && a->lambda == b->lambda &&
-           a->result_used && on_one_path(a, b);
+           a->result_used && on_one_path(a, b) && dominates(a, b);
 }
 
 static const char *or_empty(const char *s)
