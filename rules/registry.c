@@ -1,9 +1,11 @@
 /*
- * registry.c - the rule table and the fact-family table: the one place a new rule, or a
- * new family of facts with its collector, is registered.
+ * registry.c - the registration tables: rules, and each rule family's collector (what the
+ * walk calls while it parses a TU) and fact family (what the merge reads the collector's
+ * facts into). The one place a new rule, or a new family, is registered.
  */
 #include "hotscan/facts.h"
 #include "hotscan/rules.h"
+#include "hotscan/walk.h"
 
 #include <string.h>
 
@@ -11,6 +13,28 @@ extern const hs_rule hs_rule_timer_hot_path;
 extern const hs_rule hs_rule_timer_duplicate;
 extern const hs_rule hs_rule_atomic_seqcst_counter;
 extern const hs_rule hs_rule_os_event;
+
+extern const hs_collector hs_collector_timers;
+extern const hs_collector hs_collector_atomics;
+extern const hs_collector hs_collector_events;
+
+/*
+ * The walk (analyzer/extract/extract.c) calls the hooks of every collector in this order,
+ * and each family's lists appear in the facts document in this order too: clock_reads,
+ * atomics, events, event_objects (after functions and calls). Keep the order: the facts
+ * document is a wire format.
+ */
+static const hs_collector *const all_collectors[] = {
+    &hs_collector_timers,
+    &hs_collector_atomics,
+    &hs_collector_events,
+};
+
+const hs_collector *const *hs_collectors_all(size_t *count)
+{
+    *count = sizeof all_collectors / sizeof all_collectors[0];
+    return all_collectors;
+}
 
 extern const hs_fact_family hs_family_timers;
 extern const hs_fact_family hs_family_atomics;

@@ -2,7 +2,7 @@
  * extract.c - parses one translation unit with libclang and walks the project's own
  * code, producing the TU's facts: functions (with hot/cold attributes), call edges
  * (with loop context) and what the collectors record (clock reads, atomics, events).
- * The collectors are called through the hook table of rules/collectors.c and see the
+ * The collectors are called through the hook table of rules/registry.c and see the
  * walk only through the accessors and helpers of include/hotscan/walk.h.
  *
  * The walk tracks the control-flow context a rule needs without building a CFG:
@@ -72,7 +72,7 @@ struct hs_walk {
     json_t *fn_stores, *overrides; /* function addresses stored in slots; method overrides */
     hs_strmap *stores_seen;        /* "slot|function" and "method|base": each once per TU */
 
-    /* The collectors (rules/collectors.c) and their states, one each. */
+    /* The collectors (rules/registry.c) and their states, one each. */
     const hs_collector *const *collectors;
     size_t ncollectors;
     void **states;
@@ -1703,7 +1703,12 @@ static void walk_binary(hs_walk *x, CXCursor c)
         x->comparison++;
         x->equality += equality;
         walk(x, kids.items[0]);
-        walk(x, kids.items[1]);
+        /* The right side of && and || runs only on some evaluations: an arm of its own,
+         * so a read there is not on the path of what follows. */
+        if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr)
+            walk_arm(x, c, 1, kids.items[1], 0);
+        else
+            walk(x, kids.items[1]);
         x->equality -= equality;
         x->comparison--;
     } else if (masks) {

@@ -129,13 +129,21 @@ char *hs_buf_take(hs_buf *b)
     return s;
 }
 
+void *hs_array_append(void *items, size_t *len, size_t *cap, size_t size)
+{
+    if (*len == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        items = hs_xrealloc(items, *cap * size);
+    }
+    memset((char *)items + *len * size, 0, size);
+    (*len)++;
+    return items;
+}
+
 void hs_vec_push(hs_vec *v, void *item)
 {
-    if (v->len == v->cap) {
-        v->cap = v->cap ? v->cap * 2 : 16;
-        v->items = hs_xrealloc(v->items, v->cap * sizeof(void *));
-    }
-    v->items[v->len++] = item;
+    v->items = hs_array_append(v->items, &v->len, &v->cap, sizeof(void *));
+    v->items[v->len - 1] = item;
 }
 
 void hs_vec_free(hs_vec *v)

@@ -4,6 +4,9 @@
  * (flagged) and its range expression (evaluated once: not flagged), a template read once
  * per loop however often it is instantiated, and a namespace-scope initializer (runs once).
  */
+/* Loops no hot root reaches are low confidence (hidden by default); shown here to test
+ * which loops count. */
+// hotscan-args: --min-confidence low
 #include <chrono>
 #include <cstddef>
 #include <string>

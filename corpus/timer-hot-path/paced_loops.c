@@ -4,6 +4,9 @@
  * and purge threads below are negatives. Positives: loops that spin between reads, and a
  * loop nested inside a blocking one that does not block itself (the innermost loop decides).
  */
+/* Loops no hot root reaches are low confidence (hidden by default); shown here to test
+ * which loops count. */
+// hotscan-args: --min-confidence low
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>

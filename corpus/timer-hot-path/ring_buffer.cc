@@ -4,6 +4,9 @@
  * condition_variable::wait or this_thread::sleep_for once per iteration, so their reads are
  * paced (negatives); drain_now() spins without blocking, so its read is flagged.
  */
+/* Loops no hot root reaches are low confidence (hidden by default); shown here to test
+ * which loops count. */
+// hotscan-args: --min-confidence low
 #include <array>
 #include <chrono>
 #include <condition_variable>

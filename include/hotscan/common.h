@@ -44,6 +44,14 @@ typedef struct {
 } hs_vec;
 
 void hs_vec_push(hs_vec *v, void *item);
+
+/*
+ * Grows an array of `size`-byte elements by one zeroed element at the end (doubling its
+ * capacity when full) and returns the array, which may have moved:
+ *     s->reads = hs_array_append(s->reads, &s->len, &s->cap, sizeof *s->reads);
+ *     hs_clock_read *r = &s->reads[s->len - 1];
+ */
+void *hs_array_append(void *items, size_t *len, size_t *cap, size_t size);
 void hs_vec_free(hs_vec *v);
 
 /* Paths. All return freshly allocated strings or NULL. */

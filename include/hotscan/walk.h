@@ -1,7 +1,7 @@
 /*
  * walk.h - the interface between the extractor's walk (analyzer/extract/extract.c) and
  * the per-family collectors (rules/<family>/collect_<family>.c), registered in the one
- * collector table (rules/collectors.c).
+ * collector table (rules/registry.c).
  *
  * The walk owns the parse, the control-flow context (enclosing function, loops, branch
  * arms, conditions, where a value goes, error paths), the caches of names, USRs and file
@@ -157,7 +157,7 @@ typedef struct hs_collector {
     void (*assigned)(void *state, hs_walk *w, CXCursor value);
 } hs_collector;
 
-/* The table (rules/collectors.c), in a fixed order. */
+/* The table (rules/registry.c), in a fixed order. */
 const hs_collector *const *hs_collectors_all(size_t *count);
 
 #endif

@@ -119,6 +119,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->has_value = json_is_integer(value);
     a->value = a->has_value ? (long long)json_integer_value(value) : 0;
     a->value_text = hs_facts_str(in, o, "value_text");
+    a->has_operand = hs_facts_bool(o, "value_operand");
     a->object_text = hs_facts_str(in, o, "object_text");
     a->sink = hs_facts_str(in, o, "sink");
 
@@ -150,12 +151,8 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
         if (!hs_program_first_fact(p, "atomic", file, hs_facts_uint(o, "offset"), function, var,
                                    hs_facts_int(o, "ordinal", 0)))
             continue;
-        if (s->len == s->cap) {
-            s->cap = s->cap ? 2 * s->cap : 64;
-            s->ops = hs_xrealloc(s->ops, s->cap * sizeof *s->ops);
-        }
-        hs_atomic_op *a = &s->ops[s->len++];
-        *a = (hs_atomic_op){0};
+        s->ops = hs_array_append(s->ops, &s->len, &s->cap, sizeof *s->ops);
+        hs_atomic_op *a = &s->ops[s->len - 1];
         read_one(p->strings, o, tu_index, a);
     }
 }

@@ -115,6 +115,8 @@ typedef struct {
     hs_atomic_use use;          /* how its result is used */
     bool value_constant;        /* a store of a constant (false for anything else) */
     bool has_value;             /* a store of an integer constant: `value` is it */
+    bool has_operand;           /* the operation has a value operand (x += n, fetch_add(n)),
+                                   whether or not its text could be recorded */
     long long value;
     const char *value_text;     /* the stored or added value's text (NULL: none written, as in ++x) */
     const char *object_text;    /* the atomic object expression's text (member, operator forms) */

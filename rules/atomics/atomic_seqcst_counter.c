@@ -324,6 +324,9 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
     const char *file = or_empty(u->site.file);
     const char *object = or_empty(u->object_text);
     const char *value = u->value_text ? u->value_text : "1";
+    /* The operator forms copy the operand into a call; when its text was not recorded (not
+     * UTF-8), "1" in its place would change what the program adds. */
+    bool operand_unknown = u->has_operand && !u->value_text;
     char *call = NULL, *replacement = NULL;
     json_t *edits = NULL;
     if (form == HS_AFORM_MEMBER) {
@@ -337,7 +340,9 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
     } else if (form == HS_AFORM_OPERATOR || form == HS_AFORM_C11_OPERATOR) {
         bool cxx = form == HS_AFORM_OPERATOR;
         char *obj = hs_text_operand(object);
-        if (u->op == HS_AOP_LOAD) {
+        if (operand_unknown && u->op != HS_AOP_LOAD) {
+            *why_not = "the operand's source text is not valid UTF-8, so hotscan cannot carry it into a rewrite";
+        } else if (u->op == HS_AOP_LOAD) {
             replacement = cxx ? hs_printf("%s.load(std::memory_order_relaxed)", obj)
                               : hs_printf("atomic_load_explicit(&%s, memory_order_relaxed)", obj);
         } else if (u->op == HS_AOP_STORE) {

@@ -14,7 +14,7 @@
  * constant. Passing the variable's address anywhere else is recorded as an escape.
  * The atomic-seqcst-counter rule decides from all facts of a variable together.
  *
- * The atomic family's collector (hs_collector_atomics, registered in rules/collectors.c);
+ * The atomic family's collector (hs_collector_atomics, registered in rules/registry.c);
  * its state lives here, and it adds "atomics" to the facts.
  */
 #define _GNU_SOURCE
@@ -427,6 +427,9 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor decl, const ato
     }
     if (!clang_Cursor_isNull(op->value_arg) || !clang_Cursor_isNull(op->operand_value)) {
         char *value = hs_cursor_source(x->walk, clang_Cursor_isNull(op->operand_value) ? op->value_arg : op->operand_value);
+        /* Said apart from the text: json_string() refuses text that is not UTF-8 (a Latin-1
+         * string literal), and a missing operand must not read as "no operand". */
+        json_object_set_new(fact, "value_operand", json_true());
         json_object_set_new(fact, "value_text", json_string(value));
         free(value);
     }

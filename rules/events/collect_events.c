@@ -13,7 +13,7 @@
  * A declaration is an event object when its type, with pointers, arrays, references,
  * const and typedefs peeled off one level at a time, has a name listed in event_types.
  *
- * The event family's collector (hs_collector_events, registered in rules/collectors.c);
+ * The event family's collector (hs_collector_events, registered in rules/registry.c);
  * its state lives here, and it adds "events" and "event_objects" to the facts.
  */
 #define _GNU_SOURCE

@@ -47,12 +47,8 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
     json_array_foreach(json_object_get(tu_facts, "events"), i, o) {
         if (!first(p, "event", o))
             continue;
-        if (s->n_uses == s->cap_uses) {
-            s->cap_uses = s->cap_uses ? 2 * s->cap_uses : 16;
-            s->uses = hs_xrealloc(s->uses, s->cap_uses * sizeof *s->uses);
-        }
-        hs_event_use *u = &s->uses[s->n_uses++];
-        *u = (hs_event_use){0};
+        s->uses = hs_array_append(s->uses, &s->n_uses, &s->cap_uses, sizeof *s->uses);
+        hs_event_use *u = &s->uses[s->n_uses - 1];
         hs_facts_site(in, o, &u->site);
         u->text = str(in, o, "text");
         u->macro = hs_facts_bool(o, "macro");
@@ -69,12 +65,8 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
     json_array_foreach(json_object_get(tu_facts, "event_objects"), i, o) {
         if (!first(p, "event_object", o))
             continue;
-        if (s->n_objects == s->cap_objects) {
-            s->cap_objects = s->cap_objects ? 2 * s->cap_objects : 16;
-            s->objects = hs_xrealloc(s->objects, s->cap_objects * sizeof *s->objects);
-        }
-        hs_event_object *e = &s->objects[s->n_objects++];
-        *e = (hs_event_object){0};
+        s->objects = hs_array_append(s->objects, &s->n_objects, &s->cap_objects, sizeof *s->objects);
+        hs_event_object *e = &s->objects[s->n_objects - 1];
         hs_facts_site(in, o, &e->site);
         e->text = str(in, o, "text");
         e->object = str(in, o, "object");

@@ -9,7 +9,7 @@
  * Also tracks blocking calls (rule data's blocking_functions): which loops make one, how
  * many precede each reading, and whether the function makes one unconditionally.
  *
- * The timer family's collector (hs_collector_timers, registered in rules/collectors.c);
+ * The timer family's collector (hs_collector_timers, registered in rules/registry.c);
  * its state lives here, and it adds "clock_reads" to the facts.
  */
 #include "hotscan/walk.h"

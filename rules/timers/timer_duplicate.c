@@ -60,6 +60,29 @@ static bool on_one_path(const hs_clock_read *a, const hs_clock_read *b)
     return true;
 }
 
+/*
+ * Does every pass that reaches `b` pass `a` first? Approximated on branch arms: each arm
+ * (of an if, switch, ?:, && or ||) that `a` sits in, `b` sits in too. A read in an arm
+ * that b is not in may not have run (`if (s == 1 && time(NULL) > t) ...; if (s == 2 &&
+ * time(NULL) > t) ...`: at most one of them runs).
+ */
+static bool dominates(const hs_clock_read *a, const hs_clock_read *b)
+{
+    for (size_t i = 0; i < a->n_branches; i++) {
+        const hs_read_branch *other = find_node(b, a->branches[i].node);
+        if (!other || other->arm != a->branches[i].arm)
+            return false;
+    }
+    return true;
+}
+
+/* Is `b` a second read of the clock `a` (earlier) read, with a's reading at hand? */
+static bool duplicates(const hs_clock_read *a, const hs_clock_read *b)
+{
+    return same_clock(a, b) && strcmp(a->loop_path, b->loop_path) == 0 && a->lambda == b->lambda &&
+           a->result_used && on_one_path(a, b) && dominates(a, b);
+}
+
 static const char *or_empty(const char *s)
 {
     return s ? s : "";
@@ -141,13 +164,14 @@ static void judge(hs_judge_ctx *ctx)
     for (size_t i = 0; i < n; i++)
         sorted[i] = &store->reads[i];
     qsort(sorted, n, sizeof *sorted, by_offset);
+    /* earlier[j]: index in `sorted` of the nearest earlier reading that j duplicates, or -1. */
+    long *earlier = hs_xcalloc(n ? n : 1, sizeof *earlier);
     for (size_t j = 0; j < n; j++) {
+        earlier[j] = -1;
         const hs_clock_read *b = sorted[j];
         /* A reading combined with another is a start/end pair measuring elapsed time. */
         if (b->n_elapsed_with > 0 || !b->result_used)
             continue;
-        /* The nearest earlier reading in the same function that b duplicates. */
-        const hs_clock_read *a = NULL;
         for (size_t i = j; i-- > 0;) {
             const hs_clock_read *c = sorted[i];
             if (strcmp(or_empty(c->function), or_empty(b->function)) != 0 ||
@@ -155,14 +179,27 @@ static void judge(hs_judge_ctx *ctx)
                 break;
             if (c->site.offset == b->site.offset)
                 continue; /* one macro expansion */
-            if (same_clock(c, b) && strcmp(c->loop_path, b->loop_path) == 0 && c->lambda == b->lambda &&
-                c->result_used && on_one_path(c, b)) {
-                a = c;
+            if (duplicates(c, b)) {
+                earlier[j] = (long)i;
                 break;
             }
         }
-        if (!a)
+    }
+    for (size_t j = 0; j < n; j++) {
+        if (earlier[j] < 0)
             continue;
+        const hs_clock_read *b = sorted[j];
+        const hs_clock_read *a = sorted[earlier[j]];
+        /*
+         * In a chain a, b, c of reads of one clock, c's nearest earlier reading b is itself
+         * being replaced. The fixes of b and c must then make the same edits, or applied
+         * together they declare the same local twice: both reuse the chain's first reading.
+         * When that one is not provably at hand at c, c gets no fix.
+         */
+        long root = earlier[j];
+        while (earlier[root] >= 0)
+            root = earlier[root];
+        const hs_clock_read *fix_from = root == earlier[j] || duplicates(sorted[root], b) ? sorted[root] : NULL;
         long long calls_between = b->seq - a->seq - 1;
         /* A blocking or slow call in between makes distinct readings plausible. */
         bool blocked_between = b->blocking_seq > a->blocking_seq;
@@ -179,7 +216,9 @@ static void judge(hs_judge_ctx *ctx)
         json_object_set_new(finding, "fingerprint_basis", json_string(b->text));
         json_object_set_new(finding, "calls_between", json_integer(calls_between));
         const char *why_not = NULL;
-        json_t *edits = reuse_edits(a, b, &why_not);
+        json_t *edits = fix_from ? reuse_edits(fix_from, b, &why_not) : NULL;
+        if (!fix_from)
+            why_not = "the earlier reading is itself a second read, and the first one is not provably at hand here";
         if (edits)
             hs_finding_add_fix(finding, "reuse the earlier reading", edits);
         else
@@ -189,6 +228,7 @@ static void judge(hs_judge_ctx *ctx)
         free(what);
         free(message);
     }
+    free(earlier);
     free(sorted);
 }
 

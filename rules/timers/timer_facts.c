@@ -97,12 +97,8 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
         if (!hs_program_first_fact(p, "read", file, hs_facts_uint(o, "offset"), function, NULL,
                                    hs_facts_int(o, "ordinal", 0)))
             continue;
-        if (s->len == s->cap) {
-            s->cap = s->cap ? 2 * s->cap : 64;
-            s->reads = hs_xrealloc(s->reads, s->cap * sizeof *s->reads);
-        }
-        hs_clock_read *r = &s->reads[s->len++];
-        *r = (hs_clock_read){0};
+        s->reads = hs_array_append(s->reads, &s->len, &s->cap, sizeof *s->reads);
+        hs_clock_read *r = &s->reads[s->len - 1];
         read_one(p->strings, o, tu_index, r);
     }
 }

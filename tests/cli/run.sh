@@ -33,7 +33,7 @@ mkdir -p "$work/proj/src"
 cd "$work/proj"
 cat >src/hot.c <<'C'
 #include <time.h>
-long spin(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }
+__attribute__((hot)) long spin(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }
 C
 cat >src/clean.c <<'C'
 int add(int a, int b) { return a + b; }
@@ -46,7 +46,7 @@ int hang_me(void) { return 2; }
 C
 cat >src/broken.c <<'C'
 #include <time.h>
-long broken(int n) { long t = 0; for (int i = 0; i < n; i++) t += time(NULL); return t + undeclared; }
+__attribute__((hot)) long broken(int n) { long t = 0; for (int i = 0; i < n; i++) t += time(NULL); return t + undeclared; }
 C
 
 # --- help, version, usage errors ---

@@ -1,6 +1,6 @@
 /*
  * test_extract.c - unit tests for the extract stage's frame (analyzer/extract/extract.c and
- * the collector table, rules/collectors.c), through the public API:
+ * the collector table, rules/registry.c), through the public API:
  *
  *   - a compile command whose file and -I paths are relative to its directory is parsed
  *     from another directory, and the process's own directory is left as it was (the
