@@ -13,7 +13,6 @@
 #include "commands.h"
 #include "hotscan/common.h"
 #include "hotscan/discover.h"
-#include "hotscan/edits.h"
 #include "hotscan/emit.h"
 #include "hotscan/findings.h"
 #include "hotscan/judge.h"
@@ -378,7 +377,6 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         status = 2;
     }
     free(results);
-    pool.on_result = NULL;
     if (!o->quiet)
         print_ignored_arguments(&merge);
 

@@ -250,6 +250,8 @@ bool hs_verify_all(hs_tu_input **tus, const hs_verify_job *jobs, size_t n,
 {
     hs_pool_options o = *opt;
     o.verify_jobs = jobs;
+    o.on_result = NULL; /* verification results are small and always returned in `results` */
+    o.user = NULL;
     return run_pool(tus, n, &o, results, err);
 }
 

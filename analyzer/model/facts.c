@@ -41,14 +41,6 @@ const char *hs_intern_str(hs_intern *in, const char *s)
     return hs_strmap_key(in->strings, s);
 }
 
-const char *hs_intern_strn(hs_intern *in, const char *s, size_t n)
-{
-    char *tmp = hs_xstrndup(s, n);
-    const char *r = hs_intern_str(in, tmp);
-    free(tmp);
-    return r;
-}
-
 size_t hs_intern_count(const hs_intern *in)
 {
     return hs_strmap_size(in->strings);
@@ -57,7 +49,8 @@ size_t hs_intern_count(const hs_intern *in)
 const char *hs_facts_str(hs_intern *in, json_t *obj, const char *key)
 {
     json_t *v = json_object_get(obj, key);
-    return json_is_string(v) ? hs_intern_strn(in, json_string_value(v), json_string_length(v)) : NULL;
+    /* jansson's strings are NUL-terminated: interned as they are, with no copy first. */
+    return json_is_string(v) ? hs_intern_str(in, json_string_value(v)) : NULL;
 }
 
 long long hs_facts_int(json_t *obj, const char *key, long long absent)

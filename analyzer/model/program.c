@@ -44,18 +44,11 @@ void hs_program_delete(hs_program *p)
         free(f);
     }
     hs_vec_free(&p->function_list);
-    for (size_t i = 0; i < p->edges.len; i++) {
-        hs_call_edge *e = p->edges.items[i];
-        if (!e->indirect) /* resolved edges share their call site's interned path */
-            free(e->file);
-        free(e);
-    }
+    for (size_t i = 0; i < p->edges.len; i++)
+        free(p->edges.items[i]);
     hs_vec_free(&p->edges);
-    for (size_t i = 0; i < p->indirect_sites.len; i++) {
-        hs_indirect_site *site = p->indirect_sites.items[i];
-        free(site->file);
-        free(site);
-    }
+    for (size_t i = 0; i < p->indirect_sites.len; i++)
+        free(p->indirect_sites.items[i]);
     hs_vec_free(&p->indirect_sites);
     hs_vec_free(&p->virtual_edges);
     hs_strmap *maps[2] = {p->slot_targets, p->overriders};
@@ -94,7 +87,7 @@ hs_call_edge *hs_program_add_call(hs_program *p, hs_function *caller, hs_functio
     hs_call_edge *e = hs_xcalloc(1, sizeof *e);
     e->caller = caller;
     e->callee = callee;
-    e->file = hs_xstrdup(file ? file : "");
+    e->file = hs_intern_str(p->strings, file ? file : "");
     e->line = line;
     e->column = column;
     e->in_loop = in_loop;
@@ -110,11 +103,6 @@ static const char *str(json_t *o, const char *k)
     return s ? s : "";
 }
 
-static unsigned uint_of(json_t *o, const char *k)
-{
-    return (unsigned)json_integer_value(json_object_get(o, k));
-}
-
 /* True the first time a key is offered: facts seen by several TUs count once. */
 static bool first_time(hs_program *p, const char *key)
 {
@@ -124,11 +112,10 @@ static bool first_time(hs_program *p, const char *key)
     return true;
 }
 
-bool hs_program_first_fact(hs_program *p, const char *kind, const char *file, unsigned offset,
-                           const char *function, const char *var, long long ordinal)
+bool hs_program_first_fact(hs_program *p, const char *kind, json_t *fact)
 {
-    char *key = hs_printf("%s|%s|%u|%s|%s|%lld", kind, file ? file : "", offset, function ? function : "",
-                          var ? var : "", ordinal);
+    char *key = hs_printf("%s|%s|%u|%s|%s|%lld", kind, str(fact, "file"), hs_facts_uint(fact, "offset"),
+                          str(fact, "function"), str(fact, "var"), hs_facts_int(fact, "ordinal", 0));
     bool r = first_time(p, key);
     free(key);
     return r;
@@ -161,16 +148,16 @@ void hs_program_merge(hs_program *p, json_t *facts)
     json_t *fj;
     json_array_foreach(json_object_get(facts, "functions"), i, fj) {
         hs_function *f = hs_program_function(p, str(fj, "usr"), str(fj, "name"));
-        f->hot_attr |= json_is_true(json_object_get(fj, "hot"));
+        f->hot_attr |= hs_facts_bool(fj, "hot");
         /* Like GCC, treat functions that never return (assert, panic) as cold. */
-        f->cold_attr |= json_is_true(json_object_get(fj, "cold")) ||
-                        json_is_true(json_object_get(fj, "noreturn"));
-        bool defined = json_is_true(json_object_get(fj, "defined"));
+        f->cold_attr |= hs_facts_bool(fj, "cold") ||
+                        hs_facts_bool(fj, "noreturn");
+        bool defined = hs_facts_bool(fj, "defined");
         if (!f->file || (defined && !f->defined)) {
             free(f->file);
             f->file = hs_xstrdup(str(fj, "file"));
-            f->line = uint_of(fj, "line");
-            f->column = uint_of(fj, "column");
+            f->line = hs_facts_uint(fj, "line");
+            f->column = hs_facts_uint(fj, "column");
         }
         f->defined |= defined;
     }
@@ -179,7 +166,7 @@ void hs_program_merge(hs_program *p, json_t *facts)
         const char *slot = str(cj, "slot");
         if (slot[0]) {
             char *key = hs_printf("icall|%s|%s|%s|%u|%u", str(cj, "caller"), slot, str(cj, "file"),
-                                  uint_of(cj, "line"), uint_of(cj, "column"));
+                                  hs_facts_uint(cj, "line"), hs_facts_uint(cj, "column"));
             bool fresh = first_time(p, key);
             free(key);
             if (!fresh)
@@ -188,29 +175,29 @@ void hs_program_merge(hs_program *p, json_t *facts)
             site->caller = hs_program_function(p, str(cj, "caller"), NULL);
             site->slot = hs_intern_str(p->strings, slot);
             site->via = hs_intern_str(p->strings, str(cj, "via"));
-            site->file = hs_xstrdup(str(cj, "file"));
-            site->line = uint_of(cj, "line");
-            site->column = uint_of(cj, "column");
-            site->in_loop = json_is_true(json_object_get(cj, "in_loop"));
-            site->error_path = json_is_true(json_object_get(cj, "error_path"));
+            site->file = hs_intern_str(p->strings, str(cj, "file"));
+            site->line = hs_facts_uint(cj, "line");
+            site->column = hs_facts_uint(cj, "column");
+            site->in_loop = hs_facts_bool(cj, "in_loop");
+            site->error_path = hs_facts_bool(cj, "error_path");
             hs_vec_push(&p->indirect_sites, site);
             continue;
         }
         char *key = hs_printf("call|%s|%s|%s|%u|%u", str(cj, "caller"), str(cj, "callee"),
-                              str(cj, "file"), uint_of(cj, "line"), uint_of(cj, "column"));
+                              str(cj, "file"), hs_facts_uint(cj, "line"), hs_facts_uint(cj, "column"));
         bool fresh = first_time(p, key);
         free(key);
         if (!fresh)
             continue;
         hs_function *caller = hs_program_function(p, str(cj, "caller"), NULL);
         hs_function *callee = hs_program_function(p, str(cj, "callee"), str(cj, "callee_name"));
-        hs_call_edge *e = hs_program_add_call(p, caller, callee, str(cj, "file"), uint_of(cj, "line"),
-                                              uint_of(cj, "column"),
-                                              json_is_true(json_object_get(cj, "in_loop")));
-        e->error_path = json_is_true(json_object_get(cj, "error_path"));
+        hs_call_edge *e = hs_program_add_call(p, caller, callee, str(cj, "file"), hs_facts_uint(cj, "line"),
+                                              hs_facts_uint(cj, "column"),
+                                              hs_facts_bool(cj, "in_loop"));
+        e->error_path = hs_facts_bool(cj, "error_path");
         /* A callee declared noreturn in a header hotscan does not visit is still cold. */
-        callee->cold_attr |= json_is_true(json_object_get(cj, "callee_noreturn"));
-        if (json_is_true(json_object_get(cj, "virtual"))) {
+        callee->cold_attr |= hs_facts_bool(cj, "callee_noreturn");
+        if (hs_facts_bool(cj, "virtual")) {
             e->is_virtual = true;
             e->via = hs_intern_str(p->strings, callee->name);
             hs_vec_push(&p->virtual_edges, e);
@@ -262,23 +249,14 @@ static bool named_hot(const hs_function *f, char **names, size_t n)
     return false;
 }
 
-/* An edge the resolution adds: one per possible target, so its path is interned. */
+/* An edge the resolution adds, one per possible target of an indirect call site. */
 static hs_call_edge *add_resolved_call(hs_program *p, hs_function *caller, hs_function *callee,
                                        const char *file, unsigned line, unsigned column, bool in_loop,
                                        bool error_path)
 {
-    hs_call_edge *e = hs_xcalloc(1, sizeof *e);
-    e->caller = caller;
-    e->callee = callee;
-    e->file = (char *)hs_intern_str(p->strings, file);
-    e->line = line;
-    e->column = column;
-    e->in_loop = in_loop;
+    hs_call_edge *e = hs_program_add_call(p, caller, callee, file, line, column, in_loop);
     e->error_path = error_path;
     e->indirect = true;
-    hs_vec_push(&p->edges, e);
-    hs_vec_push(&caller->callees, e);
-    hs_vec_push(&callee->callers, e);
     p->indirect_edges++;
     return e;
 }

@@ -25,7 +25,6 @@ hs_intern *hs_intern_create(void);
 void hs_intern_delete(hs_intern *in);
 /* The interned copy of `s`; NULL for NULL. */
 const char *hs_intern_str(hs_intern *in, const char *s);
-const char *hs_intern_strn(hs_intern *in, const char *s, size_t n);
 size_t hs_intern_count(const hs_intern *in);
 
 /* Where a fact is: the code a finding points at. Lines and columns 1-based, offsets

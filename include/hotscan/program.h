@@ -17,7 +17,7 @@ typedef struct hs_function hs_function;
 typedef struct {
     hs_function *caller;
     hs_function *callee;
-    char *file;
+    const char *file;  /* interned in the model's strings */
     unsigned line, column;
     bool in_loop;
     bool error_path;   /* followed by an abort-like call: never part of a hot path */
@@ -70,8 +70,7 @@ struct hs_program {
 /* A call through a function pointer held in a slot (a variable or field's USR). */
 typedef struct {
     hs_function *caller;
-    const char *slot, *via; /* interned */
-    char *file;
+    const char *slot, *via, *file; /* interned */
     unsigned line, column;
     bool in_loop, error_path;
 } hs_indirect_site;
@@ -87,11 +86,11 @@ void *hs_program_store(const hs_program *p, const hs_fact_family *family);
 
 /*
  * True the first time a fact is offered: a fact from a header that several TUs include
- * is merged once. Its identity is where it is (real path, offset) and what it is (kind,
- * enclosing function USR, variable USR, ordinal at that place); NULLs count as "".
+ * is merged once. Its identity is where it is (its "file" and "offset") and what it is
+ * (`kind`, and its "function" USR, "var" USR and "ordinal" at that place); absent members
+ * count as "" or 0. The one definition of a fact's identity, for every family's reader.
  */
-bool hs_program_first_fact(hs_program *p, const char *kind, const char *file, unsigned offset,
-                           const char *function, const char *var, long long ordinal);
+bool hs_program_first_fact(hs_program *p, const char *kind, json_t *fact);
 
 /* Finds or creates a function by USR (used by the merge and the unit tests). */
 hs_function *hs_program_function(hs_program *p, const char *usr, const char *name);

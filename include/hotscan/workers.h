@@ -50,7 +50,8 @@ bool hs_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
 
 /*
  * Runs verification jobs in the same isolated workers: results[i].facts becomes
- * {"errors": N, "first": "first error"} for jobs[i], or results[i].error is set.
+ * {"errors": N, "first": "first error"} for jobs[i], or results[i].error is set. The
+ * options' on_result is not used: every result lands in `results`.
  */
 bool hs_verify_all(hs_tu_input **tus, const hs_verify_job *jobs, size_t n,
                    const hs_pool_options *opt, hs_tu_result *results, char **err);

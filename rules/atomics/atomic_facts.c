@@ -145,11 +145,7 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
     json_array_foreach(json_object_get(tu_facts, "atomics"), i, o) {
         /* An operation in a header several TUs include is one fact; each TU's plain
          * summary of a variable is its own (file = the TU, offset 0). */
-        const char *file = json_string_value(json_object_get(o, "file"));
-        const char *function = json_string_value(json_object_get(o, "function"));
-        const char *var = json_string_value(json_object_get(o, "var"));
-        if (!hs_program_first_fact(p, "atomic", file, hs_facts_uint(o, "offset"), function, var,
-                                   hs_facts_int(o, "ordinal", 0)))
+        if (!hs_program_first_fact(p, "atomic", o))
             continue;
         s->ops = hs_array_append(s->ops, &s->len, &s->cap, sizeof *s->ops);
         hs_atomic_op *a = &s->ops[s->len - 1];

@@ -30,13 +30,6 @@ static const char *str(hs_intern *in, json_t *o, const char *key)
     return v ? v : hs_intern_str(in, "");
 }
 
-static bool first(hs_program *p, const char *kind, json_t *o)
-{
-    return hs_program_first_fact(p, kind, json_string_value(json_object_get(o, "file")), hs_facts_uint(o, "offset"),
-                                 json_string_value(json_object_get(o, "function")),
-                                 json_string_value(json_object_get(o, "var")), hs_facts_int(o, "ordinal", 0));
-}
-
 static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
 {
     (void)tu_index; /* event findings carry no fix to verify */
@@ -45,7 +38,7 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
     size_t i;
     json_t *o;
     json_array_foreach(json_object_get(tu_facts, "events"), i, o) {
-        if (!first(p, "event", o))
+        if (!hs_program_first_fact(p, "event", o))
             continue;
         s->uses = hs_array_append(s->uses, &s->n_uses, &s->cap_uses, sizeof *s->uses);
         hs_event_use *u = &s->uses[s->n_uses - 1];
@@ -63,7 +56,7 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
         u->function_name = str(in, o, "function_name");
     }
     json_array_foreach(json_object_get(tu_facts, "event_objects"), i, o) {
-        if (!first(p, "event_object", o))
+        if (!hs_program_first_fact(p, "event_object", o))
             continue;
         s->objects = hs_array_append(s->objects, &s->n_objects, &s->cap_objects, sizeof *s->objects);
         hs_event_object *e = &s->objects[s->n_objects - 1];

@@ -204,7 +204,7 @@ static void judge(hs_judge_ctx *ctx)
         /* A blocking or slow call in between makes distinct readings plausible. */
         bool blocked_between = b->blocking_seq > a->blocking_seq;
         const char *confidence = blocked_between ? "low" : calls_between > 0 ? "medium" : "high";
-        char *what = b->clock_id ? hs_printf("%s(%s)", b->api, b->clock_id) : hs_printf("%s()", b->api);
+        char *what = hs_clock_read_name(b);
         char *message = hs_printf("%s is read again here although the reading at line %u is "
                                   "still at hand on this path; reuse it instead of a second read",
                                   what, a->site.line);

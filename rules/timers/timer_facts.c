@@ -92,15 +92,17 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
     size_t i;
     json_t *o;
     json_array_foreach(json_object_get(tu_facts, "clock_reads"), i, o) {
-        const char *file = json_string_value(json_object_get(o, "file"));
-        const char *function = json_string_value(json_object_get(o, "function"));
-        if (!hs_program_first_fact(p, "read", file, hs_facts_uint(o, "offset"), function, NULL,
-                                   hs_facts_int(o, "ordinal", 0)))
+        if (!hs_program_first_fact(p, "read", o))
             continue;
         s->reads = hs_array_append(s->reads, &s->len, &s->cap, sizeof *s->reads);
         hs_clock_read *r = &s->reads[s->len - 1];
         read_one(p->strings, o, tu_index, r);
     }
+}
+
+char *hs_clock_read_name(const hs_clock_read *r)
+{
+    return r->clock_id ? hs_printf("%s(%s)", r->api, r->clock_id) : hs_printf("%s()", r->api);
 }
 
 const hs_fact_family hs_family_timers = {

@@ -76,6 +76,9 @@ typedef struct {
 
 extern const hs_fact_family hs_family_timers;
 
+/* How messages name a read: "clock()", "clock_gettime(CLOCK_MONOTONIC)". Caller frees. */
+char *hs_clock_read_name(const hs_clock_read *r);
+
 static inline const hs_timer_store *hs_timer_facts(const hs_program *p)
 {
     return hs_program_store(p, &hs_family_timers);

@@ -183,7 +183,7 @@ static void judge(hs_judge_ctx *ctx)
             continue;
         }
         const char *cost = read->cost;
-        char *what = read->clock_id ? hs_printf("%s(%s)", read->api, read->clock_id) : hs_printf("%s()", read->api);
+        char *what = hs_clock_read_name(read);
         char *message = hs_printf("%s on a hot path costs %s: %s; read the clock once per "
                                   "request and reuse it, or use a cheaper clock",
                                   what, cost_phrase(cost), why);
