@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "hotscan/facts.h"
 #include "hotscan/walk.h"
+#include "conditions.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -42,6 +43,7 @@ typedef struct {
 typedef struct {
     char *usr;
     char *name;
+    CXCursor cursor;         /* the definition: its parameters decide guarded arms */
     unsigned body_end;
     /*
      * What the walk notes cheaply as it goes (cursors), turned into name keys only when
@@ -91,6 +93,9 @@ struct hs_walk {
     CXCursor sink;
     CXCursor sink_value;     /* the whole value being assigned */
     int error_path;          /* > 0 inside code that ends in an abort-like call */
+    const char *rare;        /* inside an arm that runs rarely: why (conditions.c), else NULL */
+    hs_param_guard guards[HS_MAX_NEST]; /* arms entered that one parameter decides */
+    int nguards;
     int condition;           /* > 0 inside the condition of an if, ?: or loop */
     int loop_condition;      /* > 0 inside a loop's condition */
     int comparison;          /* > 0 inside an operand of a comparison or && / || */
@@ -666,6 +671,53 @@ bool hs_walk_on_error_path(const hs_walk *x)
     return x->error_path > 0;
 }
 
+const char *hs_walk_rare(const hs_walk *x)
+{
+    return x->rare;
+}
+
+json_t *hs_walk_guards_json(const hs_walk *x)
+{
+    if (x->nguards == 0)
+        return NULL;
+    json_t *arr = json_array();
+    for (int i = 0; i < x->nguards; i++)
+        json_array_append_new(arr, json_pack("[ib]", (json_int_t)x->guards[i].param, x->guards[i].nonzero));
+    return arr;
+}
+
+/* The innermost loop's start offset, 0 outside loops. */
+static unsigned innermost_loop_id(const hs_walk *x)
+{
+    for (int k = x->nscopes - 1; k >= 0; k--)
+        if (x->scopes[k].is_loop)
+            return x->scopes[k].id;
+    return 0;
+}
+
+/* What every call edge says about its context beyond the caller and the place. */
+static void add_edge_context(hs_walk *x, json_t *edge, CXCursor call)
+{
+    if (x->rare)
+        json_object_set_new(edge, "rare", json_string(x->rare));
+    unsigned loop = innermost_loop_id(x);
+    if (loop)
+        json_object_set_new(edge, "loop", json_integer(loop));
+    /* Constant arguments: a callee's arm that a parameter decides may be dead for this call. */
+    int nargs = clang_Cursor_getNumArguments(call);
+    json_t *consts = NULL;
+    for (int i = 0; i < nargs && i < 32; i++) {
+        long long v;
+        if (!hs_condition_constant(clang_Cursor_getArgument(call, (unsigned)i), &v))
+            continue;
+        if (!consts)
+            consts = json_array();
+        json_array_append_new(consts, json_pack("[II]", (json_int_t)i, (json_int_t)v));
+    }
+    if (consts)
+        json_object_set_new(edge, "const_args", consts);
+}
+
 bool hs_walk_in_condition(const hs_walk *x)
 {
     return x->condition > 0;
@@ -857,6 +909,23 @@ bool hs_function_never_returns(hs_walk *x, CXCursor fn)
 static bool is_abort_call(hs_walk *x, CXCursor c)
 {
     c = hs_strip_expr(c);
+    /* The usual crash macro: `do { log(...); abort(); } while (0)`. */
+    if (clang_getCursorKind(c) == CXCursor_DoStmt) {
+        hs_cursor_list kids;
+        hs_children(c, &kids);
+        long long v;
+        bool once = kids.len == 2 && hs_condition_constant(kids.items[1], &v) && v == 0;
+        bool aborts = false;
+        if (once && clang_getCursorKind(kids.items[0]) == CXCursor_CompoundStmt) {
+            hs_cursor_list body;
+            hs_children(kids.items[0], &body);
+            for (unsigned i = 0; i < body.len && !aborts; i++)
+                aborts = is_abort_call(x, body.items[i]);
+            hs_cursor_list_free(&body);
+        }
+        hs_cursor_list_free(&kids);
+        return aborts;
+    }
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return false;
     CXCursor callee = clang_getCursorReferenced(c);
@@ -928,26 +997,42 @@ static unsigned exit_until(hs_walk *x, CXCursor stmt)
     }
 }
 
-/* Walks `arm` as arm number `arm_index` of branch node `node`. */
-static void walk_arm_sampled(hs_walk *x, CXCursor node, unsigned arm_index, CXCursor arm,
-                             unsigned exit, bool sampled)
+/*
+ * Walks `arm` as arm number `arm_index` of branch node `node`. The arm runs when `cond`
+ * (a null cursor for switch arms) evaluates to `truth`: what that says about the arm (rare,
+ * decided by a parameter) holds for everything inside it.
+ */
+static void walk_arm_when(hs_walk *x, CXCursor node, unsigned arm_index, CXCursor arm, unsigned exit,
+                          bool sampled, CXCursor cond, bool truth)
 {
+    const char *saved_rare = x->rare;
+    int saved_guards = x->nguards;
+    if (!clang_Cursor_isNull(cond)) {
+        if (!x->rare)
+            x->rare = hs_condition_rare(x->tu, cond, truth);
+        hs_param_guard g;
+        if (x->nguards < HS_MAX_NEST &&
+            hs_condition_param_guard(x->tu, x->fn->cursor, cond, truth, &g.param, &g.nonzero))
+            x->guards[x->nguards++] = g;
+    }
     if (x->nbranches >= HS_MAX_NEST) {
         walk(x, arm);
-        return;
+    } else {
+        json_t *entry = json_pack("[iiiib]", (json_int_t)start_offset(node), (json_int_t)end_offset(node),
+                                  (json_int_t)arm_index, (json_int_t)exit, sampled);
+        x->branches[x->nbranches++] = entry;
+        walk(x, arm);
+        x->nbranches--;
+        json_decref(entry);
     }
-    json_t *entry = json_pack("[iiiib]", (json_int_t)start_offset(node), (json_int_t)end_offset(node),
-                              (json_int_t)arm_index, (json_int_t)exit, sampled);
-    x->branches[x->nbranches++] = entry;
-    walk(x, arm);
-    x->nbranches--;
-    json_decref(entry);
+    x->rare = saved_rare;
+    x->nguards = saved_guards;
 }
 
 static void walk_arm(hs_walk *x, CXCursor node, unsigned arm_index, CXCursor arm,
                      unsigned exit)
 {
-    walk_arm_sampled(x, node, arm_index, arm, exit, false);
+    walk_arm_when(x, node, arm_index, arm, exit, false, clang_getNullCursor(), true);
 }
 
 static enum CXChildVisitResult find_sampling(CXCursor c, CXCursor parent, CXClientData data)
@@ -1159,9 +1244,11 @@ static void walk_if(hs_walk *x, CXCursor c)
     x->loop_condition -= waits;
     x->condition--;
     bool sampled = then_index > 0 && is_sampling_condition(kids.items[then_index - 1]);
-    walk_arm_sampled(x, c, 0, kids.items[then_index], exit_until(x, kids.items[then_index]), sampled);
+    CXCursor cond = then_index > 0 ? kids.items[then_index - 1] : clang_getNullCursor();
+    walk_arm_when(x, c, 0, kids.items[then_index], exit_until(x, kids.items[then_index]), sampled, cond,
+                  true);
     if (has_else) /* the else of `if (i % 1024 == 0)` runs on most iterations */
-        walk_arm_sampled(x, c, 1, kids.items[n - 1], exit_until(x, kids.items[n - 1]), false);
+        walk_arm_when(x, c, 1, kids.items[n - 1], exit_until(x, kids.items[n - 1]), false, cond, false);
     hs_cursor_list_free(&kids);
 }
 
@@ -1174,8 +1261,8 @@ static void walk_conditional(hs_walk *x, CXCursor c)
         note_tested(x, kids.items[0], false);
         walk(x, kids.items[0]);
         x->condition--;
-        walk_arm(x, c, 0, kids.items[1], 0);
-        walk_arm(x, c, 1, kids.items[2], 0);
+        walk_arm_when(x, c, 0, kids.items[1], 0, false, kids.items[0], true);
+        walk_arm_when(x, c, 1, kids.items[2], 0, false, kids.items[0], false);
     } else {
         for (unsigned i = 0; i < kids.len; i++)
             walk(x, kids.items[i]);
@@ -1603,6 +1690,7 @@ static void walk_call(hs_walk *x, CXCursor c)
             /* A virtual call may reach any override: the merge adds those edges. */
             if (clang_getCursorKind(callee) == CXCursor_CXXMethod && clang_Cursor_isDynamicCall(c))
                 json_object_set_new(edge, "virtual", json_true());
+            add_edge_context(x, edge, c);
             json_array_append_new(x->calls, edge);
         }
     } else {
@@ -1617,6 +1705,7 @@ static void walk_call(hs_walk *x, CXCursor c)
                                      "slot", slot, "via", via ? via : "", "file", pos.file, "line",
                                      (json_int_t)pos.line, "column", (json_int_t)pos.column, "in_loop",
                                      hs_in_loop(x), "error_path", x->error_path > 0);
+            add_edge_context(x, edge, c);
             json_array_append_new(x->calls, edge);
             free(via);
         }
@@ -1706,7 +1795,7 @@ static void walk_binary(hs_walk *x, CXCursor c)
         /* The right side of && and || runs only on some evaluations: an arm of its own,
          * so a read there is not on the path of what follows. */
         if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr)
-            walk_arm(x, c, 1, kids.items[1], 0);
+            walk_arm_when(x, c, 1, kids.items[1], 0, false, kids.items[0], op == CXBinaryOperator_LAnd);
         else
             walk(x, kids.items[1]);
         x->equality -= equality;
@@ -2018,6 +2107,7 @@ static void extract_function(hs_walk *x, CXCursor c)
     hs_walk_function fn = {0};
     fn.usr = hs_cursor_usr(c);
     fn.name = hs_xstrdup(hs_qualified_name(x, c));
+    fn.cursor = c;
     fn.body_end = end_offset(c);
     fn.tested_keys = json_object();
     fn.version_keys = json_object();
@@ -2026,6 +2116,8 @@ static void extract_function(hs_walk *x, CXCursor c)
     x->nbranches = 0;
     x->has_sink = false;
     x->error_path = 0;
+    x->rare = NULL;
+    x->nguards = 0;
     x->condition = x->loop_condition = x->comparison = x->equality = x->masked = 0;
     x->lambda = 0;
     x->stmt_start = x->block_end = 0;

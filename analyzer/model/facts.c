@@ -95,3 +95,42 @@ void hs_facts_place(hs_intern *in, json_t *obj, const char *key, hs_place *out)
     out->line = hs_facts_uint(p, "line");
     out->column = hs_facts_uint(p, "column");
 }
+
+hs_param_guard *hs_facts_guards(json_t *arr, size_t *n)
+{
+    *n = json_array_size(arr);
+    if (*n == 0)
+        return NULL;
+    hs_param_guard *g = hs_xcalloc(*n, sizeof *g);
+    for (size_t i = 0; i < *n; i++) {
+        json_t *e = json_array_get(arr, i);
+        g[i].param = (int)json_integer_value(json_array_get(e, 0));
+        g[i].nonzero = json_is_true(json_array_get(e, 1));
+    }
+    return g;
+}
+
+hs_const_arg *hs_facts_const_args(json_t *arr, size_t *n)
+{
+    *n = json_array_size(arr);
+    if (*n == 0)
+        return NULL;
+    hs_const_arg *a = hs_xcalloc(*n, sizeof *a);
+    for (size_t i = 0; i < *n; i++) {
+        json_t *e = json_array_get(arr, i);
+        a[i].index = (unsigned)json_integer_value(json_array_get(e, 0));
+        a[i].value = (long long)json_integer_value(json_array_get(e, 1));
+    }
+    return a;
+}
+
+bool hs_guards_contradicted(const hs_param_guard *guards, size_t n_guards, const hs_const_arg *args,
+                            size_t n_args)
+{
+    for (size_t g = 0; g < n_guards; g++)
+        for (size_t a = 0; a < n_args; a++)
+            if (guards[g].param >= 0 && (unsigned)guards[g].param == args[a].index &&
+                (args[a].value != 0) != guards[g].nonzero)
+                return true;
+    return false;
+}

@@ -44,11 +44,17 @@ void hs_program_delete(hs_program *p)
         free(f);
     }
     hs_vec_free(&p->function_list);
-    for (size_t i = 0; i < p->edges.len; i++)
-        free(p->edges.items[i]);
+    for (size_t i = 0; i < p->edges.len; i++) {
+        hs_call_edge *e = p->edges.items[i];
+        free(e->const_args);
+        free(e);
+    }
     hs_vec_free(&p->edges);
-    for (size_t i = 0; i < p->indirect_sites.len; i++)
-        free(p->indirect_sites.items[i]);
+    for (size_t i = 0; i < p->indirect_sites.len; i++) {
+        hs_indirect_site *site = p->indirect_sites.items[i];
+        free(site->const_args);
+        free(site);
+    }
     hs_vec_free(&p->indirect_sites);
     hs_vec_free(&p->virtual_edges);
     hs_strmap *maps[2] = {p->slot_targets, p->overriders};
@@ -180,6 +186,9 @@ void hs_program_merge(hs_program *p, json_t *facts)
             site->column = hs_facts_uint(cj, "column");
             site->in_loop = hs_facts_bool(cj, "in_loop");
             site->error_path = hs_facts_bool(cj, "error_path");
+            site->rare = hs_facts_str(p->strings, cj, "rare");
+            site->loop = hs_facts_uint(cj, "loop");
+            site->const_args = hs_facts_const_args(json_object_get(cj, "const_args"), &site->n_const_args);
             hs_vec_push(&p->indirect_sites, site);
             continue;
         }
@@ -195,6 +204,9 @@ void hs_program_merge(hs_program *p, json_t *facts)
                                               hs_facts_uint(cj, "column"),
                                               hs_facts_bool(cj, "in_loop"));
         e->error_path = hs_facts_bool(cj, "error_path");
+        e->rare = hs_facts_str(p->strings, cj, "rare");
+        e->loop = hs_facts_uint(cj, "loop");
+        e->const_args = hs_facts_const_args(json_object_get(cj, "const_args"), &e->n_const_args);
         /* A callee declared noreturn in a header hotscan does not visit is still cold. */
         callee->cold_attr |= hs_facts_bool(cj, "callee_noreturn");
         if (hs_facts_bool(cj, "virtual")) {
@@ -266,6 +278,30 @@ static bool wide_edge(const hs_call_edge *e)
     return e->targets > HS_WIDE_INDIRECT_TARGETS;
 }
 
+/* An edge that is weak evidence of hotness: a wide indirect call, or a call in a rare arm. */
+static bool weak_edge(const hs_call_edge *e)
+{
+    return wide_edge(e) || e->rare;
+}
+
+/* Why the path to `f` is weak: the first weak edge on it, in words. */
+static const char *weak_why(const hs_function *f)
+{
+    const hs_call_edge *first = NULL;
+    for (const hs_function *g = f; g && g->hot_via && g->hot_depth > 0; g = g->hot_via->caller)
+        if (weak_edge(g->hot_via))
+            first = g->hot_via;
+    if (!first)
+        return NULL;
+    if (!first->rare)
+        return "it is reached only through an indirect call with very many possible targets";
+    if (strcmp(first->rare, "unlikely") == 0)
+        return "it is reached only from a branch marked unlikely";
+    if (strcmp(first->rare, "threshold") == 0)
+        return "it is reached only from a branch taken when a value exceeds a configured limit";
+    return "it is reached only from an error-handling branch";
+}
+
 /* Breadth-first over call edges from `queue`, never entering cold functions; with
  * `narrow`, never following an indirect call with very many targets either. */
 static void bfs_hot(hs_vec *queue, bool narrow)
@@ -275,7 +311,7 @@ static void bfs_hot(hs_vec *queue, bool narrow)
         for (size_t i = 0; i < f->callees.len; i++) {
             hs_call_edge *e = f->callees.items[i];
             hs_function *g = e->callee;
-            if (g->hot_depth >= 0 || g->cold_attr || e->error_path || (narrow && wide_edge(e)))
+            if (g->hot_depth >= 0 || g->cold_attr || e->error_path || (narrow && weak_edge(e)))
                 continue;
             g->hot_depth = f->hot_depth + 1;
             g->hot_via = e;
@@ -326,6 +362,13 @@ void hs_program_resolve_indirect(hs_program *p)
                                                 site->column, site->in_loop, site->error_path);
             e->via = site->via;
             e->targets = (unsigned)targets->len;
+            e->rare = site->rare;
+            e->loop = site->loop;
+            if (site->n_const_args) {
+                e->n_const_args = site->n_const_args;
+                e->const_args = hs_xcalloc(e->n_const_args, sizeof *e->const_args);
+                memcpy(e->const_args, site->const_args, e->n_const_args * sizeof *e->const_args);
+            }
         }
     }
     if (!p->virtual_edges.len)
@@ -341,6 +384,13 @@ void hs_program_resolve_indirect(hs_program *p)
             e->is_virtual = true;
             e->via = v->via;
             e->targets = v->targets;
+            e->rare = v->rare;
+            e->loop = v->loop;
+            if (v->n_const_args) {
+                e->n_const_args = v->n_const_args;
+                e->const_args = hs_xcalloc(e->n_const_args, sizeof *e->const_args);
+                memcpy(e->const_args, v->const_args, e->n_const_args * sizeof *e->const_args);
+            }
         }
     }
     const char *key;
@@ -362,6 +412,7 @@ void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_na
         f->hot_depth = -1;
         f->hot_via = NULL;
         f->hot_narrow = false;
+        f->hot_weak_why = NULL;
         f->hot_root = !f->cold_attr && (f->hot_attr || named_hot(f, hot_names, n_hot_names));
         if (f->hot_root) {
             f->hot_depth = 0;
@@ -376,6 +427,10 @@ void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_na
     for (size_t i = 0; i < queue.len; i++)
         ((hs_function *)queue.items[i])->hot_narrow = true;
     bfs_hot(&queue, false);
+    for (size_t i = 0; i < queue.len; i++) {
+        hs_function *f = queue.items[i];
+        f->hot_weak_why = f->hot_narrow ? NULL : weak_why(f);
+    }
     hs_vec_free(&queue);
 
     /*

@@ -58,6 +58,18 @@ typedef struct hs_fact_family {
 
 const hs_fact_family *const *hs_fact_families(size_t *count);
 
+/* An arm that runs only when parameter `param` is non-zero (`nonzero`) or zero. */
+typedef struct {
+    int param;
+    bool nonzero;
+} hs_param_guard;
+
+/* A call's argument that is a constant integer (0, 1, -1, NULL, an enumerator). */
+typedef struct {
+    unsigned index;
+    long long value;
+} hs_const_arg;
+
 /* Reading typed values from a facts object. Absent keys read as NULL, 0 or false, the
  * values the extractor leaves out; a family reader is the only caller. */
 const char *hs_facts_str(hs_intern *in, json_t *obj, const char *key);
@@ -69,5 +81,12 @@ bool hs_facts_has(json_t *obj, const char *key);   /* present and not null */
 void hs_facts_site(hs_intern *in, json_t *obj, hs_site *out);
 /* {file, line, column} under `key`, or an empty place. */
 void hs_facts_place(hs_intern *in, json_t *obj, const char *key, hs_place *out);
+/* [[param, nonzero], ...] and [[index, value], ...]; NULL (and *n = 0) when absent. */
+hs_param_guard *hs_facts_guards(json_t *arr, size_t *n);
+hs_const_arg *hs_facts_const_args(json_t *arr, size_t *n);
+
+/* True when a call with these constant arguments never runs code under these guards. */
+bool hs_guards_contradicted(const hs_param_guard *guards, size_t n_guards, const hs_const_arg *args,
+                            size_t n_args);
 
 #endif

@@ -21,6 +21,11 @@ typedef struct {
     unsigned line, column;
     bool in_loop;
     bool error_path;   /* followed by an abort-like call: never part of a hot path */
+    const char *rare;  /* in an arm that runs rarely ("error-check", "unlikely",
+                          "threshold"; interned), else NULL: weak evidence of hotness */
+    unsigned loop;     /* the innermost loop around the call (its offset), 0 outside loops */
+    hs_const_arg *const_args; /* constant arguments, owned by the edge */
+    size_t n_const_args;
     /* Added by hs_program_resolve_indirect: a call through a function pointer (to a function
      * stored in its slot) or a virtual call (to an override of the method it names). */
     bool indirect;
@@ -46,7 +51,10 @@ struct hs_function {
     bool hot_root;
     int hot_depth;           /* calls from the nearest hot root; -1 when not reachable */
     hs_call_edge *hot_via;   /* the edge the shortest hot path arrives by */
-    bool hot_narrow;         /* reached without an indirect call of > HS_WIDE_INDIRECT_TARGETS targets */
+    bool hot_narrow;         /* reached by a strong path: no indirect call of more than
+                                HS_WIDE_INDIRECT_TARGETS targets, no call in a rare arm */
+    const char *hot_weak_why;/* when reached but not hot_narrow: why the path is weak, as
+                                words for messages ("only in an error-check branch") */
     bool cold_only;          /* cold, or reachable only through cold functions */
 };
 
@@ -73,6 +81,10 @@ typedef struct {
     const char *slot, *via, *file; /* interned */
     unsigned line, column;
     bool in_loop, error_path;
+    const char *rare;              /* interned, or NULL */
+    unsigned loop;
+    hs_const_arg *const_args;      /* owned by the site; each resolved edge gets a copy */
+    size_t n_const_args;
 } hs_indirect_site;
 
 hs_program *hs_program_create(void);

@@ -15,6 +15,7 @@
 #define HOTSCAN_WALK_H
 
 #include "hotscan/extract.h"
+#include "hotscan/facts.h"
 #include "hotscan/strmap.h"
 
 /* The walk's state for one TU: opaque, private to extract.c. */
@@ -97,6 +98,12 @@ unsigned hs_walk_loop_id(const hs_walk *x, unsigned i); /* the loop's start offs
 unsigned hs_walk_branch_count(const hs_walk *x);
 json_t *hs_walk_branch(const hs_walk *x, unsigned i); /* borrowed */
 bool hs_walk_on_error_path(const hs_walk *x);   /* before an abort-like call */
+/* Inside an arm that runs rarely (an error check, unlikely(), a value over a threshold):
+ * "error-check", "unlikely" or "threshold"; NULL otherwise. */
+const char *hs_walk_rare(const hs_walk *x);
+/* The enclosing arms one parameter decides, as [[parameter index, needs non-zero], ...];
+ * NULL when there are none. A new reference. */
+json_t *hs_walk_guards_json(const hs_walk *x);
 bool hs_walk_in_condition(const hs_walk *x);    /* an if's, ?:'s, switch's or loop's */
 bool hs_walk_in_loop_condition(const hs_walk *x); /* a loop's, or an if's that leaves the loop */
 bool hs_walk_in_comparison(const hs_walk *x);   /* an operand of < > <= >= == != <=> && || */

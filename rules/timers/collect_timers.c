@@ -251,6 +251,11 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     json_object_set_new(fact, "result_used",
                         json_boolean(hs_walk_parent_kind(x) != CXCursor_CompoundStmt || sink != NULL));
     json_object_set_new(fact, "error_path", json_boolean(hs_walk_on_error_path(x)));
+    if (hs_walk_rare(x))
+        json_object_set_new(fact, "rare", json_string(hs_walk_rare(x)));
+    json_t *guards = hs_walk_guards_json(x);
+    if (guards)
+        json_object_set_new(fact, "guards", guards);
     json_object_set_new(fact, "seq", json_integer(t->call_seq));
     json_object_set_new(fact, "blocking_seq", json_integer(t->blocking_seq));
     json_object_set_new(fact, "sampled_in_loop", json_boolean(sampled_inside_innermost_loop(x)));

@@ -83,6 +83,42 @@ static bool duplicates(const hs_clock_read *a, const hs_clock_read *b)
            a->result_used && on_one_path(a, b) && dominates(a, b);
 }
 
+/* Is (line, column) strictly between sites a and b? */
+static bool between(const hs_site *a, const hs_site *b, unsigned line, unsigned column)
+{
+    bool after_a = line > a->line || (line == a->line && column > a->column);
+    bool before_b = line < b->line || (line == b->line && column < b->column);
+    return after_a && before_b;
+}
+
+/*
+ * Is there a call between the two reads to a function that may block (sleep, I/O, fork,
+ * or a function that calls one, such as a logger or redis' redisFork)? Then the two
+ * readings are different instants on purpose (`lastbgsave_try` before a fork,
+ * `rdb_save_time_start` after it). Lexical order stands in for the path: a call in a
+ * branch between them counts too, which can only drop a finding.
+ */
+static bool blocks_between(const hs_program *p, const hs_strmap *blocking, const hs_clock_read *a,
+                           const hs_clock_read *b)
+{
+    const hs_function *f = b->function ? hs_strmap_get(p->functions, b->function) : NULL;
+    for (size_t i = 0; f && i < f->callees.len; i++) {
+        const hs_call_edge *e = f->callees.items[i];
+        if (e->file == b->site.file && between(&a->site, &b->site, e->line, e->column) &&
+            hs_strmap_has(blocking, e->callee->usr))
+            return true;
+    }
+    return false;
+}
+
+static bool program_has_hot_roots(const hs_program *p)
+{
+    for (size_t i = 0; i < p->function_list.len; i++)
+        if (((const hs_function *)p->function_list.items[i])->hot_root)
+            return true;
+    return false;
+}
+
 static const char *or_empty(const char *s)
 {
     return s ? s : "";
@@ -159,6 +195,8 @@ static json_t *reuse_edits(const hs_clock_read *a, const hs_clock_read *b, const
 static void judge(hs_judge_ctx *ctx)
 {
     const hs_timer_store *store = hs_timer_facts(ctx->program);
+    hs_strmap *blocking = hs_timers_blocking_functions(ctx->program, ctx->rd);
+    bool hot_roots = program_has_hot_roots(ctx->program);
     size_t n = store->len;
     const hs_clock_read **sorted = hs_xcalloc(n ? n : 1, sizeof *sorted);
     for (size_t i = 0; i < n; i++)
@@ -201,13 +239,22 @@ static void judge(hs_judge_ctx *ctx)
             root = earlier[root];
         const hs_clock_read *fix_from = root == earlier[j] || duplicates(sorted[root], b) ? sorted[root] : NULL;
         long long calls_between = b->seq - a->seq - 1;
-        /* A blocking or slow call in between makes distinct readings plausible. */
-        bool blocked_between = b->blocking_seq > a->blocking_seq;
-        const char *confidence = blocked_between ? "low" : calls_between > 0 ? "medium" : "high";
+        /* A blocking or slow call in between (here or inside a callee) makes the two
+         * readings different instants on purpose: never a duplicate, never a reuse fix. */
+        if (b->blocking_seq > a->blocking_seq || blocks_between(ctx->program, blocking, a, b))
+            continue;
+        const char *confidence = calls_between > 0 ? "medium" : "high";
+        /* When hot roots are known, a second read outside every hot path (start-up, config,
+         * admin commands) costs nothing that matters: low, hidden by default. */
+        const hs_function *f = b->function ? hs_strmap_get(ctx->program->functions, b->function) : NULL;
+        bool cold = hot_roots && !b->in_loop && (!f || f->hot_depth < 0 || f->cold_only);
+        if (cold)
+            confidence = "low";
         char *what = hs_clock_read_name(b);
         char *message = hs_printf("%s is read again here although the reading at line %u is "
-                                  "still at hand on this path; reuse it instead of a second read",
-                                  what, a->site.line);
+                                  "still at hand on this path; reuse it instead of a second read%s",
+                                  what, a->site.line,
+                                  cold ? " (low confidence: no hot function reaches it)" : "");
         json_t *finding = hs_finding_at("timer-duplicate", "warning", confidence, &b->site,
                                         or_empty(b->function_name), message);
         hs_finding_add_related(finding, a->site.file, a->site.line, a->site.column,
@@ -230,6 +277,7 @@ static void judge(hs_judge_ctx *ctx)
     }
     free(earlier);
     free(sorted);
+    hs_strmap_delete(blocking);
 }
 
 const hs_rule hs_rule_timer_duplicate = {

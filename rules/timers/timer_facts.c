@@ -5,6 +5,7 @@
 #include "timer_facts.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "hotscan/common.h"
 
@@ -18,8 +19,10 @@ static void destroy(void *store)
     hs_timer_store *s = store;
     if (!s)
         return;
-    for (size_t i = 0; i < s->len; i++)
+    for (size_t i = 0; i < s->len; i++) {
         free(s->reads[i].branches);
+        free(s->reads[i].guards);
+    }
     free(s->reads);
     free(s);
 }
@@ -60,6 +63,8 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_clock_read *r
     r->lambda = hs_facts_int(o, "lambda", 0);
     read_branches(json_object_get(o, "branches"), r);
     r->error_path = hs_facts_bool(o, "error_path");
+    r->rare = hs_facts_str(in, o, "rare");
+    r->guards = hs_facts_guards(json_object_get(o, "guards"), &r->n_guards);
     r->function_blocks = hs_facts_bool(o, "function_blocks");
     r->seq = hs_facts_int(o, "seq", 0);
     r->blocking_seq = hs_facts_int(o, "blocking_seq", 0);
@@ -111,3 +116,45 @@ const hs_fact_family hs_family_timers = {
     .destroy = destroy,
     .merge = merge,
 };
+
+hs_strmap *hs_timers_blocking_functions(const hs_program *p, const hs_ruledata *rd)
+{
+    hs_strmap *blocking = hs_strmap_create();
+    hs_vec queue = {0};
+    for (size_t i = 0; i < p->function_list.len; i++) {
+        hs_function *f = p->function_list.items[i];
+        if (f->name && hs_ruledata_is_blocking(rd, f->name)) {
+            hs_strmap_put(blocking, f->usr, (void *)1);
+            hs_vec_push(&queue, f);
+        }
+    }
+    for (size_t head = 0; head < queue.len; head++) {
+        const hs_function *f = queue.items[head];
+        for (size_t i = 0; i < f->callers.len; i++) {
+            const hs_call_edge *e = f->callers.items[i];
+            if (e->error_path || e->rare || hs_strmap_has(blocking, e->caller->usr))
+                continue;
+            hs_strmap_put(blocking, e->caller->usr, (void *)1);
+            hs_vec_push(&queue, e->caller);
+        }
+    }
+    hs_vec_free(&queue);
+    return blocking;
+}
+
+bool hs_timers_loop_calls_blocking(const hs_function *f, unsigned loop_id, const hs_strmap *blocking)
+{
+    for (size_t i = 0; loop_id && i < f->callees.len; i++) {
+        const hs_call_edge *e = f->callees.items[i];
+        if (e->loop == loop_id && !e->error_path && !e->rare && hs_strmap_has(blocking, e->callee->usr))
+            return true;
+    }
+    return false;
+}
+
+unsigned hs_clock_read_loop(const hs_clock_read *r)
+{
+    const char *slash = r->loop_path ? strrchr(r->loop_path, '/') : NULL;
+    const char *last = slash ? slash + 1 : r->loop_path;
+    return last && *last ? (unsigned)strtoul(last, NULL, 10) : 0;
+}

@@ -13,6 +13,7 @@
 
 #include "hotscan/facts.h"
 #include "hotscan/program.h"
+#include "hotscan/ruledata.h"
 
 /* A branch the read sits in, outermost first: which arm of which if/switch/?: or block. */
 typedef struct {
@@ -48,6 +49,10 @@ typedef struct {
     hs_read_branch *branches;
     size_t n_branches;
     bool error_path;           /* before an abort-like call */
+    const char *rare;          /* in an arm that runs rarely: "error-check", "unlikely",
+                                  "threshold"; NULL otherwise */
+    hs_param_guard *guards;    /* arms one of the function's parameters decides */
+    size_t n_guards;
     bool function_blocks;      /* the function blocks unconditionally somewhere */
     long long seq;             /* calls made before it in the function */
     long long blocking_seq;    /* blocking or slow calls made before it */
@@ -78,6 +83,19 @@ extern const hs_fact_family hs_family_timers;
 
 /* How messages name a read: "clock()", "clock_gettime(CLOCK_MONOTONIC)". Caller frees. */
 char *hs_clock_read_name(const hs_clock_read *r);
+
+/*
+ * Functions that may block: a blocking API of the rule data (sleep, poll, file and socket
+ * I/O, fork), or a function that calls one, transitively, outside error paths and rare
+ * arms (a logger that writes a file, redis' redisFork). USR -> (void *)1; caller deletes.
+ */
+hs_strmap *hs_timers_blocking_functions(const hs_program *p, const hs_ruledata *rd);
+
+/* Does `f` call a function in `blocking` from its loop `loop_id` (the loop's offset)? */
+bool hs_timers_loop_calls_blocking(const hs_function *f, unsigned loop_id, const hs_strmap *blocking);
+
+/* The innermost loop of a read's loop path ("120/388" -> 388), 0 outside loops. */
+unsigned hs_clock_read_loop(const hs_clock_read *r);
 
 static inline const hs_timer_store *hs_timer_facts(const hs_program *p)
 {

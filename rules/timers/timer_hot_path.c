@@ -36,10 +36,33 @@ static const char *cost_phrase(const char *cost)
     return "a cycle-counter read (cheap, but it stalls the pipeline)";
 }
 
-/* A loop call from a caller hot without a wide indirect call, by a call that is not one. */
+/* A loop call from a caller hot by a strong path, by a call that is strong itself (not a
+ * wide indirect call, not in a rare arm). */
 static bool strong_edge(const hs_call_edge *e)
 {
-    return e->caller->hot_narrow && e->targets <= HS_WIDE_INDIRECT_TARGETS;
+    return e->caller->hot_narrow && e->targets <= HS_WIDE_INDIRECT_TARGETS && !e->rare;
+}
+
+/*
+ * Is the read's arm dead on every hot path into `f`? It is when the arm runs only for some
+ * value of a parameter (`fresh ? time(NULL) : cached`) and every hot caller passes a
+ * constant that rules it out (`stamp(0)`). A hot root's own reads are never dead: it is
+ * entered from outside.
+ */
+static bool dead_for_hot_callers(const hs_clock_read *read, const hs_function *f)
+{
+    if (read->n_guards == 0 || f->hot_root || f->hot_depth <= 0)
+        return false;
+    size_t hot_callers = 0;
+    for (size_t i = 0; i < f->callers.len; i++) {
+        const hs_call_edge *e = f->callers.items[i];
+        if (e->caller->hot_depth < 0 || e->error_path)
+            continue;
+        hot_callers++;
+        if (!hs_guards_contradicted(read->guards, read->n_guards, e->const_args, e->n_const_args))
+            return false;
+    }
+    return hot_callers > 0;
 }
 
 /* The loop-called edge into `f` from a hot caller, if any: a strong one first. */
@@ -106,6 +129,16 @@ static char *chain_text(const hs_function *f)
  * project declares in its rule data ("in trx_start_low, use the statement's start
  * time instead of clock()").
  */
+/* A rare arm's kind, as the message says it. */
+static const char *rare_words(const char *rare)
+{
+    if (strcmp(rare, "unlikely") == 0)
+        return "it runs only in a branch marked unlikely";
+    if (strcmp(rare, "threshold") == 0)
+        return "it runs only in a branch taken when a value exceeds a configured limit";
+    return "it runs only in an error-handling branch";
+}
+
 static void add_aggressive_fixes(hs_judge_ctx *ctx, json_t *finding, const hs_clock_read *read, const hs_function *f)
 {
     const char *file = read->site.file;
@@ -135,6 +168,7 @@ static void add_aggressive_fixes(hs_judge_ctx *ctx, json_t *finding, const hs_cl
 static void judge(hs_judge_ctx *ctx)
 {
     const hs_timer_store *store = hs_timer_facts(ctx->program);
+    hs_strmap *blocking = hs_timers_blocking_functions(ctx->program, ctx->rd);
     for (size_t i = 0; i < store->len; i++) {
         const hs_clock_read *read = &store->reads[i];
         const hs_function *f = read->function ? hs_strmap_get(ctx->program->functions, read->function) : NULL;
@@ -142,7 +176,11 @@ static void judge(hs_judge_ctx *ctx)
          * clock (a memory load) is the cheap read this rule recommends: never flagged. */
         if (!f || f->cold_only || read->error_path || strcmp(read->cost, "coarse") == 0)
             continue;
-        bool in_loop = read->in_loop && !read->loop_blocking;
+        /* A loop that blocks, here or in a function it calls (a logger writing a file, a
+         * helper that sleeps), is paced by that: a clock read in it costs nothing that
+         * matters. */
+        bool in_loop = read->in_loop && !read->loop_blocking &&
+                       !hs_timers_loop_calls_blocking(f, hs_clock_read_loop(read), blocking);
         const hs_call_edge *loop_call = hot_loop_caller(f);
         /* Reached only through an indirect call that may go to very many functions (a
          * command table, a base method with many overrides) is weaker evidence (low,
@@ -197,7 +235,24 @@ static void judge(hs_judge_ctx *ctx)
          * commands, INFO and BGSAVE among them), so reaching one of them is no evidence that
          * it runs per request; name the hot commands with --hot to see theirs. */
         bool wide_only = !only_loop && !f->hot_root && !strong_loop_call && !strong_reach;
-        const char *confidence = only_loop || wide_only ? "low" : "high";
+        /* Weak evidence, said in the message: the read, or every strong path to it, sits in
+         * a rare arm (an error check, unlikely(), a value over a configured limit), or its
+         * arm is dead for the constants every hot caller passes. Low, hidden by default. */
+        const char *weak = NULL;
+        if (read->rare)
+            weak = rare_words(read->rare);
+        else if (dead_for_hot_callers(read, f))
+            weak = "every hot caller passes a constant argument that rules out the branch it is in";
+        else if (wide_only && f->hot_weak_why)
+            weak = f->hot_weak_why;
+        if (weak) {
+            char *longer = hs_printf("%s (low confidence: %s)", message, weak);
+            free(message);
+            message = longer;
+            json_array_append_new(reasons, json_string(read->rare ? "rare-branch"
+                                                       : wide_only ? "weak-path" : "dead-for-hot-callers"));
+        }
+        const char *confidence = only_loop || wide_only || weak ? "low" : "high";
         /* Outside a tight loop, a cheap clock read beside blocking I/O in the same
          * function is noise; a syscall read is not (MDEV-12345's clock() cost as much as
          * the network read). */
@@ -225,6 +280,7 @@ static void judge(hs_judge_ctx *ctx)
         free(message);
         free(why);
     }
+    hs_strmap_delete(blocking);
 }
 
 const hs_rule hs_rule_timer_hot_path = {
