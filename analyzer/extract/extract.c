@@ -53,6 +53,7 @@ typedef struct {
     hs_vec pending_combiners; /* hs_pending* : values combined together */
     hs_vec pending_writes;    /* hs_pending* : names written, with offsets */
     hs_vec pending_tests;     /* hs_pending* : conditions, with whether they wait */
+    hs_vec pending_exits;     /* hs_pending* : tests that can end a loop (offset: the loop's id) */
     bool combiners_made, writes_made, tests_made;
     hs_vec combiners;       /* json_t* arrays of key sets, made from pending_combiners */
     hs_vec writes;          /* json_t* [key, offset], made from pending_writes */
@@ -695,6 +696,11 @@ static unsigned innermost_loop_id(const hs_walk *x)
     return 0;
 }
 
+unsigned hs_walk_innermost_loop(const hs_walk *x)
+{
+    return innermost_loop_id(x);
+}
+
 /* What every call edge says about its context beyond the caller and the place. */
 static void add_edge_context(hs_walk *x, json_t *edge, CXCursor call)
 {
@@ -1072,6 +1078,67 @@ static hs_pending *pending_new(const CXCursor *cursors, unsigned n)
     return p;
 }
 
+/* A test that can end loop `loop_id`: its condition, or an if whose arm leaves it. */
+static void note_loop_exit(hs_walk *x, CXCursor cond, unsigned loop_id)
+{
+    hs_pending *p = pending_new(&cond, 1);
+    p->offset = loop_id;
+    hs_vec_push(&x->fn->pending_exits, p);
+}
+
+/* Each operand of && and || on its own: each one can end a loop. */
+static void split_logical(CXCursor c, hs_cursor_list *out)
+{
+    CXCursor s = hs_strip_expr(c);
+    if (clang_getCursorKind(s) == CXCursor_BinaryOperator) {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(s);
+        if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
+            hs_cursor_list kids;
+            hs_children(s, &kids);
+            for (unsigned i = 0; i < kids.len; i++)
+                split_logical(kids.items[i], out);
+            hs_cursor_list_free(&kids);
+            return;
+        }
+    }
+    if (out->len == out->cap) {
+        out->cap = out->cap ? 2 * out->cap : 8;
+        out->items = hs_xrealloc(out->items, out->cap * sizeof *out->items);
+    }
+    out->items[out->len++] = c;
+}
+
+bool hs_walk_loop_ends_only_on(hs_walk *x, unsigned loop_id, const hs_strmap *keys)
+{
+    size_t tests = 0;
+    bool all = true;
+    for (size_t i = 0; all && i < x->fn->pending_exits.len; i++) {
+        hs_pending *p = x->fn->pending_exits.items[i];
+        if (p->offset != loop_id)
+            continue;
+        hs_cursor_list parts = {0};
+        split_logical(p->cursors[0], &parts);
+        for (unsigned k = 0; all && k < parts.len; k++) {
+            tests++;
+            json_t *set = json_object();
+            hs_collect_keys(x, parts.items[k], set);
+            bool hit = false;
+            const char *key;
+            json_t *v;
+            json_object_foreach(set, key, v) {
+                if (hs_strmap_has(keys, key)) {
+                    hit = true;
+                    break;
+                }
+            }
+            json_decref(set);
+            all = hit;
+        }
+        free(parts.items);
+    }
+    return all && tests > 0;
+}
+
 static void note_tested(hs_walk *x, CXCursor cond, bool wait)
 {
     hs_pending *p = pending_new(&cond, 1);
@@ -1235,6 +1302,8 @@ static void walk_if(hs_walk *x, CXCursor c)
     unsigned then_exit = exit_until(x, kids.items[then_index]);
     unsigned else_exit = has_else ? exit_until(x, kids.items[n - 1]) : 0;
     bool waits = hs_in_loop(x) && (then_exit || else_exit);
+    if (waits && then_index > 0)
+        note_loop_exit(x, kids.items[then_index - 1], innermost_loop_id(x));
     x->condition++;
     x->loop_condition += waits;
     for (unsigned i = 0; i < then_index; i++) {
@@ -1397,6 +1466,7 @@ static void walk_loop(hs_walk *x, CXCursor c)
             x->condition++;
             x->loop_condition++;
             note_tested(x, kids.items[i], true);
+            note_loop_exit(x, kids.items[i], start_offset(c));
         }
         walk(x, kids.items[i]);
         if (is_cond) {
@@ -2069,8 +2139,9 @@ static void emit_function(hs_walk *x, CXCursor c, int temperature, bool defined)
 
 static void free_function(hs_walk_function *fn)
 {
-    hs_vec *pending[3] = {&fn->pending_combiners, &fn->pending_writes, &fn->pending_tests};
-    for (int k = 0; k < 3; k++) {
+    hs_vec *pending[4] = {&fn->pending_combiners, &fn->pending_writes, &fn->pending_tests,
+                          &fn->pending_exits};
+    for (int k = 0; k < 4; k++) {
         for (size_t i = 0; i < pending[k]->len; i++) {
             hs_pending *p = pending[k]->items[i];
             free(p->cursors);

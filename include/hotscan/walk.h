@@ -104,6 +104,12 @@ const char *hs_walk_rare(const hs_walk *x);
 /* The enclosing arms one parameter decides, as [[parameter index, needs non-zero], ...];
  * NULL when there are none. A new reference. */
 json_t *hs_walk_guards_json(const hs_walk *x);
+/* The innermost loop around the walk (its start offset), 0 outside loops. */
+unsigned hs_walk_innermost_loop(const hs_walk *x);
+/* Once a function is walked (function_end): does every test that can end loop `loop_id`
+ * (its condition, each part of an && / || chain, each if whose arm leaves it) read one of
+ * `keys`, and is there at least one? Then the loop runs until those names say so. */
+bool hs_walk_loop_ends_only_on(hs_walk *x, unsigned loop_id, const hs_strmap *keys);
 bool hs_walk_in_condition(const hs_walk *x);    /* an if's, ?:'s, switch's or loop's */
 bool hs_walk_in_loop_condition(const hs_walk *x); /* a loop's, or an if's that leaves the loop */
 bool hs_walk_in_comparison(const hs_walk *x);   /* an operand of < > <= >= == != <=> && || */

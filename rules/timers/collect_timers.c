@@ -24,6 +24,7 @@ typedef struct {
     unsigned offset;
     hs_strmap *keys;    /* names that hold this reading: the sink and copies of it */
     char *loop_path;
+    unsigned loop_id;   /* the innermost loop around the read, 0 outside loops */
 } timer_read;
 
 /* The collector's state for one TU. */
@@ -231,6 +232,7 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     json_object_set_new(fact, "text", json_string(text));
     free(text);
     json_object_set_new(fact, "in_loop", json_boolean(hs_in_loop(x)));
+    r->loop_id = hs_walk_innermost_loop(x);
     json_object_set_new(fact, "loop_path", json_string(r->loop_path));
     json_object_set_new(fact, "branches", hs_branch_path(x));
     json_object_set_new(fact, "sink", sink ? json_string(sink) : json_null());
@@ -344,6 +346,12 @@ static void finish_reads(timers *t, hs_walk *x)
         json_object_set_new(r->fact, "elapsed_with", elapsed[i]);
         bool blocking = r->loop_path[0] && hs_strmap_has(t->blocking_loops, innermost_loop(r->loop_path));
         json_object_set_new(r->fact, "loop_blocking", json_boolean(blocking));
+        /* Only the reading decides when its loop ends: a deadline spin (`for (;;) { now =
+         * ...; if (now >= deadline) break; }`) or a retry (`while (time(&t) == -1)`). The
+         * loop exists to read the clock: that is its job, not an overhead. A loop that also
+         * ends on something else (a list's end, a flag) does work the reading slows. */
+        bool decides_exit = r->loop_id && hs_walk_loop_ends_only_on(x, r->loop_id, r->keys);
+        json_object_set_new(r->fact, "decides_loop_exit", json_boolean(decides_exit));
         json_object_set_new(r->fact, "function_blocks", json_boolean(t->blocks_unconditionally));
         /* The first later write to the name holding this reading, for the reuse fix-it. */
         const char *sink = json_string_value(json_object_get(r->fact, "sink"));

@@ -58,6 +58,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_clock_read *r
     r->function_name = hs_facts_str(in, o, "function_name");
     r->in_loop = hs_facts_bool(o, "in_loop");
     r->loop_blocking = hs_facts_bool(o, "loop_blocking");
+    r->decides_loop_exit = hs_facts_bool(o, "decides_loop_exit");
     r->sampled_in_loop = hs_facts_bool(o, "sampled_in_loop");
     r->loop_path = hs_facts_str(in, o, "loop_path");
     r->lambda = hs_facts_int(o, "lambda", 0);

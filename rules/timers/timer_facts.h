@@ -43,6 +43,8 @@ typedef struct {
 
     bool in_loop;              /* inside a loop of its function */
     bool loop_blocking;        /* and that loop also blocks (sleeps, polls): paced */
+    bool decides_loop_exit;    /* the reading decides when the loop ends (a deadline spin,
+                                  a retry): the loop exists to read the clock */
     bool sampled_in_loop;      /* inside a sampling branch of the innermost loop */
     const char *loop_path;     /* the loop nest, "" outside loops */
     long long lambda;          /* offset of the enclosing lambda, 0 when none */

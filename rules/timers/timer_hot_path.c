@@ -179,7 +179,7 @@ static void judge(hs_judge_ctx *ctx)
         /* A loop that blocks, here or in a function it calls (a logger writing a file, a
          * helper that sleeps), is paced by that: a clock read in it costs nothing that
          * matters. */
-        bool in_loop = read->in_loop && !read->loop_blocking &&
+        bool in_loop = read->in_loop && !read->loop_blocking && !read->decides_loop_exit &&
                        !hs_timers_loop_calls_blocking(f, hs_clock_read_loop(read), blocking);
         const hs_call_edge *loop_call = hot_loop_caller(f);
         /* Reached only through an indirect call that may go to very many functions (a
