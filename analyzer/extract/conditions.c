@@ -9,6 +9,7 @@
  *      errno tested, `r == -1`, `r < 0`          "error-check"
  *      `d >= server.slow_threshold` (a value     "threshold"
  *      exceeding one held in a global)
+ *      an arm that ends in `return -1;`          "error-check"
  *    Found on redis (slowlog, latency monitor), memcached (EMFILE on accept) and haproxy
  *    (profiling and tracing under unlikely()); each made a wrong timer-hot-path finding.
  *
@@ -141,7 +142,7 @@ static bool mentions_errno(CXCursor c)
 }
 
 /* A variable with static storage (a global, a static), or a member of one: `server.x`. */
-static bool global_based(CXCursor c)
+bool hs_condition_static_storage(CXCursor c)
 {
     for (int depth = 0; depth < 16; depth++) {
         c = strip(c);
@@ -171,7 +172,7 @@ static bool global_based(CXCursor c)
 static bool exceeds_global(CXCursor big, CXCursor small)
 {
     long long v;
-    return !hs_condition_constant(big, &v) && global_based(small);
+    return !hs_condition_constant(big, &v) && hs_condition_static_storage(small);
 }
 
 /* Why the arm that runs when `cond` evaluates to `truth` is rare, or NULL. */
@@ -239,6 +240,27 @@ const char *hs_condition_rare(CXTranslationUnit tu, CXCursor cond, bool truth)
     if ((op == CXBinaryOperator_LE || op == CXBinaryOperator_LT) && exceeds_global(r, l))
         return "threshold";
     return NULL;
+}
+
+/* An arm that ends by returning a negative constant (`return -1;`, `return C_ERR;`). */
+bool hs_arm_returns_error(CXCursor arm)
+{
+    CXCursor last = arm;
+    if (clang_getCursorKind(arm) == CXCursor_CompoundStmt) {
+        hs_cursor_list kids;
+        hs_children(arm, &kids);
+        bool any = kids.len > 0;
+        if (any)
+            last = kids.items[kids.len - 1];
+        hs_cursor_list_free(&kids);
+        if (!any)
+            return false;
+    }
+    if (clang_getCursorKind(last) != CXCursor_ReturnStmt)
+        return false;
+    CXCursor value;
+    long long v;
+    return only_child(last, &value) && hs_condition_constant(value, &v) && v < 0;
 }
 
 /* The index of the parameter `c` names (a plain reference to one of `fn`'s), or -1. */

@@ -16,6 +16,13 @@ const char *hs_condition_rare(CXTranslationUnit tu, CXCursor cond, bool truth);
 bool hs_condition_param_guard(CXTranslationUnit tu, CXCursor fn, CXCursor cond, bool truth, int *param,
                               bool *nonzero);
 
+/* An arm that ends by returning a negative constant (`return -1;`, `return C_ERR;`): an
+ * error return, whatever its condition. */
+bool hs_arm_returns_error(CXCursor arm);
+
+/* A variable with static storage (a global, a static local), or a member of one. */
+bool hs_condition_static_storage(CXCursor c);
+
 /* A constant integer argument or operand (literal, enumerator, NULL, true/false, -1). */
 bool hs_condition_constant(CXCursor c, long long *value);
 

@@ -677,6 +677,11 @@ const char *hs_walk_rare(const hs_walk *x)
     return x->rare;
 }
 
+bool hs_walk_function_variadic(const hs_walk *x)
+{
+    return x->fn && clang_Cursor_isVariadic(x->fn->cursor);
+}
+
 json_t *hs_walk_guards_json(const hs_walk *x)
 {
     if (x->nguards == 0)
@@ -1016,6 +1021,8 @@ static void walk_arm_when(hs_walk *x, CXCursor node, unsigned arm_index, CXCurso
     if (!clang_Cursor_isNull(cond)) {
         if (!x->rare)
             x->rare = hs_condition_rare(x->tu, cond, truth);
+        if (!x->rare && hs_arm_returns_error(arm))
+            x->rare = "error-check";
         hs_param_guard g;
         if (x->nguards < HS_MAX_NEST &&
             hs_condition_param_guard(x->tu, x->fn->cursor, cond, truth, &g.param, &g.nonzero))
@@ -1175,6 +1182,10 @@ const hs_vec *hs_walk_combinations(hs_walk *x)
             for (unsigned k = 0; k < p->n; k++) {
                 json_t *set = json_object();
                 hs_collect_keys(x, p->cursors[k], set);
+                /* A value kept in static storage (a previous reading: a rate limit, a
+                 * per-second cache) is marked so collectors can tell. */
+                if (hs_condition_static_storage(p->cursors[k]))
+                    json_object_set_new(set, HS_STATIC_STORAGE_KEY, json_true());
                 json_array_append_new(sets, set);
             }
             hs_vec_push(&fn->combiners, sets);

@@ -101,6 +101,8 @@ bool hs_walk_on_error_path(const hs_walk *x);   /* before an abort-like call */
 /* Inside an arm that runs rarely (an error check, unlikely(), a value over a threshold):
  * "error-check", "unlikely" or "threshold"; NULL otherwise. */
 const char *hs_walk_rare(const hs_walk *x);
+/* The function being walked takes `...` (a logger, a formatter). */
+bool hs_walk_function_variadic(const hs_walk *x);
 /* The enclosing arms one parameter decides, as [[parameter index, needs non-zero], ...];
  * NULL when there are none. A new reference. */
 json_t *hs_walk_guards_json(const hs_walk *x);
@@ -136,6 +138,8 @@ CXCursor hs_walk_sink_value(const hs_walk *x);
 /* Values combined together (operands of - -= < > <= >= == != <=>, the arguments of a
  * non-variadic call with two or more): json_t* arrays of key sets (objects). */
 const hs_vec *hs_walk_combinations(hs_walk *x);
+/* In a set of hs_walk_combinations: the operand is (a member of) a static-storage object. */
+#define HS_STATIC_STORAGE_KEY "static:"
 /* Names written (assigned, ++/--, passed by address): json_t* [key, offset]. */
 const hs_vec *hs_walk_writes(hs_walk *x);
 /* Names read in conditions -> true when the condition is a wait (a loop's). */

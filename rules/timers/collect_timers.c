@@ -27,14 +27,29 @@ typedef struct {
     unsigned loop_id;   /* the innermost loop around the read, 0 outside loops */
 } timer_read;
 
+/*
+ * A call with no arguments whose value is used: perhaps a clock wrapper (redis' ustime(),
+ * haproxy's now_mono_time(), a function pointer like getMonotonicUs). When its value is
+ * subtracted from or compared with another, the call site is "timed": the wrapper's read
+ * is half of an interval measurement there, which the judge cannot see from the wrapper.
+ */
+typedef struct {
+    hs_strmap *keys;    /* names holding its value */
+    hs_pos pos;
+} value_call;
+
 /* The collector's state for one TU. */
 typedef struct {
     json_t *clock_reads;
+    json_t *timed_calls;    /* sites of value calls combined with another value */
+    hs_vec value_calls;     /* value_call*, in the current function */
+    hs_cursor_list returns; /* the current function's returned expressions */
     /* The current function. */
     bool is_timer_wrapper;  /* the function is itself a listed timer API */
     hs_vec reads;           /* timer_read* */
     hs_strmap *blocking_loops; /* loop id (as text) -> 1 when the loop blocks */
     unsigned call_seq;
+    hs_cursor_list printed; /* arguments of variadic calls (printf, loggers) in the function */
     unsigned blocking_seq;  /* blocking or slow calls seen so far */
     bool blocks_unconditionally; /* one is made outside any branch and error path */
 } timers;
@@ -134,11 +149,63 @@ static void mark_loops_blocking(timers *t, const hs_walk *x)
     }
 }
 
+static void note_value_call(timers *t, hs_walk *x, CXCursor call)
+{
+    value_call *v = hs_xcalloc(1, sizeof *v);
+    if (!hs_cursor_pos(x, call, &v->pos, NULL)) {
+        free(v);
+        return;
+    }
+    v->keys = hs_strmap_create();
+    char key[32];
+    snprintf(key, sizeof key, "r:%u", clang_hashCursor(call));
+    hs_strmap_put(v->keys, key, (void *)1);
+    if (hs_walk_has_sink(x)) {
+        char *sink = hs_sink_key(x);
+        if (sink)
+            hs_strmap_put(v->keys, sink, (void *)1);
+        free(sink);
+    }
+    hs_vec_push(&t->value_calls, v);
+}
+
+static void list_push(hs_cursor_list *l, CXCursor c)
+{
+    if (l->len == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 8;
+        l->items = hs_xrealloc(l->items, l->cap * sizeof(CXCursor));
+    }
+    l->items[l->len++] = c;
+}
+
+/* Returned expressions: a reading returned makes the function a clock wrapper. */
+static void timers_cursor(void *state, hs_walk *x, CXCursor c)
+{
+    timers *t = state;
+    if (clang_getCursorKind(c) != CXCursor_ReturnStmt || !hs_walk_function_usr(x))
+        return;
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    if (kids.len == 1)
+        list_push(&t->returns, kids.items[0]);
+    hs_cursor_list_free(&kids);
+}
+
 static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee, const char *qname)
 {
     timers *t = state;
-    (void)callee;
     t->call_seq++;
+    /* What a variadic call gets is printed (a log line, a reply field), not computed on. */
+    if (!clang_Cursor_isNull(callee) && clang_Cursor_isVariadic(callee)) {
+        int n = clang_Cursor_getNumArguments(call);
+        for (int i = 0; i < n; i++)
+            list_push(&t->printed, clang_Cursor_getArgument(call, (unsigned)i));
+    }
+    const hs_timer_api *clock_api = qname ? hs_ruledata_find_timer(hs_walk_ruledata(x), qname) : NULL;
+    if (!clock_api && clang_Cursor_getNumArguments(call) == 0 &&
+        clang_getCursorType(call).kind != CXType_Void &&
+        (hs_walk_parent_kind(x) != CXCursor_CompoundStmt || hs_walk_has_sink(x)))
+        note_value_call(t, x, call);
     if (!qname)
         return;
     if (hs_ruledata_is_blocking(hs_walk_ruledata(x), qname)) {
@@ -150,7 +217,7 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     }
     if (t->is_timer_wrapper)
         return;
-    const hs_timer_api *api = hs_ruledata_find_timer(hs_walk_ruledata(x), qname);
+    const hs_timer_api *api = clock_api;
     if (!api)
         return;
     hs_pos start, end;
@@ -253,6 +320,7 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     json_object_set_new(fact, "result_used",
                         json_boolean(hs_walk_parent_kind(x) != CXCursor_CompoundStmt || sink != NULL));
     json_object_set_new(fact, "error_path", json_boolean(hs_walk_on_error_path(x)));
+    json_object_set_new(fact, "in_variadic", json_boolean(hs_walk_function_variadic(x)));
     if (hs_walk_rare(x))
         json_object_set_new(fact, "rare", json_string(hs_walk_rare(x)));
     json_t *guards = hs_walk_guards_json(x);
@@ -271,14 +339,44 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     free(clock_id);
 }
 
-static bool read_in_set(const timer_read *r, json_t *set)
+static bool keys_in_set(const hs_strmap *keys, json_t *set)
 {
     const char *k;
     void *unused;
-    for (size_t it = 0; hs_strmap_next(r->keys, &it, &k, &unused);)
+    for (size_t it = 0; hs_strmap_next(keys, &it, &k, &unused);)
         if (json_object_get(set, k))
             return true;
     return false;
+}
+
+static bool read_in_set(const timer_read *r, json_t *set)
+{
+    return keys_in_set(r->keys, set);
+}
+
+/* Value calls combined with another value (`ustime() - call_timer`): timed call sites. */
+static void finish_value_calls(timers *t, hs_walk *x)
+{
+    if (t->value_calls.len == 0)
+        return;
+    const hs_vec *combiners = hs_walk_combinations(x);
+    for (size_t i = 0; i < t->value_calls.len; i++) {
+        value_call *v = t->value_calls.items[i];
+        bool timed = false;
+        for (size_t c = 0; !timed && c < combiners->len; c++) {
+            json_t *sets = combiners->items[c];
+            size_t nsets = json_array_size(sets);
+            for (size_t a = 0; !timed && a < nsets; a++)
+                for (size_t b = 0; !timed && b < nsets; b++)
+                    timed = a != b && keys_in_set(v->keys, json_array_get(sets, a)) &&
+                            json_object_size(json_array_get(sets, b)) > 0;
+        }
+        if (timed)
+            json_array_append_new(t->timed_calls,
+                                  json_pack("{s:s, s:s, s:i, s:i, s:i}", "function", hs_walk_function_usr(x),
+                                            "file", v->pos.file, "line", (json_int_t)v->pos.line, "column",
+                                            (json_int_t)v->pos.column, "offset", (json_int_t)v->pos.offset));
+    }
 }
 
 static const char *innermost_loop(const char *loop_path)
@@ -291,7 +389,7 @@ static const char *innermost_loop(const char *loop_path)
 static void timers_assigned(void *state, hs_walk *x, CXCursor value)
 {
     timers *t = state;
-    if (t->reads.len == 0)
+    if (t->reads.len == 0 && t->value_calls.len == 0)
         return;
     char *target_key = hs_sink_key(x);
     json_t *set = json_object();
@@ -306,6 +404,11 @@ static void timers_assigned(void *state, hs_walk *x, CXCursor value)
             hit = json_object_get(set, k) != NULL;
         if (hit)
             hs_strmap_put(r->keys, target_key, (void *)1);
+    }
+    for (size_t i = 0; target_key && i < t->value_calls.len; i++) {
+        value_call *v = t->value_calls.items[i];
+        if (keys_in_set(v->keys, set))
+            hs_strmap_put(v->keys, target_key, (void *)1);
     }
     json_decref(set);
     free(target_key);
@@ -322,10 +425,24 @@ static void finish_reads(timers *t, hs_walk *x)
     json_t **elapsed = hs_xcalloc(n, sizeof(json_t *));
     for (size_t i = 0; i < n; i++)
         elapsed[i] = json_array();
-    const hs_vec *combiners = n >= 2 ? hs_walk_combinations(x) : NULL;
+    bool *vs_static = hs_xcalloc(n, sizeof(bool));
+    const hs_vec *combiners = hs_walk_combinations(x);
     for (size_t c = 0; combiners && c < combiners->len; c++) {
         json_t *sets = combiners->items[c];
         size_t nsets = json_array_size(sets);
+        /* A reading compared with or subtracted from a value in static storage: the
+         * previous reading of a rate limit (`now - logged_time > 60`) or a cache. */
+        for (size_t a = 0; a < nsets; a++) {
+            for (size_t b = 0; b < nsets; b++) {
+                if (a == b || !json_object_get(json_array_get(sets, b), HS_STATIC_STORAGE_KEY))
+                    continue;
+                for (size_t i = 0; i < n; i++)
+                    if (read_in_set(t->reads.items[i], json_array_get(sets, a)))
+                        vs_static[i] = true;
+            }
+        }
+        if (n < 2)
+            continue;
         for (size_t a = 0; a < nsets; a++) {
             for (size_t b = a + 1; b < nsets; b++) {
                 for (size_t i = 0; i < n; i++) {
@@ -341,9 +458,30 @@ static void finish_reads(timers *t, hs_walk *x)
             }
         }
     }
+    /* Readings returned: the function is a clock wrapper (its callers hold the reading). */
+    bool *returned = hs_xcalloc(n, sizeof(bool));
+    for (size_t k = 0; k < t->returns.len; k++) {
+        json_t *set = json_object();
+        hs_collect_keys(x, t->returns.items[k], set);
+        for (size_t i = 0; i < n; i++)
+            returned[i] |= read_in_set(t->reads.items[i], set);
+        json_decref(set);
+    }
+    /* Readings printed by a variadic call. */
+    bool *printed = hs_xcalloc(n, sizeof(bool));
+    for (size_t k = 0; k < t->printed.len; k++) {
+        json_t *set = json_object();
+        hs_collect_keys(x, t->printed.items[k], set);
+        for (size_t i = 0; i < n; i++)
+            printed[i] |= read_in_set(t->reads.items[i], set);
+        json_decref(set);
+    }
     for (size_t i = 0; i < n; i++) {
         timer_read *r = t->reads.items[i];
         json_object_set_new(r->fact, "elapsed_with", elapsed[i]);
+        json_object_set_new(r->fact, "vs_static", json_boolean(vs_static[i]));
+        json_object_set_new(r->fact, "printed", json_boolean(printed[i]));
+        json_object_set_new(r->fact, "returned", json_boolean(returned[i]));
         bool blocking = r->loop_path[0] && hs_strmap_has(t->blocking_loops, innermost_loop(r->loop_path));
         json_object_set_new(r->fact, "loop_blocking", json_boolean(blocking));
         /* Only the reading decides when its loop ends: a deadline spin (`for (;;) { now =
@@ -368,6 +506,9 @@ static void finish_reads(timers *t, hs_walk *x)
         json_array_append(t->clock_reads, r->fact);
     }
     free(elapsed);
+    free(vs_static);
+    free(printed);
+    free(returned);
 }
 
 static void *timers_tu_start(hs_walk *x)
@@ -375,6 +516,7 @@ static void *timers_tu_start(hs_walk *x)
     (void)x;
     timers *t = hs_xcalloc(1, sizeof *t);
     t->clock_reads = json_array();
+    t->timed_calls = json_array();
     return t;
 }
 
@@ -383,6 +525,7 @@ static void timers_tu_end(void *state, hs_walk *x, json_t *facts)
     (void)x;
     timers *t = state;
     json_object_set_new(facts, "clock_reads", t->clock_reads);
+    json_object_set_new(facts, "timed_calls", t->timed_calls);
     free(t);
 }
 
@@ -399,6 +542,16 @@ static void timers_function_end(void *state, hs_walk *x)
 {
     timers *t = state;
     finish_reads(t, x);
+    finish_value_calls(t, x);
+    for (size_t i = 0; i < t->value_calls.len; i++) {
+        value_call *v = t->value_calls.items[i];
+        hs_strmap_delete(v->keys);
+        free(v);
+    }
+    hs_vec_free(&t->value_calls);
+    free(t->returns.items);
+    t->returns.items = NULL;
+    t->returns.len = t->returns.cap = 0;
     for (size_t i = 0; i < t->reads.len; i++) {
         timer_read *r = t->reads.items[i];
         json_decref(r->fact);
@@ -407,6 +560,9 @@ static void timers_function_end(void *state, hs_walk *x)
         free(r);
     }
     hs_vec_free(&t->reads);
+    free(t->printed.items);
+    t->printed.items = NULL;
+    t->printed.len = t->printed.cap = 0;
     hs_strmap_delete(t->blocking_loops);
     t->blocking_loops = NULL;
 }
@@ -418,5 +574,6 @@ const hs_collector hs_collector_timers = {
     .function_start = timers_function_start,
     .function_end = timers_function_end,
     .call = timers_call,
+    .cursor = timers_cursor,
     .assigned = timers_assigned,
 };

@@ -11,7 +11,22 @@
 
 static void *create(void)
 {
-    return hs_xcalloc(1, sizeof(hs_timer_store));
+    hs_timer_store *s = hs_xcalloc(1, sizeof *s);
+    s->timed_sites = hs_strmap_create();
+    return s;
+}
+
+static char *site_key(const char *file, unsigned line, unsigned column)
+{
+    return hs_printf("%s:%u:%u", file ? file : "", line, column);
+}
+
+bool hs_timer_site_timed(const hs_timer_store *s, const char *file, unsigned line, unsigned column)
+{
+    char *key = site_key(file, line, column);
+    bool timed = hs_strmap_has(s->timed_sites, key);
+    free(key);
+    return timed;
 }
 
 static void destroy(void *store)
@@ -24,6 +39,7 @@ static void destroy(void *store)
         free(s->reads[i].guards);
     }
     free(s->reads);
+    hs_strmap_delete(s->timed_sites);
     free(s);
 }
 
@@ -69,6 +85,10 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_clock_read *r
     r->function_blocks = hs_facts_bool(o, "function_blocks");
     r->seq = hs_facts_int(o, "seq", 0);
     r->blocking_seq = hs_facts_int(o, "blocking_seq", 0);
+    r->in_variadic = hs_facts_bool(o, "in_variadic");
+    r->printed = hs_facts_bool(o, "printed");
+    r->returned = hs_facts_bool(o, "returned");
+    r->vs_static = hs_facts_bool(o, "vs_static");
     r->result_used = hs_facts_bool(o, "result_used");
     r->sink = hs_facts_str(in, o, "sink");
     r->sink_text = hs_facts_str(in, o, "sink_text");
@@ -103,6 +123,12 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
         s->reads = hs_array_append(s->reads, &s->len, &s->cap, sizeof *s->reads);
         hs_clock_read *r = &s->reads[s->len - 1];
         read_one(p->strings, o, tu_index, r);
+    }
+    json_array_foreach(json_object_get(tu_facts, "timed_calls"), i, o) {
+        const char *file = json_string_value(json_object_get(o, "file"));
+        char *key = site_key(file, hs_facts_uint(o, "line"), hs_facts_uint(o, "column"));
+        hs_strmap_put(s->timed_sites, key, (void *)1);
+        free(key);
     }
 }
 

@@ -59,6 +59,11 @@ typedef struct {
     long long seq;             /* calls made before it in the function */
     long long blocking_seq;    /* blocking or slow calls made before it */
 
+    bool in_variadic;          /* the function takes `...`: a logger or a formatter */
+    bool returned;             /* the reading is returned: the function is a clock wrapper */
+    bool printed;              /* the reading is passed to a variadic call (printed) */
+    bool vs_static;            /* the reading is compared with or subtracted from a value in
+                                  static storage: a rate limit's or a cache's last reading */
     bool result_used;          /* the reading is used (not a discarded call) */
     const char *sink;          /* name key of what receives the reading, or NULL */
     const char *sink_text;     /* its text, or NULL when the reading lands nowhere named */
@@ -79,7 +84,14 @@ typedef struct {
 typedef struct {
     hs_clock_read *reads;
     size_t len, cap;
+    /* Call sites ("file:line:column") of calls with no arguments whose value is subtracted
+     * from or compared with another: where a clock wrapper's reading is half of an
+     * interval measurement. */
+    hs_strmap *timed_sites;
 } hs_timer_store;
+
+/* Is the call at file:line:column a timed one (see timed_sites)? */
+bool hs_timer_site_timed(const hs_timer_store *s, const char *file, unsigned line, unsigned column);
 
 extern const hs_fact_family hs_family_timers;
 

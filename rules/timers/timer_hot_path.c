@@ -44,11 +44,33 @@ static bool strong_edge(const hs_call_edge *e)
 }
 
 /*
- * Is the read's arm dead on every hot path into `f`? It is when the arm runs only for some
- * value of a parameter (`fresh ? time(NULL) : cached`) and every hot caller passes a
- * constant that rules it out (`stamp(0)`). A hot root's own reads are never dead: it is
- * entered from outside.
+ * Is the read's arm dead on every strong hot path into `f`? It is when the arm runs only
+ * for some value of a parameter (`fresh ? time(NULL) : cached`) and every strong hot
+ * caller passes a constant that rules it out (`stamp(0)`). A hot root's own reads are
+ * never dead: it is entered from outside.
  */
+/*
+ * A clock wrapper (it returns its reading: redis' ustime(), haproxy's now_mono_time())
+ * whose every strong hot caller times an interval with it (`ustime() - call_timer`): the
+ * read is half of a start/end pair, deliberate instrumentation. A syscall clock is still
+ * reported: timing with it costs a system call per request.
+ */
+static bool timed_by_hot_callers(const hs_timer_store *store, const hs_clock_read *read, const hs_function *f)
+{
+    if (!read->returned || f->hot_root || f->hot_depth <= 0 || strcmp(read->cost, "syscall") == 0)
+        return false;
+    size_t hot_callers = 0;
+    for (size_t i = 0; i < f->callers.len; i++) {
+        const hs_call_edge *e = f->callers.items[i];
+        if (e->caller->hot_depth < 0 || e->error_path || !strong_edge(e))
+            continue;
+        hot_callers++;
+        if (!hs_timer_site_timed(store, e->file, e->line, e->column))
+            return false;
+    }
+    return hot_callers > 0;
+}
+
 static bool dead_for_hot_callers(const hs_clock_read *read, const hs_function *f)
 {
     if (read->n_guards == 0 || f->hot_root || f->hot_depth <= 0)
@@ -56,7 +78,9 @@ static bool dead_for_hot_callers(const hs_clock_read *read, const hs_function *f
     size_t hot_callers = 0;
     for (size_t i = 0; i < f->callers.len; i++) {
         const hs_call_edge *e = f->callers.items[i];
-        if (e->caller->hot_depth < 0 || e->error_path)
+        /* Only strong hot callers count: a rewrite command reached through the command
+         * table passing 1 is weak evidence already. */
+        if (e->caller->hot_depth < 0 || e->error_path || !strong_edge(e))
             continue;
         hot_callers++;
         if (!hs_guards_contradicted(read->guards, read->n_guards, e->const_args, e->n_const_args))
@@ -137,6 +161,46 @@ static const char *rare_words(const char *rare)
     if (strcmp(rare, "threshold") == 0)
         return "it runs only in a branch taken when a value exceeds a configured limit";
     return "it runs only in an error-handling branch";
+}
+
+/*
+ * Why the evidence that this read runs per request is weak, in words for the message, with
+ * a tag for "reasons"; NULL when it is not. Each is a shape that made wrong findings on
+ * redis, memcached or haproxy: the read (or every strong path to it) in a rare arm; a
+ * reading that is printed or logged; one compared with a stored earlier reading (a rate
+ * limit, a per-second cache); a clock wrapper whose hot callers time an interval with it;
+ * an arm every hot caller's constant argument rules out; a path only a wide indirect call
+ * or a rare arm leads to.
+ */
+static const char *weak_evidence(const hs_timer_store *store, const hs_clock_read *read, const hs_function *f,
+                                 bool wide_only, const char **tag)
+{
+    *tag = "output";
+    if (read->rare) {
+        *tag = "rare-branch";
+        return rare_words(read->rare);
+    }
+    if (read->printed)
+        return "its reading is printed (a log line, a reply field): formatting the output costs more "
+               "than the read, and the value is what it prints";
+    if (read->in_variadic)
+        return "it is in a variadic logging or formatting function: the record needs its own timestamp";
+    *tag = "rate-limited";
+    if (read->vs_static)
+        return "its reading is compared with a stored earlier one (a rate limit, a cache refreshed "
+               "when the time changes): the code is built around this read";
+    *tag = "interval";
+    if (timed_by_hot_callers(store, read, f))
+        return "it is a clock wrapper, and every hot caller subtracts or compares its readings: an "
+               "interval measurement needs both ends";
+    *tag = "dead-for-hot-callers";
+    if (dead_for_hot_callers(read, f))
+        return "every hot caller passes a constant argument that rules out the branch it is in";
+    *tag = "weak-path";
+    if (wide_only && f->hot_weak_why)
+        return f->hot_weak_why;
+    *tag = NULL;
+    return NULL;
 }
 
 static void add_aggressive_fixes(hs_judge_ctx *ctx, json_t *finding, const hs_clock_read *read, const hs_function *f)
@@ -238,19 +302,13 @@ static void judge(hs_judge_ctx *ctx)
         /* Weak evidence, said in the message: the read, or every strong path to it, sits in
          * a rare arm (an error check, unlikely(), a value over a configured limit), or its
          * arm is dead for the constants every hot caller passes. Low, hidden by default. */
-        const char *weak = NULL;
-        if (read->rare)
-            weak = rare_words(read->rare);
-        else if (dead_for_hot_callers(read, f))
-            weak = "every hot caller passes a constant argument that rules out the branch it is in";
-        else if (wide_only && f->hot_weak_why)
-            weak = f->hot_weak_why;
+        const char *weak_tag = NULL;
+        const char *weak = weak_evidence(store, read, f, wide_only, &weak_tag);
         if (weak) {
             char *longer = hs_printf("%s (low confidence: %s)", message, weak);
             free(message);
             message = longer;
-            json_array_append_new(reasons, json_string(read->rare ? "rare-branch"
-                                                       : wide_only ? "weak-path" : "dead-for-hot-callers"));
+            json_array_append_new(reasons, json_string(weak_tag));
         }
         const char *confidence = only_loop || wide_only || weak ? "low" : "high";
         /* Outside a tight loop, a cheap clock read beside blocking I/O in the same

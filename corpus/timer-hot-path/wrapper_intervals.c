@@ -1,0 +1,61 @@
+// hotscan-args: --hot execute_command
+/*
+ * A clock wrapper (a function that returns its reading) called at both ends of an
+ * interval by the hot path (`ustime() - start`) is deliberate instrumentation: a command's
+ * duration needs both reads. The same holds through a function pointer set at start-up.
+ * Low, hidden by default. A wrapper whose reading the hot caller only stores is flagged,
+ * and so is a syscall clock, even for timing.
+ */
+#include <stdint.h>
+#include <sys/time.h>
+#include <time.h>
+
+long long ustime(void)
+{
+    struct timeval tv;
+    long long ust;
+    gettimeofday(&tv, NULL);
+    ust = ((long long)tv.tv_sec) * 1000000;
+    ust += tv.tv_usec;
+    return ust;
+}
+
+static uint64_t mono_us_posix(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+uint64_t (*mono_us)(void);
+
+void clock_init(void)
+{
+    mono_us = mono_us_posix;
+}
+
+static long long stamp_us(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL); // expect: timer-hot-path
+    return (long long)tv.tv_sec * 1000000 + tv.tv_usec;
+}
+
+static long cpu_now(void)
+{
+    return (long)clock(); // expect: timer-hot-path
+}
+
+struct command { long long duration, mono, last_seen; long cpu; void (*proc)(void); };
+
+void execute_command(struct command *c)
+{
+    long long start = ustime();
+    uint64_t m0 = mono_us();
+    long cpu0 = cpu_now();
+    c->proc();
+    c->duration = ustime() - start;
+    c->mono = (long long)(mono_us() - m0);
+    c->cpu = cpu_now() - cpu0;
+    c->last_seen = stamp_us();
+}
