@@ -37,6 +37,7 @@ typedef struct {
     unsigned n;
     unsigned offset;        /* writes: where */
     bool wait;              /* tests: the condition is a wait */
+    bool sum;               /* combiners: the operands are added, not compared */
 } hs_pending;
 
 /* The function definition being walked. */
@@ -784,6 +785,31 @@ CXCursor hs_walk_sink_value(const hs_walk *x)
     return x->has_sink ? x->sink_value : clang_getNullCursor();
 }
 
+bool hs_walk_sink_through_parameter(const hs_walk *x)
+{
+    if (!x->has_sink || x->sink_is_decl)
+        return false;
+    /* `*out = v`, `out->x = v`, `out[i] = v`: down to the name the sink starts from. */
+    CXCursor c = x->sink;
+    for (int depth = 0; depth < 16; depth++) {
+        c = hs_strip_expr(c);
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_DeclRefExpr)
+            return depth > 0 && clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_ParmDecl;
+        if (k != CXCursor_UnaryOperator && k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr)
+            return false;
+        hs_cursor_list kids;
+        hs_children(c, &kids);
+        bool ok = kids.len >= 1;
+        if (ok)
+            c = kids.items[0];
+        hs_cursor_list_free(&kids);
+        if (!ok)
+            return false;
+    }
+    return false;
+}
+
 /* ---- attributes -------------------------------------------------------------------- */
 
 const char *hs_spelled_text(hs_walk *x, CXCursor c, CXFile *file, unsigned *offset, size_t *size)
@@ -1186,6 +1212,8 @@ const hs_vec *hs_walk_combinations(hs_walk *x)
                  * per-second cache) is marked so collectors can tell. */
                 if (hs_condition_static_storage(p->cursors[k]))
                     json_object_set_new(set, HS_STATIC_STORAGE_KEY, json_true());
+                if (p->sum)
+                    json_object_set_new(set, HS_SUM_KEY, json_true());
                 json_array_append_new(sets, set);
             }
             hs_vec_push(&fn->combiners, sets);
@@ -1864,6 +1892,13 @@ static void walk_binary(hs_walk *x, CXCursor c)
     }
     if (is_combining_operator(op))
         hs_vec_push(&x->fn->pending_combiners, pending_new(kids.items, 2));
+    /* `now + timeout`: a deadline. Offered marked, for what only cares that a value is
+     * combined with another (a clock wrapper's call site), never as elapsed time. */
+    if (op == CXBinaryOperator_Add || op == CXBinaryOperator_AddAssign) {
+        hs_pending *sum = pending_new(kids.items, 2);
+        sum->sum = true;
+        hs_vec_push(&x->fn->pending_combiners, sum);
+    }
     bool assigns = op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
     bool compares = (is_combining_operator(op) && op != CXBinaryOperator_Sub && op != CXBinaryOperator_SubAssign) ||
                     op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr;

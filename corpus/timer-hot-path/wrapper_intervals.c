@@ -3,6 +3,11 @@
  * A clock wrapper (a function that returns its reading) called at both ends of an
  * interval by the hot path (`ustime() - start`) is deliberate instrumentation: a command's
  * duration needs both reads. The same holds through a function pointer set at start-up.
+ * A deadline (`mono_us() + timeout`) is timing too. Callers that only pass the value on
+ * (a wrapper of the wrapper, `*start = mono_us()`) or read as a fallback when their
+ * caller passed no reading (`if (us == 0) us = ustime();`) decide nothing themselves.
+ * Their own callers are not followed (a known limitation: `c->ms = mstime()` below stores
+ * a reading untimed, through a wrapper of the wrapper, and is not seen).
  * Low, hidden by default. A wrapper whose reading the hot caller only stores is flagged,
  * and so is a syscall clock, even for timing.
  */
@@ -46,12 +51,40 @@ static long cpu_now(void)
     return (long)clock(); // expect: timer-hot-path
 }
 
-struct command { long long duration, mono, last_seen; long cpu; void (*proc)(void); };
+long long mstime(void)
+{
+    return ustime() / 1000;
+}
+
+static void elapsed_start(uint64_t *start)
+{
+    *start = mono_us();
+}
+
+static long long cached_us;
+
+static void enter_unit(long long us)
+{
+    if (us == 0)
+        us = ustime();
+    cached_us = us;
+}
+
+struct command {
+    long long duration, mono, last_seen, ms;
+    long cpu;
+    uint64_t started, deadline;
+    void (*proc)(void);
+};
 
 void execute_command(struct command *c)
 {
     long long start = ustime();
+    enter_unit(start);
     uint64_t m0 = mono_us();
+    elapsed_start(&c->started);
+    c->deadline = mono_us() + 1000;
+    c->ms = mstime();
     long cpu0 = cpu_now();
     c->proc();
     c->duration = ustime() - start;

@@ -126,6 +126,8 @@ enum CXCursorKind hs_walk_parent_kind(const hs_walk *x);
 /* While a value assigned to a name is walked: true, and the whole value (else null);
  * hs_sink_key() and hs_sink_text() name the receiving name. */
 bool hs_walk_has_sink(const hs_walk *x);
+/* The value goes through a pointer parameter (`*out = v`, `out->t = v`): to the caller. */
+bool hs_walk_sink_through_parameter(const hs_walk *x);
 CXCursor hs_walk_sink_value(const hs_walk *x);
 
 /*
@@ -140,6 +142,8 @@ CXCursor hs_walk_sink_value(const hs_walk *x);
 const hs_vec *hs_walk_combinations(hs_walk *x);
 /* In a set of hs_walk_combinations: the operand is (a member of) a static-storage object. */
 #define HS_STATIC_STORAGE_KEY "static:"
+/* In a set of hs_walk_combinations: the operands are added (`now + timeout`), not compared. */
+#define HS_SUM_KEY "sum:"
 /* Names written (assigned, ++/--, passed by address): json_t* [key, offset]. */
 const hs_vec *hs_walk_writes(hs_walk *x);
 /* Names read in conditions -> true when the condition is a wait (a loop's). */

@@ -36,6 +36,8 @@ typedef struct {
 typedef struct {
     hs_strmap *keys;    /* names holding its value */
     hs_pos pos;
+    bool to_caller;     /* stored through a pointer parameter: the caller gets the value */
+    bool guarded;       /* in an arm one of the function's parameters decides */
 } value_call;
 
 /* The collector's state for one TU. */
@@ -166,6 +168,10 @@ static void note_value_call(timers *t, hs_walk *x, CXCursor call)
             hs_strmap_put(v->keys, sink, (void *)1);
         free(sink);
     }
+    v->to_caller = hs_walk_sink_through_parameter(x);
+    json_t *guards = hs_walk_guards_json(x);
+    v->guarded = guards != NULL;
+    json_decref(guards);
     hs_vec_push(&t->value_calls, v);
 }
 
@@ -354,12 +360,21 @@ static bool read_in_set(const timer_read *r, json_t *set)
     return keys_in_set(r->keys, set);
 }
 
-/* Value calls combined with another value (`ustime() - call_timer`): timed call sites. */
+/*
+ * How each value call's value is used, when the judge cares: "timed" (subtracted from,
+ * compared with or added to another value: `ustime() - call_timer`, `now + timeout`),
+ * "to-caller" (returned, or stored through a pointer parameter: the function is a wrapper
+ * too, its callers decide), "guarded" (in an arm a parameter decides: `if (us == 0) us =
+ * ustime();`, a fallback when the caller passed no reading). Others are not listed.
+ */
 static void finish_value_calls(timers *t, hs_walk *x)
 {
     if (t->value_calls.len == 0)
         return;
     const hs_vec *combiners = hs_walk_combinations(x);
+    json_t *returned = json_object();
+    for (size_t k = 0; k < t->returns.len; k++)
+        hs_collect_keys(x, t->returns.items[k], returned);
     for (size_t i = 0; i < t->value_calls.len; i++) {
         value_call *v = t->value_calls.items[i];
         bool timed = false;
@@ -371,12 +386,18 @@ static void finish_value_calls(timers *t, hs_walk *x)
                     timed = a != b && keys_in_set(v->keys, json_array_get(sets, a)) &&
                             json_object_size(json_array_get(sets, b)) > 0;
         }
-        if (timed)
+        const char *use = timed                                          ? "timed"
+                          : v->to_caller || keys_in_set(v->keys, returned) ? "to-caller"
+                          : v->guarded                                     ? "guarded"
+                                                                           : NULL;
+        if (use)
             json_array_append_new(t->timed_calls,
-                                  json_pack("{s:s, s:s, s:i, s:i, s:i}", "function", hs_walk_function_usr(x),
+                                  json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "function", hs_walk_function_usr(x),
                                             "file", v->pos.file, "line", (json_int_t)v->pos.line, "column",
-                                            (json_int_t)v->pos.column, "offset", (json_int_t)v->pos.offset));
+                                            (json_int_t)v->pos.column, "offset", (json_int_t)v->pos.offset, "use",
+                                            use));
     }
+    json_decref(returned);
 }
 
 static const char *innermost_loop(const char *loop_path)
@@ -432,6 +453,9 @@ static void finish_reads(timers *t, hs_walk *x)
         size_t nsets = json_array_size(sets);
         /* A reading compared with or subtracted from a value in static storage: the
          * previous reading of a rate limit (`now - logged_time > 60`) or a cache. */
+        /* Sums (`now + timeout`) are deadlines, not comparisons: skipped here. */
+        if (nsets && json_object_get(json_array_get(sets, 0), HS_SUM_KEY))
+            continue;
         for (size_t a = 0; a < nsets; a++) {
             for (size_t b = 0; b < nsets; b++) {
                 if (a == b || !json_object_get(json_array_get(sets, b), HS_STATIC_STORAGE_KEY))

@@ -21,12 +21,12 @@ static char *site_key(const char *file, unsigned line, unsigned column)
     return hs_printf("%s:%u:%u", file ? file : "", line, column);
 }
 
-bool hs_timer_site_timed(const hs_timer_store *s, const char *file, unsigned line, unsigned column)
+const char *hs_timer_site_use(const hs_timer_store *s, const char *file, unsigned line, unsigned column)
 {
     char *key = site_key(file, line, column);
-    bool timed = hs_strmap_has(s->timed_sites, key);
+    const char *use = hs_strmap_get(s->timed_sites, key);
     free(key);
-    return timed;
+    return use;
 }
 
 static void destroy(void *store)
@@ -127,7 +127,11 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
     json_array_foreach(json_object_get(tu_facts, "timed_calls"), i, o) {
         const char *file = json_string_value(json_object_get(o, "file"));
         char *key = site_key(file, hs_facts_uint(o, "line"), hs_facts_uint(o, "column"));
-        hs_strmap_put(s->timed_sites, key, (void *)1);
+        /* "timed" wins over what another TU saw at the same site. */
+        const char *use = hs_facts_str(p->strings, o, "use");
+        const char *had = hs_strmap_get(s->timed_sites, key);
+        if (use && (!had || strcmp(use, "timed") == 0))
+            hs_strmap_put(s->timed_sites, key, (void *)use);
         free(key);
     }
 }

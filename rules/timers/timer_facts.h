@@ -84,14 +84,14 @@ typedef struct {
 typedef struct {
     hs_clock_read *reads;
     size_t len, cap;
-    /* Call sites ("file:line:column") of calls with no arguments whose value is subtracted
-     * from or compared with another: where a clock wrapper's reading is half of an
-     * interval measurement. */
-    hs_strmap *timed_sites;
+    /* Call sites of calls with no arguments, by how their value is used: where a clock
+     * wrapper's reading is half of an interval measurement, or passed on. */
+    hs_strmap *timed_sites;   /* "file:line:column" -> interned use ("timed", "to-caller", "guarded") */
 } hs_timer_store;
 
-/* Is the call at file:line:column a timed one (see timed_sites)? */
-bool hs_timer_site_timed(const hs_timer_store *s, const char *file, unsigned line, unsigned column);
+/* How the value of the call at file:line:column is used ("timed", "to-caller",
+ * "guarded"; see collect_timers.c), or NULL when it is none of those. */
+const char *hs_timer_site_use(const hs_timer_store *s, const char *file, unsigned line, unsigned column);
 
 extern const hs_fact_family hs_family_timers;
 

@@ -51,24 +51,28 @@ static bool strong_edge(const hs_call_edge *e)
  */
 /*
  * A clock wrapper (it returns its reading: redis' ustime(), haproxy's now_mono_time())
- * whose every strong hot caller times an interval with it (`ustime() - call_timer`): the
- * read is half of a start/end pair, deliberate instrumentation. A syscall clock is still
- * reported: timing with it costs a system call per request.
+ * whose strong hot callers time intervals or deadlines with it (`ustime() - call_timer`,
+ * `now() + timeout`), apart from callers that only pass the value on or read as a
+ * fallback: the read is half of a start/end pair, deliberate instrumentation. A syscall
+ * clock is still reported: timing with it costs a system call per request.
  */
 static bool timed_by_hot_callers(const hs_timer_store *store, const hs_clock_read *read, const hs_function *f)
 {
     if (!read->returned || f->hot_root || f->hot_depth <= 0 || strcmp(read->cost, "syscall") == 0)
         return false;
-    size_t hot_callers = 0;
+    size_t timed = 0;
     for (size_t i = 0; i < f->callers.len; i++) {
         const hs_call_edge *e = f->callers.items[i];
         if (e->caller->hot_depth < 0 || e->error_path || !strong_edge(e))
             continue;
-        hot_callers++;
-        if (!hs_timer_site_timed(store, e->file, e->line, e->column))
+        /* A caller that passes the value on (a wrapper of the wrapper, `*start = now()`) or
+         * reads only as a fallback (`if (us == 0) us = ustime();`) decides nothing itself. */
+        const char *use = hs_timer_site_use(store, e->file, e->line, e->column);
+        if (!use)
             return false;
+        timed += strcmp(use, "timed") == 0;
     }
-    return hot_callers > 0;
+    return timed > 0;
 }
 
 static bool dead_for_hot_callers(const hs_clock_read *read, const hs_function *f)
