@@ -785,18 +785,68 @@ CXCursor hs_walk_sink_value(const hs_walk *x)
     return x->has_sink ? x->sink_value : clang_getNullCursor();
 }
 
+/* The field a member expression names, as its USR (`t->wake_date` -> wake_date), or NULL. */
+static char *member_field_usr(CXCursor c)
+{
+    c = hs_strip_expr(c);
+    if (clang_getCursorKind(c) != CXCursor_MemberRefExpr)
+        return NULL;
+    CXCursor field = clang_getCursorReferenced(c);
+    return clang_getCursorKind(field) == CXCursor_FieldDecl ? hs_cursor_usr(field) : NULL;
+}
+
+char *hs_walk_sink_field(const hs_walk *x)
+{
+    return x->has_sink && !x->sink_is_decl ? member_field_usr(x->sink) : NULL;
+}
+
+json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys)
+{
+    json_t *fields = NULL;
+    for (size_t i = 0; i < x->fn->pending_combiners.len; i++) {
+        hs_pending *p = x->fn->pending_combiners.items[i];
+        if (p->sum || p->n != 2)
+            continue;
+        for (unsigned side = 0; side < 2; side++) {
+            char *field = member_field_usr(p->cursors[1 - side]);
+            if (!field)
+                continue;
+            json_t *set = json_object();
+            hs_collect_keys(x, p->cursors[side], set);
+            bool hit = false;
+            const char *key;
+            json_t *v;
+            json_object_foreach(set, key, v) {
+                if (hs_strmap_has(keys, key)) {
+                    hit = true;
+                    break;
+                }
+            }
+            json_decref(set);
+            if (hit) {
+                if (!fields)
+                    fields = json_array();
+                json_array_append_new(fields, json_string(field));
+            }
+            free(field);
+        }
+    }
+    return fields;
+}
+
 bool hs_walk_sink_through_parameter(const hs_walk *x)
 {
     if (!x->has_sink || x->sink_is_decl)
         return false;
-    /* `*out = v`, `out->x = v`, `out[i] = v`: down to the name the sink starts from. */
+    /* `*out = v`, `out[i] = v`: down to the name the sink starts from. A field of an object
+     * (`obj->stamp = v`) is not the caller's own result: hs_walk_sink_field says which. */
     CXCursor c = x->sink;
     for (int depth = 0; depth < 16; depth++) {
         c = hs_strip_expr(c);
         enum CXCursorKind k = clang_getCursorKind(c);
         if (k == CXCursor_DeclRefExpr)
             return depth > 0 && clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_ParmDecl;
-        if (k != CXCursor_UnaryOperator && k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr)
+        if (k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr)
             return false;
         hs_cursor_list kids;
         hs_children(c, &kids);

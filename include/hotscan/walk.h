@@ -128,6 +128,11 @@ enum CXCursorKind hs_walk_parent_kind(const hs_walk *x);
 bool hs_walk_has_sink(const hs_walk *x);
 /* The value goes through a pointer parameter (`*out = v`, `out->t = v`): to the caller. */
 bool hs_walk_sink_through_parameter(const hs_walk *x);
+/* The field the value is stored into (`obj->stamp = v`), as its USR, or NULL. Caller frees. */
+char *hs_walk_sink_field(const hs_walk *x);
+/* Once a function is walked: the fields (USRs) of member expressions subtracted from or
+ * compared with a value one of `keys` holds (`now() - t->wake_date`); NULL when none. */
+json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys);
 CXCursor hs_walk_sink_value(const hs_walk *x);
 
 /*

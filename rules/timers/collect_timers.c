@@ -37,6 +37,7 @@ typedef struct {
     hs_strmap *keys;    /* names holding its value */
     hs_pos pos;
     bool to_caller;     /* stored through a pointer parameter: the caller gets the value */
+    char *sink_field;   /* stored into this field (USR), or NULL */
     bool guarded;       /* in an arm one of the function's parameters decides */
 } value_call;
 
@@ -44,6 +45,8 @@ typedef struct {
 typedef struct {
     json_t *clock_reads;
     json_t *timed_calls;    /* sites of value calls combined with another value */
+    json_t *interval_fields;/* field USR -> true: a field subtracted from or compared with a
+                               fresh value (`now() - t->wake_date`): it holds a start time */
     hs_vec value_calls;     /* value_call*, in the current function */
     hs_cursor_list returns; /* the current function's returned expressions */
     /* The current function. */
@@ -169,6 +172,7 @@ static void note_value_call(timers *t, hs_walk *x, CXCursor call)
         free(sink);
     }
     v->to_caller = hs_walk_sink_through_parameter(x);
+    v->sink_field = hs_walk_sink_field(x);
     json_t *guards = hs_walk_guards_json(x);
     v->guarded = guards != NULL;
     json_decref(guards);
@@ -360,12 +364,24 @@ static bool read_in_set(const timer_read *r, json_t *set)
     return keys_in_set(r->keys, set);
 }
 
+/* Fields compared with or subtracted from these values hold start times. */
+static void note_interval_fields(timers *t, hs_walk *x, const hs_strmap *keys)
+{
+    json_t *fields = hs_walk_fields_compared_with(x, keys);
+    size_t i;
+    json_t *f;
+    json_array_foreach(fields, i, f) json_object_set_new(t->interval_fields, json_string_value(f), json_true());
+    json_decref(fields);
+}
+
 /*
  * How each value call's value is used, when the judge cares: "timed" (subtracted from,
  * compared with or added to another value: `ustime() - call_timer`, `now + timeout`),
  * "to-caller" (returned, or stored through a pointer parameter: the function is a wrapper
  * too, its callers decide), "guarded" (in an arm a parameter decides: `if (us == 0) us =
- * ustime();`, a fallback when the caller passed no reading). Others are not listed.
+ * ustime();`, a fallback when the caller passed no reading), "field" (stored into a field:
+ * timing when, somewhere in the program, that field is subtracted from a fresh value).
+ * Others are not listed.
  */
 static void finish_value_calls(timers *t, hs_walk *x)
 {
@@ -386,17 +402,23 @@ static void finish_value_calls(timers *t, hs_walk *x)
                     timed = a != b && keys_in_set(v->keys, json_array_get(sets, a)) &&
                             json_object_size(json_array_get(sets, b)) > 0;
         }
+        note_interval_fields(t, x, v->keys);
         const char *use = timed                                          ? "timed"
                           : v->to_caller || keys_in_set(v->keys, returned) ? "to-caller"
                           : v->guarded                                     ? "guarded"
+                          : v->sink_field                                  ? "field"
                                                                            : NULL;
-        if (use)
-            json_array_append_new(t->timed_calls,
-                                  json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "function", hs_walk_function_usr(x),
-                                            "file", v->pos.file, "line", (json_int_t)v->pos.line, "column",
-                                            (json_int_t)v->pos.column, "offset", (json_int_t)v->pos.offset, "use",
-                                            use));
+        if (use) {
+            json_t *site = json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "function", hs_walk_function_usr(x),
+                                     "file", v->pos.file, "line", (json_int_t)v->pos.line, "column",
+                                     (json_int_t)v->pos.column, "offset", (json_int_t)v->pos.offset, "use", use);
+            if (v->sink_field)
+                json_object_set_new(site, "field", json_string(v->sink_field));
+            json_array_append_new(t->timed_calls, site);
+        }
     }
+    for (size_t i = 0; i < t->reads.len; i++)
+        note_interval_fields(t, x, ((timer_read *)t->reads.items[i])->keys);
     json_decref(returned);
 }
 
@@ -541,6 +563,7 @@ static void *timers_tu_start(hs_walk *x)
     timers *t = hs_xcalloc(1, sizeof *t);
     t->clock_reads = json_array();
     t->timed_calls = json_array();
+    t->interval_fields = json_object();
     return t;
 }
 
@@ -550,6 +573,12 @@ static void timers_tu_end(void *state, hs_walk *x, json_t *facts)
     timers *t = state;
     json_object_set_new(facts, "clock_reads", t->clock_reads);
     json_object_set_new(facts, "timed_calls", t->timed_calls);
+    json_t *fields = json_array();
+    const char *field;
+    json_t *unused;
+    json_object_foreach(t->interval_fields, field, unused) json_array_append_new(fields, json_string(field));
+    json_decref(t->interval_fields);
+    json_object_set_new(facts, "interval_fields", fields);
     free(t);
 }
 
@@ -570,6 +599,7 @@ static void timers_function_end(void *state, hs_walk *x)
     for (size_t i = 0; i < t->value_calls.len; i++) {
         value_call *v = t->value_calls.items[i];
         hs_strmap_delete(v->keys);
+        free(v->sink_field);
         free(v);
     }
     hs_vec_free(&t->value_calls);

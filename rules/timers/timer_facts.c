@@ -13,6 +13,8 @@ static void *create(void)
 {
     hs_timer_store *s = hs_xcalloc(1, sizeof *s);
     s->timed_sites = hs_strmap_create();
+    s->site_fields = hs_strmap_create();
+    s->interval_fields = hs_strmap_create();
     return s;
 }
 
@@ -25,7 +27,10 @@ const char *hs_timer_site_use(const hs_timer_store *s, const char *file, unsigne
 {
     char *key = site_key(file, line, column);
     const char *use = hs_strmap_get(s->timed_sites, key);
+    const char *field = use && strcmp(use, "field") == 0 ? hs_strmap_get(s->site_fields, key) : NULL;
     free(key);
+    if (field)
+        return hs_strmap_has(s->interval_fields, field) ? "timed" : NULL;
     return use;
 }
 
@@ -40,6 +45,8 @@ static void destroy(void *store)
     }
     free(s->reads);
     hs_strmap_delete(s->timed_sites);
+    hs_strmap_delete(s->site_fields);
+    hs_strmap_delete(s->interval_fields);
     free(s);
 }
 
@@ -124,6 +131,8 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
         hs_clock_read *r = &s->reads[s->len - 1];
         read_one(p->strings, o, tu_index, r);
     }
+    json_array_foreach(json_object_get(tu_facts, "interval_fields"), i, o)
+        hs_strmap_put(s->interval_fields, json_string_value(o), (void *)1);
     json_array_foreach(json_object_get(tu_facts, "timed_calls"), i, o) {
         const char *file = json_string_value(json_object_get(o, "file"));
         char *key = site_key(file, hs_facts_uint(o, "line"), hs_facts_uint(o, "column"));
@@ -132,6 +141,9 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
         const char *had = hs_strmap_get(s->timed_sites, key);
         if (use && (!had || strcmp(use, "timed") == 0))
             hs_strmap_put(s->timed_sites, key, (void *)use);
+        const char *field = hs_facts_str(p->strings, o, "field");
+        if (field)
+            hs_strmap_put(s->site_fields, key, (void *)field);
         free(key);
     }
 }

@@ -86,11 +86,16 @@ typedef struct {
     size_t len, cap;
     /* Call sites of calls with no arguments, by how their value is used: where a clock
      * wrapper's reading is half of an interval measurement, or passed on. */
-    hs_strmap *timed_sites;   /* "file:line:column" -> interned use ("timed", "to-caller", "guarded") */
+    hs_strmap *timed_sites;   /* "file:line:column" -> interned use ("timed", "to-caller",
+                                 "guarded", "field") */
+    hs_strmap *site_fields;   /* "file:line:column" -> interned field USR, for "field" sites */
+    hs_strmap *interval_fields; /* field USRs compared with a fresh value anywhere */
 } hs_timer_store;
 
 /* How the value of the call at file:line:column is used ("timed", "to-caller",
- * "guarded"; see collect_timers.c), or NULL when it is none of those. */
+ * "guarded"; see collect_timers.c), or NULL when it is none of those. A site that stores
+ * into a field reads as "timed" when that field is an interval field, else NULL. Valid
+ * once every TU is merged. */
 const char *hs_timer_site_use(const hs_timer_store *s, const char *file, unsigned line, unsigned column);
 
 extern const hs_fact_family hs_family_timers;

@@ -290,6 +290,16 @@ static void judge(hs_judge_ctx *ctx)
         }
         const char *cost = read->cost;
         char *what = hs_clock_read_name(read);
+        /* In a clock wrapper, the source on the hot path calls the wrapper: name it, and
+         * where the path calls it. */
+        if (read->returned && !f->hot_root && f->hot_via) {
+            const hs_call_edge *in = f->hot_via;
+            const char *base = strrchr(in->file, '/') ? strrchr(in->file, '/') + 1 : in->file;
+            char *longer = hs_printf("%s in %s() (called by %s at %s:%u)", what, f->name, in->caller->name,
+                                     base, in->line);
+            free(what);
+            what = longer;
+        }
         char *message = hs_printf("%s on a hot path costs %s: %s; read the clock once per "
                                   "request and reuse it, or use a cheaper clock",
                                   what, cost_phrase(cost), why);
