@@ -75,6 +75,8 @@ struct hs_walk {
     json_t *functions, *calls;
     json_t *fn_stores, *overrides; /* function addresses stored in slots; method overrides */
     hs_strmap *stores_seen;        /* "slot|function" and "method|base": each once per TU */
+    bool no_indirect;              /* HOTSCAN_BENCH_NO_INDIRECT: record no indirect calls,
+                                      stores or overrides (bench/indirect_cost.sh only) */
 
     /* The collectors (rules/registry.c) and their states, one each. */
     const hs_collector *const *collectors;
@@ -1692,7 +1694,7 @@ static enum CXVisitorResult field_visitor(CXCursor c, CXClientData data)
  */
 static void record_stores_in(hs_walk *x, const char *slot, CXType t, CXCursor value, int depth)
 {
-    if (depth > 8)
+    if (depth > 8 || x->no_indirect)
         return;
     CXCursor e = hs_strip_expr(value);
     if (clang_getCursorKind(e) != CXCursor_InitListExpr) {
@@ -1847,7 +1849,8 @@ static void walk_call(hs_walk *x, CXCursor c)
                                      "error_path", x->error_path > 0, "callee_noreturn",
                                      hs_function_never_returns(x, callee));
             /* A virtual call may reach any override: the merge adds those edges. */
-            if (clang_getCursorKind(callee) == CXCursor_CXXMethod && clang_Cursor_isDynamicCall(c))
+            if (!x->no_indirect && clang_getCursorKind(callee) == CXCursor_CXXMethod &&
+                clang_Cursor_isDynamicCall(c))
                 json_object_set_new(edge, "virtual", json_true());
             add_edge_context(x, edge, c);
             json_array_append_new(x->calls, edge);
@@ -1856,7 +1859,7 @@ static void walk_call(hs_walk *x, CXCursor c)
         /* A call through a pointer held in a variable, field or array element: recorded by
          * its slot (no "callee"); the merge adds an edge to each function stored there. */
         CXCursor ce = callee_expr(c);
-        const char *slot = clang_Cursor_isNull(ce) ? NULL : slot_of(x, ce);
+        const char *slot = clang_Cursor_isNull(ce) || x->no_indirect ? NULL : slot_of(x, ce);
         hs_pos pos;
         if (slot && slot[0] && hs_cursor_pos(x, c, &pos, NULL)) {
             char *via = via_text(x, ce);
@@ -1973,7 +1976,7 @@ static void walk_binary(hs_walk *x, CXCursor c)
         x->masked--;
     } else if (assigns) {
         if (op == CXBinaryOperator_Assign) {
-            const char *slot = slot_of(x, kids.items[0]);
+            const char *slot = x->no_indirect ? NULL : slot_of(x, kids.items[0]);
             if (slot)
                 record_stores_in(x, slot, clang_getCursorType(kids.items[0]), kids.items[1], 0);
         }
@@ -2259,7 +2262,7 @@ static void free_function(hs_walk_function *fn)
 
 static void extract_function(hs_walk *x, CXCursor c)
 {
-    if (clang_getCursorKind(c) == CXCursor_CXXMethod)
+    if (clang_getCursorKind(c) == CXCursor_CXXMethod && !x->no_indirect)
         record_overrides(x, c);
     int temperature = function_temperature(x, c);
     if (!clang_isCursorDefinition(c)) {
@@ -2502,6 +2505,7 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     x.functions = json_array();
     x.calls = json_array();
     x.fn_stores = json_array();
+    x.no_indirect = getenv("HOTSCAN_BENCH_NO_INDIRECT") != NULL;
     x.overrides = json_array();
     x.stores_seen = hs_strmap_create();
     json_t *facts = json_object();

@@ -3,8 +3,10 @@
  * An interval across functions through a field: the wake-up path stores a clock wrapper's
  * reading in the task (`t->wake_date = now_ns()`), the run loop subtracts it from a fresh
  * one (`now_ns() - t->wake_date`): scheduling-latency instrumentation, as haproxy's task
- * profiling does. Low, hidden by default. A reading stored in a field nothing ever
- * subtracts is a plain per-request read, and flagged.
+ * profiling does. Fields match by name: a tasklet sharing the task's first fields stores
+ * its wake_date, which the run loop subtracts through the task type. Low, hidden by
+ * default. A reading stored in a field nothing ever subtracts is a plain per-request read,
+ * and flagged.
  */
 #include <stdint.h>
 #include <time.h>
@@ -14,6 +16,11 @@ struct task {
     uint64_t lat_total;
     struct task *next;
     void (*process)(struct task *t);
+};
+
+struct tasklet {
+    uint64_t wake_date;
+    struct tasklet *next;
 };
 
 static uint64_t now_ns(void)
@@ -38,6 +45,11 @@ static void task_wakeup(struct task *t, struct task **queue)
     *queue = t;
 }
 
+static void tasklet_wakeup(struct tasklet *tl)
+{
+    tl->wake_date = now_ns();
+}
+
 void run_tasks(struct task **queue)
 {
     for (struct task *t = *queue; t; t = t->next) {
@@ -45,5 +57,7 @@ void run_tasks(struct task **queue)
         t->process(t);
         if (t->next == NULL)
             task_wakeup(t, queue);
+        else
+            tasklet_wakeup((struct tasklet *)t->next);
     }
 }

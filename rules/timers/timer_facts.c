@@ -18,6 +18,17 @@ static void *create(void)
     return s;
 }
 
+/*
+ * Interval fields are matched by field name, not by the struct that declares them: C code
+ * punning one struct for another with a common initial sequence (haproxy's tasklet and task
+ * share wake_date through TASK_COMMON) stores into one and subtracts through the other.
+ */
+static const char *field_name(const char *usr)
+{
+    const char *at = usr ? strrchr(usr, '@') : NULL;
+    return at ? at + 1 : usr ? usr : "";
+}
+
 static char *site_key(const char *file, unsigned line, unsigned column)
 {
     return hs_printf("%s:%u:%u", file ? file : "", line, column);
@@ -30,7 +41,7 @@ const char *hs_timer_site_use(const hs_timer_store *s, const char *file, unsigne
     const char *field = use && strcmp(use, "field") == 0 ? hs_strmap_get(s->site_fields, key) : NULL;
     free(key);
     if (field)
-        return hs_strmap_has(s->interval_fields, field) ? "timed" : NULL;
+        return hs_strmap_has(s->interval_fields, field_name(field)) ? "timed" : NULL;
     return use;
 }
 
@@ -132,7 +143,7 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
         read_one(p->strings, o, tu_index, r);
     }
     json_array_foreach(json_object_get(tu_facts, "interval_fields"), i, o)
-        hs_strmap_put(s->interval_fields, json_string_value(o), (void *)1);
+        hs_strmap_put(s->interval_fields, field_name(json_string_value(o)), (void *)1);
     json_array_foreach(json_object_get(tu_facts, "timed_calls"), i, o) {
         const char *file = json_string_value(json_object_get(o, "file"));
         char *key = site_key(file, hs_facts_uint(o, "line"), hs_facts_uint(o, "column"));

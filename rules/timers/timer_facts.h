@@ -89,7 +89,7 @@ typedef struct {
     hs_strmap *timed_sites;   /* "file:line:column" -> interned use ("timed", "to-caller",
                                  "guarded", "field") */
     hs_strmap *site_fields;   /* "file:line:column" -> interned field USR, for "field" sites */
-    hs_strmap *interval_fields; /* field USRs compared with a fresh value anywhere */
+    hs_strmap *interval_fields; /* names of fields compared with a fresh value anywhere */
 } hs_timer_store;
 
 /* How the value of the call at file:line:column is used ("timed", "to-caller",
