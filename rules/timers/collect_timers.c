@@ -305,6 +305,13 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     json_object_set_new(fact, "function_name", json_string(hs_walk_function_name(x)));
     hs_fact_set_position(fact, &start, &end);
     json_object_set_new(fact, "macro", json_boolean(in_macro));
+    /* The macro the source calls (`NOW()`), for messages: the source does not say clock(). */
+    hs_span written;
+    if (in_macro && hs_written_span(x, call, &written)) {
+        if (written.macro_name)
+            json_object_set_new(fact, "macro_name", json_string(written.macro_name));
+        hs_span_free(&written);
+    }
     char *text = hs_cursor_source(x, call);
     json_object_set_new(fact, "text", json_string(text));
     free(text);

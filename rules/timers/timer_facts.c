@@ -81,6 +81,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_clock_read *r
     hs_facts_site(in, o, &r->site);
     r->text = hs_facts_str(in, o, "text");
     r->macro = hs_facts_bool(o, "macro");
+    r->macro_name = hs_facts_str(in, o, "macro_name");
     r->ordinal = hs_facts_int(o, "ordinal", 0);
     r->tu_index = tu_index;
     r->api = hs_facts_str(in, o, "api");

@@ -29,6 +29,7 @@ typedef struct {
     hs_site site;              /* the call */
     const char *text;          /* the call as written */
     bool macro;                /* written through a macro */
+    const char *macro_name;    /* that macro, as the source names it, or NULL */
     long long ordinal;         /* how many reads the function had before this one */
     size_t tu_index;           /* the TU that saw it first: where its fix is verified */
 

@@ -290,6 +290,11 @@ static void judge(hs_judge_ctx *ctx)
         }
         const char *cost = read->cost;
         char *what = hs_clock_read_name(read);
+        if (read->macro_name) {
+            char *longer = hs_printf("%s (through the macro %s)", what, read->macro_name);
+            free(what);
+            what = longer;
+        }
         /* In a clock wrapper, the source on the hot path calls the wrapper: name it, and
          * where the path calls it. */
         if (read->returned && !f->hot_root && f->hot_via) {
