@@ -195,8 +195,8 @@ static const char *weak_evidence(const hs_timer_store *store, const hs_clock_rea
                "when the time changes): the code is built around this read";
     *tag = "interval";
     if (timed_by_hot_callers(store, read, f))
-        return "it is a clock wrapper, and every hot caller subtracts or compares its readings: an "
-               "interval measurement needs both ends";
+        return "it is a clock wrapper whose hot callers time intervals or deadlines with its "
+               "readings (or pass them on): an interval measurement needs both ends";
     *tag = "dead-for-hot-callers";
     if (dead_for_hot_callers(read, f))
         return "every hot caller passes a constant argument that rules out the branch it is in";
