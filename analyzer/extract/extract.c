@@ -1204,6 +1204,9 @@ bool hs_walk_loop_ends_only_on(hs_walk *x, unsigned loop_id, const hs_strmap *ke
         hs_cursor_list parts = {0};
         split_logical(p->cursors[0], &parts);
         for (unsigned k = 0; all && k < parts.len; k++) {
+            long long constant;
+            if (hs_condition_constant(parts.items[k], &constant) && constant != 0)
+                continue; /* `while (1)`: never what ends the loop */
             tests++;
             json_t *set = json_object();
             hs_collect_keys(x, parts.items[k], set);

@@ -191,8 +191,9 @@ static const char *weak_evidence(const hs_timer_store *store, const hs_clock_rea
         return "it is in a variadic logging or formatting function: the record needs its own timestamp";
     *tag = "rate-limited";
     if (read->vs_static)
-        return "its reading is compared with a stored earlier one (a rate limit, a cache refreshed "
-               "when the time changes): the code is built around this read";
+        return "its reading is compared with or subtracted from one kept in static storage (a "
+               "duration since a stored start, a rate limit, a cache refreshed when the time "
+               "changes): the code is built around this read";
     *tag = "interval";
     if (timed_by_hot_callers(store, read, f))
         return "it is a clock wrapper whose hot callers time intervals or deadlines with its "
