@@ -179,11 +179,19 @@ static const char *rare_words(const char *rare)
 static const char *weak_evidence(const hs_timer_store *store, const hs_clock_read *read, const hs_function *f,
                                  bool wide_only, const char **tag)
 {
-    *tag = "output";
+    /* The most specific reason first: a dead arm explains more than "printed". */
     if (read->rare) {
         *tag = "rare-branch";
         return rare_words(read->rare);
     }
+    *tag = "dead-for-hot-callers";
+    if (dead_for_hot_callers(read, f))
+        return "every hot caller passes a constant argument that rules out the branch it is in";
+    *tag = "interval";
+    if (timed_by_hot_callers(store, read, f))
+        return "it is a clock wrapper whose hot callers time intervals or deadlines with its "
+               "readings (or pass them on): an interval measurement needs both ends";
+    *tag = "output";
     if (read->printed)
         return "its reading is printed (a log line, a reply field): formatting the output costs more "
                "than the read, and the value is what it prints";
@@ -194,13 +202,6 @@ static const char *weak_evidence(const hs_timer_store *store, const hs_clock_rea
         return "its reading is compared with or subtracted from one kept in static storage (a "
                "duration since a stored start, a rate limit, a cache refreshed when the time "
                "changes): the code is built around this read";
-    *tag = "interval";
-    if (timed_by_hot_callers(store, read, f))
-        return "it is a clock wrapper whose hot callers time intervals or deadlines with its "
-               "readings (or pass them on): an interval measurement needs both ends";
-    *tag = "dead-for-hot-callers";
-    if (dead_for_hot_callers(read, f))
-        return "every hot caller passes a constant argument that rules out the branch it is in";
     *tag = "weak-path";
     if (wide_only && f->hot_weak_why)
         return f->hot_weak_why;
