@@ -195,14 +195,9 @@ const char *hs_condition_rare(CXTranslationUnit tu, CXCursor cond, bool truth)
             return hs_condition_rare(tu, clang_Cursor_getArgument(cond, 0), truth);
         }
     }
-    if (mentions_errno(cond))
-        return "error-check";
-    if (k != CXCursor_BinaryOperator)
-        return NULL;
     CXCursor l, r;
-    if (!operands(cond, &l, &r))
-        return NULL;
-    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(cond);
+    bool binary = k == CXCursor_BinaryOperator && operands(cond, &l, &r);
+    enum CXBinaryOperatorKind op = binary ? clang_getCursorBinaryOperatorKind(cond) : CXBinaryOperator_Invalid;
     if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
         /* a && b runs when both hold: either one being rare makes it rare; a || b only
          * when both are. Negated, the other way round. */
@@ -212,6 +207,11 @@ const char *hs_condition_rare(CXTranslationUnit tu, CXCursor cond, bool truth)
             return rl ? rl : rr;
         return rl && rr ? rl : NULL;
     }
+    /* errno is set only after a failure: the arm where its test holds handles one. */
+    if (truth && mentions_errno(cond))
+        return "error-check";
+    if (!binary)
+        return NULL;
     /* Normalise to "holds": for the false arm, the negated comparison. */
     if (!truth) {
         switch (op) {
