@@ -717,6 +717,9 @@ static void add_edge_context(hs_walk *x, json_t *edge, CXCursor call)
     unsigned loop = innermost_loop_id(x);
     if (loop)
         json_object_set_new(edge, "loop", json_integer(loop));
+    json_t *guards = hs_walk_guards_json(x);
+    if (guards)
+        json_object_set_new(edge, "guards", guards);
     /* Constant arguments: a callee's arm that a parameter decides may be dead for this call. */
     int nargs = clang_Cursor_getNumArguments(call);
     json_t *consts = NULL;

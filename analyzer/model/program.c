@@ -47,12 +47,14 @@ void hs_program_delete(hs_program *p)
     for (size_t i = 0; i < p->edges.len; i++) {
         hs_call_edge *e = p->edges.items[i];
         free(e->const_args);
+        free(e->guards);
         free(e);
     }
     hs_vec_free(&p->edges);
     for (size_t i = 0; i < p->indirect_sites.len; i++) {
         hs_indirect_site *site = p->indirect_sites.items[i];
         free(site->const_args);
+        free(site->guards);
         free(site);
     }
     hs_vec_free(&p->indirect_sites);
@@ -189,6 +191,7 @@ void hs_program_merge(hs_program *p, json_t *facts)
             site->rare = hs_facts_str(p->strings, cj, "rare");
             site->loop = hs_facts_uint(cj, "loop");
             site->const_args = hs_facts_const_args(json_object_get(cj, "const_args"), &site->n_const_args);
+            site->guards = hs_facts_guards(json_object_get(cj, "guards"), &site->n_guards);
             hs_vec_push(&p->indirect_sites, site);
             continue;
         }
@@ -207,6 +210,7 @@ void hs_program_merge(hs_program *p, json_t *facts)
         e->rare = hs_facts_str(p->strings, cj, "rare");
         e->loop = hs_facts_uint(cj, "loop");
         e->const_args = hs_facts_const_args(json_object_get(cj, "const_args"), &e->n_const_args);
+        e->guards = hs_facts_guards(json_object_get(cj, "guards"), &e->n_guards);
         /* A callee declared noreturn in a header hotscan does not visit is still cold. */
         callee->cold_attr |= hs_facts_bool(cj, "callee_noreturn");
         if (hs_facts_bool(cj, "virtual")) {
@@ -261,6 +265,15 @@ static bool named_hot(const hs_function *f, char **names, size_t n)
     return false;
 }
 
+static void *copy_array(const void *src, size_t n, size_t size)
+{
+    if (!n)
+        return NULL;
+    void *dst = hs_xcalloc(n, size);
+    memcpy(dst, src, n * size);
+    return dst;
+}
+
 /* An edge the resolution adds, one per possible target of an indirect call site. */
 static hs_call_edge *add_resolved_call(hs_program *p, hs_function *caller, hs_function *callee,
                                        const char *file, unsigned line, unsigned column, bool in_loop,
@@ -278,10 +291,42 @@ static bool wide_edge(const hs_call_edge *e)
     return e->targets > HS_WIDE_INDIRECT_TARGETS;
 }
 
-/* An edge that is weak evidence of hotness: a wide indirect call, or a call in a rare arm. */
+/* An edge that is weak evidence of hotness: a wide indirect call, a call in a rare arm, or
+ * one in an arm its caller's strong hot callers rule out with constant arguments. */
 static bool weak_edge(const hs_call_edge *e)
 {
-    return wide_edge(e) || e->rare;
+    return wide_edge(e) || e->rare || e->dead;
+}
+
+/*
+ * Marks guarded edges out of strongly reached functions dead when every strong edge into
+ * their caller passes a constant that rules the arm out (`stamp(0)` calling a function
+ * whose `if (fresh)` arm makes the call). A hot root is entered from outside: its edges are
+ * never dead. True when an edge was newly marked.
+ */
+static bool mark_dead_edges(hs_program *p)
+{
+    bool changed = false;
+    for (size_t i = 0; i < p->edges.len; i++) {
+        hs_call_edge *e = p->edges.items[i];
+        const hs_function *f = e->caller;
+        if (e->dead || !e->n_guards || f->hot_root || f->hot_depth < 0)
+            continue;
+        size_t strong = 0;
+        bool all_rule_out = true;
+        for (size_t k = 0; all_rule_out && k < f->callers.len; k++) {
+            const hs_call_edge *in = f->callers.items[k];
+            if (in->caller->hot_depth < 0 || in->error_path || weak_edge(in))
+                continue;
+            strong++;
+            all_rule_out = hs_guards_contradicted(e->guards, e->n_guards, in->const_args, in->n_const_args);
+        }
+        if (strong && all_rule_out) {
+            e->dead = true;
+            changed = true;
+        }
+    }
+    return changed;
 }
 
 /* Why the path to `f` is weak: the first weak edge on it, in words. */
@@ -293,6 +338,9 @@ static const char *weak_why(const hs_function *f)
             first = g->hot_via;
     if (!first)
         return NULL;
+    if (first->dead)
+        return "it is reached only through a branch its caller's hot callers rule out with constant "
+               "arguments";
     if (!first->rare)
         return "it is reached only through an indirect call with very many possible targets";
     if (strcmp(first->rare, "unlikely") == 0)
@@ -364,11 +412,10 @@ void hs_program_resolve_indirect(hs_program *p)
             e->targets = (unsigned)targets->len;
             e->rare = site->rare;
             e->loop = site->loop;
-            if (site->n_const_args) {
-                e->n_const_args = site->n_const_args;
-                e->const_args = hs_xcalloc(e->n_const_args, sizeof *e->const_args);
-                memcpy(e->const_args, site->const_args, e->n_const_args * sizeof *e->const_args);
-            }
+            e->n_const_args = site->n_const_args;
+            e->const_args = copy_array(site->const_args, site->n_const_args, sizeof *e->const_args);
+            e->n_guards = site->n_guards;
+            e->guards = copy_array(site->guards, site->n_guards, sizeof *e->guards);
         }
     }
     if (!p->virtual_edges.len)
@@ -386,11 +433,10 @@ void hs_program_resolve_indirect(hs_program *p)
             e->targets = v->targets;
             e->rare = v->rare;
             e->loop = v->loop;
-            if (v->n_const_args) {
-                e->n_const_args = v->n_const_args;
-                e->const_args = hs_xcalloc(e->n_const_args, sizeof *e->const_args);
-                memcpy(e->const_args, v->const_args, e->n_const_args * sizeof *e->const_args);
-            }
+            e->n_const_args = v->n_const_args;
+            e->const_args = copy_array(v->const_args, v->n_const_args, sizeof *e->const_args);
+            e->n_guards = v->n_guards;
+            e->guards = copy_array(v->guards, v->n_guards, sizeof *e->guards);
         }
     }
     const char *key;
@@ -407,6 +453,8 @@ void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_na
     hs_program_resolve_indirect(p);
     size_t n = p->function_list.len;
     hs_vec queue = {0};
+    for (size_t i = 0; i < p->edges.len; i++)
+        ((hs_call_edge *)p->edges.items[i])->dead = false;
     for (size_t i = 0; i < n; i++) {
         hs_function *f = p->function_list.items[i];
         f->hot_depth = -1;
@@ -424,6 +472,23 @@ void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_na
      * in the same order, over all edges: a function only a wide call reaches gets a path
      * through one, and a path shown never takes a wide call when it need not. */
     bfs_hot(&queue, true);
+    /* Dead arms shrink the strong set, which can make more arms dead: again until stable
+     * (each round only adds dead edges, so it ends). */
+    for (int round = 0; round < 8 && mark_dead_edges(p); round++) {
+        for (size_t i = 0; i < queue.len; i++) {
+            hs_function *f = queue.items[i];
+            if (!f->hot_root) {
+                f->hot_depth = -1;
+                f->hot_via = NULL;
+            }
+        }
+        size_t roots = 0;
+        for (size_t i = 0; i < queue.len; i++)
+            if (((hs_function *)queue.items[i])->hot_root)
+                queue.items[roots++] = queue.items[i];
+        queue.len = roots;
+        bfs_hot(&queue, true);
+    }
     for (size_t i = 0; i < queue.len; i++)
         ((hs_function *)queue.items[i])->hot_narrow = true;
     bfs_hot(&queue, false);

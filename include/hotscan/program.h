@@ -26,6 +26,10 @@ typedef struct {
     unsigned loop;     /* the innermost loop around the call (its offset), 0 outside loops */
     hs_const_arg *const_args; /* constant arguments, owned by the edge */
     size_t n_const_args;
+    hs_param_guard *guards;   /* arms of the caller's parameters the call sits in, owned */
+    size_t n_guards;
+    bool dead;         /* every strong hot caller of the caller passes a constant that rules
+                          out the arm the call is in (hs_program_compute_hotness) */
     /* Added by hs_program_resolve_indirect: a call through a function pointer (to a function
      * stored in its slot) or a virtual call (to an override of the method it names). */
     bool indirect;
@@ -85,6 +89,8 @@ typedef struct {
     unsigned loop;
     hs_const_arg *const_args;      /* owned by the site; each resolved edge gets a copy */
     size_t n_const_args;
+    hs_param_guard *guards;        /* likewise */
+    size_t n_guards;
 } hs_indirect_site;
 
 hs_program *hs_program_create(void);

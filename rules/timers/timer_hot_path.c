@@ -40,7 +40,7 @@ static const char *cost_phrase(const char *cost)
  * wide indirect call, not in a rare arm). */
 static bool strong_edge(const hs_call_edge *e)
 {
-    return e->caller->hot_narrow && e->targets <= HS_WIDE_INDIRECT_TARGETS && !e->rare;
+    return e->caller->hot_narrow && e->targets <= HS_WIDE_INDIRECT_TARGETS && !e->rare && !e->dead;
 }
 
 /*
