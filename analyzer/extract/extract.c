@@ -790,6 +790,24 @@ CXCursor hs_walk_sink_value(const hs_walk *x)
     return x->has_sink ? x->sink_value : clang_getNullCursor();
 }
 
+/* Does expression `c` read one of the names in `keys` (hs_collect_keys' keys)? */
+static bool reads_any(hs_walk *x, CXCursor c, const hs_strmap *keys)
+{
+    json_t *set = json_object();
+    hs_collect_keys(x, c, set);
+    bool hit = false;
+    const char *key;
+    json_t *v;
+    json_object_foreach(set, key, v) {
+        if (hs_strmap_has(keys, key)) {
+            hit = true;
+            break;
+        }
+    }
+    json_decref(set);
+    return hit;
+}
+
 /* The field a member expression names, as its USR (`t->wake_date` -> wake_date), or NULL. */
 static char *member_field_usr(CXCursor c)
 {
@@ -816,19 +834,7 @@ json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys)
             char *field = member_field_usr(p->cursors[1 - side]);
             if (!field)
                 continue;
-            json_t *set = json_object();
-            hs_collect_keys(x, p->cursors[side], set);
-            bool hit = false;
-            const char *key;
-            json_t *v;
-            json_object_foreach(set, key, v) {
-                if (hs_strmap_has(keys, key)) {
-                    hit = true;
-                    break;
-                }
-            }
-            json_decref(set);
-            if (hit) {
+            if (reads_any(x, p->cursors[side], keys)) {
                 if (!fields)
                     fields = json_array();
                 json_array_append_new(fields, json_string(field));
@@ -1211,19 +1217,7 @@ bool hs_walk_loop_ends_only_on(hs_walk *x, unsigned loop_id, const hs_strmap *ke
             if (hs_condition_constant(parts.items[k], &constant) && constant != 0)
                 continue; /* `while (1)`: never what ends the loop */
             tests++;
-            json_t *set = json_object();
-            hs_collect_keys(x, parts.items[k], set);
-            bool hit = false;
-            const char *key;
-            json_t *v;
-            json_object_foreach(set, key, v) {
-                if (hs_strmap_has(keys, key)) {
-                    hit = true;
-                    break;
-                }
-            }
-            json_decref(set);
-            all = hit;
+            all = reads_any(x, parts.items[k], keys);
         }
         free(parts.items);
     }

@@ -188,6 +188,13 @@ static void list_push(hs_cursor_list *l, CXCursor c)
     l->items[l->len++] = c;
 }
 
+static void list_clear(hs_cursor_list *l)
+{
+    free(l->items);
+    l->items = NULL;
+    l->len = l->cap = 0;
+}
+
 /* Returned expressions: a reading returned makes the function a clock wrapper. */
 static void timers_cursor(void *state, hs_walk *x, CXCursor c)
 {
@@ -611,9 +618,7 @@ static void timers_function_end(void *state, hs_walk *x)
         free(v);
     }
     hs_vec_free(&t->value_calls);
-    free(t->returns.items);
-    t->returns.items = NULL;
-    t->returns.len = t->returns.cap = 0;
+    list_clear(&t->returns);
     for (size_t i = 0; i < t->reads.len; i++) {
         timer_read *r = t->reads.items[i];
         json_decref(r->fact);
@@ -622,9 +627,7 @@ static void timers_function_end(void *state, hs_walk *x)
         free(r);
     }
     hs_vec_free(&t->reads);
-    free(t->printed.items);
-    t->printed.items = NULL;
-    t->printed.len = t->printed.cap = 0;
+    list_clear(&t->printed);
     hs_strmap_delete(t->blocking_loops);
     t->blocking_loops = NULL;
 }
