@@ -113,7 +113,7 @@ check "fixture offsets point at the code" \
 # ---- 1. apply: header from two TUs applied once, the mode kept, no temporary files left ----
 d=$work/t1; make_tree "$d"; chmod 0750 "$d/src/timer.c"
 fixture_report "$d" >"$work/t1.json"
-"$hotscan" apply "$work/t1.json" >"$work/t1.out" 2>"$work/t1.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t1.json") >"$work/t1.out" 2>"$work/t1.err"; rc=$?
 check "apply: exit 0 when every edit applies" test $rc -eq 0
 check "apply: summary line" contains "$work/t1.err" "applied 2 edits to 2 files; 0 refused"
 check "apply: header edited from two TUs is changed once" cmp -s "$d/include/counter.h" "$work/expected/include/counter.h"
@@ -122,7 +122,7 @@ check "apply: file mode 0750 kept" test "$(mode_of "$d/src/timer.c")" = 750
 check "apply: no temporary files left" test -z "$(find "$d" -name '.*hotscan-*')"
 check "apply: nothing on stdout" test ! -s "$work/t1.out"
 # Applying the same report again: the files changed since the scan, so nothing is written.
-"$hotscan" apply "$work/t1.json" 2>"$work/t1b.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t1.json") 2>"$work/t1b.err"; rc=$?
 check "apply twice: exit 1, refused as changed" test $rc -eq 1
 check "apply twice: says changed since the scan" contains "$work/t1b.err" "changed since the scan"
 check "apply twice: content stays fixed once" cmp -s "$d/include/counter.h" "$work/expected/include/counter.h"
@@ -130,7 +130,7 @@ check "apply twice: content stays fixed once" cmp -s "$d/include/counter.h" "$wo
 # ---- 2. --dry-run: prints a diff that git apply and patch accept, writes nothing ----
 d=$work/t2; make_tree "$d"; make_tree "$work/t2-orig"
 fixture_report "$d" >"$work/t2.json"
-"$hotscan" apply --dry-run "$work/t2.json" >"$work/t2.diff" 2>"$work/t2.err"; rc=$?
+(cd "$d" && "$hotscan" apply --dry-run "$work/t2.json") >"$work/t2.diff" 2>"$work/t2.err"; rc=$?
 check "dry-run: exit 0" test $rc -eq 0
 check "dry-run: writes nothing" diff -r "$d" "$work/t2-orig"
 check "dry-run: summary says would apply" contains "$work/t2.err" "would apply 2 edits to 2 files; 0 refused"
@@ -146,7 +146,7 @@ check "dry-run: the diff applied gives what apply writes" diff -r "$d" "$work/ex
 d=$work/t3; make_tree "$d"; make_tree "$work/t3-orig"
 fixture_report "$d" >"$work/t3.json"
 chmod 0444 "$d/include/counter.h"
-"$hotscan" apply "$work/t3.json" 2>"$work/t3.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t3.json") 2>"$work/t3.err"; rc=$?
 check "read-only: exit 1" test $rc -eq 1
 check "read-only: says so" contains "$work/t3.err" "include/counter.h: not writable"
 check "read-only: file untouched" cmp -s "$d/include/counter.h" "$work/t3-orig/include/counter.h"
@@ -158,7 +158,7 @@ check "read-only: summary counts the refused edit" contains "$work/t3.err" "appl
 d=$work/t4; make_tree "$d"
 fixture_report "$d" >"$work/t4.json"
 printf '\n/* edited after the scan */\n' >>"$d/src/timer.c"; cp "$d/src/timer.c" "$work/t4-timer.c"
-"$hotscan" apply "$work/t4.json" 2>"$work/t4.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t4.json") 2>"$work/t4.err"; rc=$?
 check "changed: exit 1" test $rc -eq 1
 check "changed: says so, naming the file" contains "$work/t4.err" "src/timer.c: changed since the scan"
 check "changed: file untouched" cmp -s "$d/src/timer.c" "$work/t4-timer.c"
@@ -170,7 +170,7 @@ to=$(offset_of "$d/src/timer.c" clock\(\) 2)
 report "$d" "src/timer.c" \
   "$(finding aaaaaaaaaaaaaaaa src/timer.c "$(edit src/timer.c "$to" 7 't->a')")" \
   "$(finding bbbbbbbbbbbbbbbb src/timer.c "$(edit src/timer.c $((to + 5)) 2 '(void)')")" >"$work/t5.json"
-"$hotscan" apply "$work/t5.json" 2>"$work/t5.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t5.json") 2>"$work/t5.err"; rc=$?
 check "overlap: exit 1" test $rc -eq 1
 check "overlap: reported with both findings" \
   bash -c "grep 'overlap' '$work/t5.err' | grep -q aaaaaaaaaaaaaaaa && grep 'overlap' '$work/t5.err' | grep -q bbbbbbbbbbbbbbbb"
@@ -189,7 +189,7 @@ report "$d" "include/counter.h" \
   "$(finding 4444444444444444 src/victim_link.c "$(edit src/victim_link.c 14 1 2)")" \
   "$(finding 5555555555555555 ../outside/victim.c "$(edit ../outside/victim.c 14 1 3)")" \
   "$(finding 6666666666666666 "$work/outside/victim.c" "$(edit "$work/outside/victim.c" 14 1 4)")" >"$work/t6.json"
-"$hotscan" apply "$work/t6.json" 2>"$work/t6.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t6.json") 2>"$work/t6.err"; rc=$?
 check "symlink: exit 1 (outside edits refused)" test $rc -eq 1
 check "symlink: header through a link applied once" cmp -s "$d/include/counter.h" "$work/expected/include/counter.h"
 check "symlink: the link is still a link" test -L "$d/include/counter_link.h"
@@ -265,7 +265,7 @@ for seed in $(seq 1 "$random_trees"); do
       fail "random $seed: clang-apply-replacements (see $r)"; random_fail=1; continue
     fi
   fi
-  if ! "$hotscan" apply "$r/report.json" 2>"$r/apply.err" || ! diff -r "$r/root" "$r/expected" >/dev/null; then
+  if ! (cd "$r/root" && "$hotscan" apply "$r/report.json") 2>"$r/apply.err" || ! diff -r "$r/root" "$r/expected" >/dev/null; then
     fail "random $seed: hotscan apply (see $r)"; random_fail=1; continue
   fi
   [ "$random_fail" = 0 ] && rm -rf "$r"
