@@ -272,6 +272,117 @@ for seed in $(seq 1 "$random_trees"); do
 done
 [ "$random_fail" = 0 ] && pass "random trees: git apply, patch -p1, clang-apply-replacements and apply agree ($random_trees trees)"
 
+# ---- 10. concurrent applies of different edits to one file never lose one (issue 12, 1) ----
+# Both reports were made from the same content; the folder lock makes check and rename one
+# step, so one run applies and the other finds the file changed. 20 bounded rounds.
+d=$work/t10; mkdir -p "$d/src"
+race_src() { printf 'int a = 1;\nint b = 2;\n' >"$d/src/race.c"; }
+race_src
+oa=$(offset_of "$d/src/race.c" "1;"); ob=$(offset_of "$d/src/race.c" "2;")
+report "$d" "src/race.c" "$(finding aaaaaaaaaaaaaaa1 src/race.c "$(edit src/race.c "$oa" 1 10)")" >"$work/t10a.json"
+report "$d" "src/race.c" "$(finding bbbbbbbbbbbbbbb2 src/race.c "$(edit src/race.c "$ob" 1 20)")" >"$work/t10b.json"
+want_a=$(printf 'int a = 10;\nint b = 2;'); want_b=$(printf 'int a = 1;\nint b = 20;')
+lost=0
+for round in $(seq 1 20); do
+  race_src
+  (cd "$d" && exec "$hotscan" apply "$work/t10a.json" 2>/dev/null) & pa=$!
+  (cd "$d" && exec "$hotscan" apply "$work/t10b.json" 2>/dev/null) & pb=$!
+  wait "$pa"; ra=$?; wait "$pb"; rb=$?
+  got=$(cat "$d/src/race.c")
+  case "$ra$rb" in
+    01) [ "$got" = "$want_a" ] || lost=$((lost + 1)) ;;
+    10) [ "$got" = "$want_b" ] || lost=$((lost + 1)) ;;
+    *) lost=$((lost + 1)) ;;   # both "applied": one edit was lost
+  esac
+done
+check "concurrent applies: one applies, the other is refused, no edit lost (20 rounds)" test "$lost" -eq 0
+check "concurrent applies: no temporary files left" test -z "$(find "$d" -name '.*hotscan-*')"
+
+# ---- 11. a fix over two files applies whole or not at all (issue 12, 2) ----
+d=$work/t11; mkdir -p "$d/src"
+printf 'int a = 1;\n' >"$d/src/a.c"; printf 'int b = 2;\n' >"$d/src/b.c"; chmod 0444 "$d/src/b.c"
+cp "$d/src/a.c" "$work/t11-a.c"
+report "$d" "src/a.c src/b.c" \
+  "$(finding cccccccccccccccc src/a.c "$(edit src/a.c 8 1 10)" "$(edit src/b.c 8 1 20)")" >"$work/t11.json"
+(cd "$d" && "$hotscan" apply "$work/t11.json") 2>"$work/t11.err"; rc=$?
+check "two-file fix, one read-only: exit 1" test $rc -eq 1
+check "two-file fix, one read-only: the writable file is untouched too" cmp -s "$d/src/a.c" "$work/t11-a.c"
+check "two-file fix, one read-only: says why" contains "$work/t11.err" "its fix also edits src/b.c, which was not written"
+check "two-file fix, one read-only: summary" contains "$work/t11.err" "applied 0 edits to 0 files; 2 refused"
+chmod 0644 "$d/src/b.c"
+(cd "$d" && "$hotscan" apply "$work/t11.json") 2>/dev/null; rc=$?
+check "two-file fix, both writable: both applied" \
+  bash -c "test $rc -eq 0 && grep -q 'a = 10' '$d/src/a.c' && grep -q 'b = 20' '$d/src/b.c'"
+
+# ---- 12. set-user-ID and set-group-ID bits and the owner survive (issue 12, 9; as root) ----
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+  d=$work/t12; mkdir -p "$d"; printf 'int s = 1;\n' >"$d/suid.c"
+  chown nobody:"$(id -gn nobody)" "$d/suid.c"; chmod 6755 "$d/suid.c"
+  report "$d" "suid.c" "$(finding dddddddddddddddd suid.c "$(edit suid.c 8 1 7)")" >"$work/t12.json"
+  (cd "$d" && "$hotscan" apply "$work/t12.json") 2>"$work/t12.err"; rc=$?
+  check "setuid: applied" bash -c "test $rc -eq 0 && grep -q 's = 7' '$d/suid.c'"
+  check "setuid: mode 6755 kept" test "$(mode_of "$d/suid.c")" = 6755
+  check "setuid: owner kept" test "$(stat -c %U "$d/suid.c")" = nobody
+else
+  echo "skip setuid: needs root and a user nobody"
+fi
+
+# ---- 13. the report's own root is not trusted (issue 12, 15) ----
+d=$work/t13; mkdir -p "$d"; printf 'int victim = 1;\n' >"$work/t13-victim.c"; cp "$work/t13-victim.c" "$work/t13-victim.orig"
+rel=${work#/}/t13-victim.c
+report / "" "$(finding eeeeeeeeeeeeeeee "$rel" "$(edit "$rel" 13 1 9)")" >"$work/t13.json"
+(cd "$d" && "$hotscan" apply "$work/t13.json") 2>"$work/t13.err"; rc=$?
+check "crafted root /: exit 1" test $rc -eq 1
+check "crafted root /: the file outside the current directory is untouched" cmp -s "$work/t13-victim.c" "$work/t13-victim.orig"
+check "crafted root /: refused as outside the root" contains "$work/t13.err" "outside the root $d"
+(cd "$work/expected" && "$hotscan" apply "$work/t1.json") 2>"$work/t13b.err"; rc=$?
+check "a report for another tree: exit 2, says to run it there or pass --root" \
+  bash -c "test $rc -eq 2 && grep -q -- '--root' '$work/t13b.err'"
+
+# ---- 14. odd inputs say what they are (issue 12, 13 and 14) ----
+"$hotscan" apply /dev/zero 2>"$work/t14a.err"; rc=$?
+check "apply /dev/zero: exit 2, too large" bash -c "test $rc -eq 2 && grep -q 'larger than 256 MiB' '$work/t14a.err'"
+"$hotscan" apply "$work" 2>"$work/t14b.err"; rc=$?
+check "apply DIR: exit 2, is a directory" bash -c "test $rc -eq 2 && grep -q 'is a directory' '$work/t14b.err'"
+printf '{"schema_version": "1", "root": "/"}\n' >"$work/t14c.json"
+"$hotscan" apply "$work/t14c.json" 2>"$work/t14c.err"; rc=$?
+check "schema_version \"1\": exit 2, shows the string" bash -c "test $rc -eq 2 && grep -qF '\"schema_version\" is \"1\"' '$work/t14c.err'"
+"$hotscan" apply --dry-run --root "$work/t2-orig" "$work/t2.json" >/dev/full 2>"$work/t14d.err"; rc=$?
+check "apply --dry-run to /dev/full: exit 2 with an error" \
+  bash -c "test $rc -eq 2 && grep -q 'No space left on device' '$work/t14d.err'"
+
+# ---- 15. temporary files: stale ones removed, none left after a signal (issue 12, 6) ----
+d=$work/t15; make_tree "$d"; fixture_report "$d" >"$work/t15.json"
+printf 'half\n' >"$d/src/.timer.c.hotscan-Ab12Cd"
+(cd "$d" && "$hotscan" apply "$work/t15.json") 2>"$work/t15.err"; rc=$?
+check "stale temporary file of a killed run removed" bash -c "test $rc -eq 0 && test ! -e '$d/src/.timer.c.hotscan-Ab12Cd'"
+check "stale temporary file: a note says so" contains "$work/t15.err" "left"
+# 400 files, a signal at once: each file is whole (old or new), no temporary file remains.
+d=$work/t15b; mkdir -p "$d/src"; findings=(); files=""
+for k in $(seq 1 400); do printf 'int v%d = 1;\n' "$k" >"$d/src/f$k.c"; files+="src/f$k.c "; done
+for k in $(seq 1 400); do
+  o=$(offset_of "$d/src/f$k.c" "1;")
+  findings+=("$(finding "$(printf '%016d' "$k")" "src/f$k.c" "$(edit "src/f$k.c" "$o" 1 2)")")
+done
+report "$d" "$files" "${findings[@]}" >"$work/t15b.json"
+leftover=0; torn=0
+for sig in INT TERM HUP INT TERM HUP INT TERM; do
+  for k in $(seq 1 400); do printf 'int v%d = 1;\n' "$k" >"$d/src/f$k.c"; done
+  cd "$d"; "$hotscan" apply "$work/t15b.json" 2>/dev/null & p=$!; cd - >/dev/null
+  # Signal it once it writes: its first temporary file is there (a bounded spin, no sleep;
+  # if it finished first, the round still checks that nothing is left).
+  for spin in $(seq 1 20000); do
+    compgen -G "$d/src/.f*.c.hotscan-*" >/dev/null && break
+    kill -0 "$p" 2>/dev/null || break
+  done
+  kill -s "$sig" "$p" 2>/dev/null; wait "$p" 2>/dev/null
+  [ -z "$(find "$d" -name '.*hotscan-*')" ] || leftover=$((leftover + 1))
+  whole=$(cat "$d"/src/f*.c | grep -cxE 'int v[0-9]+ = [12];')
+  [ "$whole" -eq 400 ] || torn=$((torn + 1))
+done
+check "signal during apply (8 rounds): no temporary file left" test "$leftover" -eq 0
+check "signal during apply (8 rounds): every file whole" test "$torn" -eq 0
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed"
   trap - EXIT
