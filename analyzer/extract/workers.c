@@ -136,6 +136,65 @@ static char *out_of_memory_message(long long limit)
                      "--tu-memory); this TU was skipped", limit >> 20);
 }
 
+/*
+ * A worker that dies of SIGABRT, SIGSEGV or SIGBUS outside libclang's crash recovery (a
+ * failed thread or allocation there aborts) after its address space came near the cap
+ * reports the cap as its TU's error before dying. Everything it needs is prepared before
+ * each TU; the handler only reads /proc/self/status and writes.
+ */
+static struct {
+    long long limit;
+    int res_fd;
+    uint32_t index;
+    char err_path[4096];
+    char message[256];
+    size_t message_len;
+} fatal;
+
+static long long vm_peak_signal_safe(void)
+{
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char buf[8192];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    const char *p = strstr(buf, "VmPeak:");
+    if (!p)
+        return 0;
+    p += 7;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    long long kb = 0;
+    while (*p >= '0' && *p <= '9')
+        kb = kb * 10 + (*p++ - '0');
+    return kb * 1024;
+}
+
+static void on_fatal_signal(int sig)
+{
+    if (fatal.limit > 0 && vm_peak_signal_safe() >= fatal.limit / 2) {
+        int fd = open(fatal.err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            if (write(fd, fatal.message, fatal.message_len) < 0) {
+                /* nothing more to do: the supervisor then reports the signal */
+            }
+            close(fd);
+            uint32_t reply[2] = {fatal.index, 1u};
+            if (write(fatal.res_fd, reply, sizeof reply) < 0) {
+                /* as above */
+            }
+        }
+    }
+    struct sigaction dfl = {0};
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
+}
+
 /* A verification job: the TU parsed with the fix's files in memory; errors counted. */
 static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_job *job,
                               hs_extract_error *code, char **err)
@@ -164,16 +223,38 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
     if (opt->tu_memory > 0) {
         struct rlimit rl = {(rlim_t)opt->tu_memory, (rlim_t)opt->tu_memory};
         setrlimit(RLIMIT_AS, &rl);
+        fatal.limit = opt->tu_memory;
+        fatal.res_fd = res_fd;
+        char *msg = out_of_memory_message(opt->tu_memory);
+        fatal.message_len = (size_t)snprintf(fatal.message, sizeof fatal.message, "%s", msg);
+        if (fatal.message_len >= sizeof fatal.message)
+            fatal.message_len = sizeof fatal.message - 1;
+        free(msg);
+        struct sigaction sa = {0};
+        sa.sa_handler = on_fatal_signal;
+        sigaction(SIGABRT, &sa, NULL);
+        sigaction(SIGSEGV, &sa, NULL);
+        sigaction(SIGBUS, &sa, NULL);
     }
     CXIndex index = clang_createIndex(0, 0);
     uint32_t i;
     while (read_all(cmd_fd, &i, sizeof i)) {
         const hs_tu_input *in = opt->verify_jobs ? tus[opt->verify_jobs[i].tu] : tus[i];
+        fatal.index = i;
+        snprintf(fatal.err_path, sizeof fatal.err_path, "%s/%u.err", tmpdir, i);
         maybe_misbehave(in->file);
         char *err = NULL;
         hs_extract_error code = HS_EXTRACT_OK;
-        json_t *facts = opt->verify_jobs ? run_verify_job(index, tus, &opt->verify_jobs[i], &code, &err)
-                                         : hs_extract_tu(index, in, opt->rd, opt->root, &code, &err);
+        json_t *facts = NULL;
+        struct stat fst, dst;
+        if (!opt->verify_jobs && stat(in->directory, &dst) == 0 && stat(in->file, &fst) != 0)
+            err = hs_printf("cannot read %s: %s", in->file, strerror(errno));
+        else if (!opt->verify_jobs && stat(in->directory, &dst) == 0 && !S_ISREG(fst.st_mode))
+            err = hs_printf("%s is not a regular file (a device or a pipe?); it was not parsed",
+                            in->file);
+        else
+            facts = opt->verify_jobs ? run_verify_job(index, tus, &opt->verify_jobs[i], &code, &err)
+                                     : hs_extract_tu(index, in, opt->rd, opt->root, &code, &err);
         bool crashed = false;
         int write_err = 0;
         if (facts) {
