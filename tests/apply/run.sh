@@ -383,6 +383,19 @@ done
 check "signal during apply (8 rounds): no temporary file left" test "$leftover" -eq 0
 check "signal during apply (8 rounds): every file whole" test "$torn" -eq 0
 
+# ---- 16. odd file names in --patch headers are quoted as git quotes them (issue 12, 14) ----
+d=$work/t16; mkdir -p "$d"
+odd=("sp ace.c" $'new\nline.c' 'quo"te.c' 'back\slash.c')
+fs=()
+for f in "${odd[@]}"; do printf 'int q = 1;\n' >"$d/$f"; fs+=("$(finding "$(printf '%016x' ${#fs[@]})" "$f" "$(edit "$f" 8 1 5)")"); done
+report "$d" "" "${fs[@]}" >"$work/t16.json"
+cp -r "$d" "$work/t16-git"; cp -r "$d" "$work/t16-expected"
+for f in "${odd[@]}"; do printf 'int q = 5;\n' >"$work/t16-expected/$f"; done
+"$driver" patch "$work/t16.json" >"$work/t16.diff"
+check "odd names: a name with a newline is C-quoted" contains "$work/t16.diff" '--- "a/new\nline.c"'
+check "odd names: a name with a space ends with a tab" grep -qP '^\+\+\+ b/sp ace\.c\t$' "$work/t16.diff"
+check "odd names: git apply takes the patch" bash -c "cd '$work/t16-git' && git -c apply.whitespace=nowarn apply '$work/t16.diff' && diff -r '$work/t16-git' '$work/t16-expected' >/dev/null"
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed"
   trap - EXIT
