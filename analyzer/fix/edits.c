@@ -735,8 +735,11 @@ int hs_apply_plan(hs_edit_plan *plan, bool dry_run, FILE *log, hs_apply_result *
             break;
     }
 
-    /* 4. Rename them all over the originals. */
+    /* 4. Rename them all over the originals, with the terminating signals held: a signal
+     *    acts before the first rename or after the last, never between two files of a fix. */
     int failed = 0;
+    sigset_t held;
+    hs_cleanup_hold(&held);
     for (size_t i = 0; i < n; i++) {
         write_slot *s = &slots[i];
         if (s->failed) {
@@ -762,6 +765,7 @@ int hs_apply_plan(hs_edit_plan *plan, bool dry_run, FILE *log, hs_apply_result *
         res->edits_applied += s->fe->edits.len;
         hs_vec_push(&res->written, s->fe);
     }
+    hs_cleanup_release(&held);
     for (size_t i = 0; i < nlocks; i++)
         hs_dir_unlock(locks[i]);
     free(locks);

@@ -99,6 +99,9 @@ static void forget(int kind, const char *path, pid_t pid)
     free(gone);
 }
 
+void hs_cleanup_hold(sigset_t *old) { block(old); }
+void hs_cleanup_release(const sigset_t *old) { unblock(old); }
+
 void hs_cleanup_add_file(const char *path) { add(ENTRY_FILE, path, 0); }
 void hs_cleanup_add_dir(const char *path) { add(ENTRY_DIR, path, 0); }
 void hs_cleanup_add_pid(pid_t pid) { add(ENTRY_PID, NULL, pid); }

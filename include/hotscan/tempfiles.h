@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -31,6 +32,10 @@ void hs_cleanup_add_dir(const char *path);
 void hs_cleanup_add_pid(pid_t pid);
 void hs_cleanup_forget_path(const char *path);
 void hs_cleanup_forget_pid(pid_t pid);
+/* Hold the terminating signals (blocked) around a step that must not stop halfway, such as
+ * the renames of one plan; a signal that came meanwhile acts at the release. */
+void hs_cleanup_hold(sigset_t *old);
+void hs_cleanup_release(const sigset_t *old);
 /* In a freshly forked child: forget everything (the parent cleans up) and restore the
  * default actions, so that a worker never removes the supervisor's files. */
 void hs_cleanup_in_child(void);
