@@ -120,7 +120,9 @@ bool hs_emit_fix_outputs(json_t *report, const char *patch, const char *export_f
         }
         for (size_t i = 0; i < plan.problems.len; i++)
             fprintf(log, "hotscan: --fix: %s\n", (char *)plan.problems.items[i]);
-        ok &= hs_apply_plan(&plan, false, log, NULL) == 0;
+        /* A file that changed since the scan (another run's fix, an editor) or could not be
+         * written fails --fix: its fixes are not in the tree, though the findings say fix-it. */
+        ok &= hs_apply_plan(&plan, false, log, NULL) == 0 && plan.stale.len == 0;
         hs_edit_plan_free(&plan);
     }
     return ok;

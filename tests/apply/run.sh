@@ -298,6 +298,23 @@ done
 check "concurrent applies: one applies, the other is refused, no edit lost (20 rounds)" test "$lost" -eq 0
 check "concurrent applies: no temporary files left" test -z "$(find "$d" -name '.*hotscan-*')"
 
+# The same for two `scan --fix` runs fixing different findings of one file (10 rounds): a run
+# whose fix went in exits 1 (findings), one whose fix was refused exits 2; none loses the other's.
+d=$work/t10fix; mkdir -p "$d"
+fix_src() { printf '#include <time.h>\nstatic unsigned long hits;\nstruct t { clock_t a, b; };\nvoid f(struct t *t)\n{\n    __atomic_fetch_add(&hits, 1, __ATOMIC_SEQ_CST);\n    t->a = clock();\n    t->b = clock();\n}\n' >"$d/x.c"; }
+lost=0
+for round in $(seq 1 10); do
+  fix_src
+  (cd "$d" && exec "$hotscan" scan -q --fix --enable timer-duplicate x.c >/dev/null 2>&1) & pa=$!
+  (cd "$d" && exec "$hotscan" scan -q --fix --enable atomic-seqcst-counter x.c >/dev/null 2>&1) & pb=$!
+  wait "$pa"; ra=$?; wait "$pb"; rb=$?
+  { [ $ra -eq 1 ] && ! grep -qF 't->b = t->a;' "$d/x.c"; } && lost=$((lost + 1))
+  { [ $rb -eq 1 ] && ! grep -qF '__ATOMIC_RELAXED' "$d/x.c"; } && lost=$((lost + 1))
+  { [ $ra -ne 1 ] && [ $ra -ne 2 ]; } && lost=$((lost + 1))
+  { [ $rb -ne 1 ] && [ $rb -ne 2 ]; } && lost=$((lost + 1))
+done
+check "concurrent scan --fix: no fix reported applied is lost (10 rounds)" test "$lost" -eq 0
+
 # ---- 11. a fix over two files applies whole or not at all (issue 12, 2) ----
 d=$work/t11; mkdir -p "$d/src"
 printf 'int a = 1;\n' >"$d/src/a.c"; printf 'int b = 2;\n' >"$d/src/b.c"; chmod 0444 "$d/src/b.c"
