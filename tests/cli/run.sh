@@ -213,7 +213,7 @@ check "--tu-timeout 0.3 is said as 0.3" err_has "longer than 0.3 s"
 run scan -q --tu-timeout abc src/clean.c; check "--tu-timeout abc exits 2" test $status -eq 2
 
 # --tu-memory caps each worker; a TU that hits it is that TU's error (item 4).
-run scan -q --format json --tu-memory 128M src/hot.c
+run scan --format json --tu-memory 128M src/hot.c
 if err_has "not enforced in this sanitizer build"; then
   echo "skip --tu-memory: a sanitizer build does not enforce it"
 else
