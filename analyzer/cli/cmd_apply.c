@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "hotscan/common.h"
 #include "hotscan/edits.h"
+#include "hotscan/tempfiles.h"
 
 static void apply_usage(FILE *out)
 {
@@ -35,17 +36,28 @@ static void apply_usage(FILE *out)
             "input error.\n");
 }
 
+/* A report larger than this is refused before it fills memory (`apply /dev/zero`). */
+#define MAX_REPORT_BYTES ((size_t)256 << 20)
+
 /* Loads the report; NULL after saying why on stderr. */
 static json_t *load_report(const char *path)
 {
     size_t size;
-    char *text = hs_read_file(path, &size);
+    char *text = hs_read_file_max(path, MAX_REPORT_BYTES, &size);
     if (!text) {
-        fprintf(stderr, "hotscan: cannot read %s: %s\n", path, strerror(errno));
+        if (errno == EFBIG)
+            fprintf(stderr, "hotscan: %s: larger than %zu MiB, the most a report may be; is it "
+                            "a hotscan JSON report (scan --format json)?\n",
+                    path, MAX_REPORT_BYTES >> 20);
+        else if (errno == EISDIR)
+            fprintf(stderr, "hotscan: %s: is a directory; apply needs the JSON report a scan "
+                            "wrote (scan --format json -o FILE)\n", path);
+        else
+            fprintf(stderr, "hotscan: cannot read %s: %s\n", path, strerror(errno));
         return NULL;
     }
     json_error_t jerr;
-    json_t *report = json_loadb(text, size, 0, &jerr);
+    json_t *report = json_loadb(text, size, JSON_REJECT_DUPLICATES, &jerr);
     free(text);
     if (!report) {
         fprintf(stderr, "hotscan: %s:%d:%d: not valid JSON: %s\n", path, jerr.line, jerr.column,
@@ -59,9 +71,11 @@ static json_t *load_report(const char *path)
         return NULL;
     }
     json_t *version = json_object_get(report, "schema_version");
-    if (version && json_integer_value(version) != 1) {
-        fprintf(stderr, "hotscan: %s: schema_version %lld is not one this hotscan reads (1)\n",
-                path, (long long)json_integer_value(version));
+    if (version && !(json_is_integer(version) && json_integer_value(version) == 1)) {
+        char *shown = json_dumps(version, JSON_ENCODE_ANY | JSON_COMPACT);
+        fprintf(stderr, "hotscan: %s: \"schema_version\" is %s; this hotscan reads schema "
+                        "version 1 (the number 1)\n", path, shown ? shown : "?");
+        free(shown);
         json_decref(report);
         return NULL;
     }
@@ -92,7 +106,7 @@ int cmd_apply(int argc, char **argv)
             break;
         case 'h':
             apply_usage(stdout);
-            return 0;
+            return hs_close_stdout("the help") ? 0 : 2;
         case ':':
             fprintf(stderr, "hotscan: %s needs a value\n", argv[optind - 1]);
             return 2;
@@ -107,51 +121,67 @@ int cmd_apply(int argc, char **argv)
         apply_usage(stderr);
         return 2;
     }
+    hs_cleanup_install();
     const char *path = argv[optind];
     json_t *report = load_report(path);
     if (!report)
         return 2;
-    if (root) {
-        char *real = hs_realpath(root);
-        if (!real) {
-            fprintf(stderr, "hotscan: --root %s: %s\n", root, strerror(errno));
-            json_decref(report);
-            return 2;
-        }
-        json_object_set_new(report, "root", json_string(real));
-        free(real);
-    }
-
-    hs_edit_plan plan;
-    char *err = NULL;
-    if (!hs_edit_plan_build(report, &plan, &err)) {
-        fprintf(stderr, "hotscan: %s: %s\n", path, err);
-        free(err);
+    /* Where writing is allowed: --root, else the current directory; never the report's own
+     * "root", which anyone could have written. */
+    char *confine = hs_realpath(root ? root : ".");
+    if (!confine) {
+        fprintf(stderr, "hotscan: %s%s: %s\n", root ? "--root " : "", root ? root : ".",
+                strerror(errno));
         json_decref(report);
         return 2;
     }
+    if (root) {
+        json_object_set_new(report, "root", json_string(confine));
+    } else {
+        /* A report for another tree: say so once, rather than refusing every edit. */
+        const char *written = json_string_value(json_object_get(report, "root"));
+        char *report_root = written[0] == '/' ? hs_realpath(written) : NULL;
+        if (report_root && !hs_path_is_under(confine, report_root) &&
+            !hs_path_is_under(report_root, confine)) {
+            fprintf(stderr, "hotscan: %s: the report's root %s is not the current directory %s "
+                            "nor around it, and apply writes only under the directory it runs "
+                            "in: run it from %s, or pass --root DIR\n",
+                    path, written, confine, written);
+            free(report_root);
+            free(confine);
+            json_decref(report);
+            return 2;
+        }
+        free(report_root);
+    }
+    hs_edit_plan plan;
+    char *err = NULL;
+    if (!hs_edit_plan_build_confined(report, confine, &plan, &err)) {
+        fprintf(stderr, "hotscan: %s: %s\n", path, err);
+        free(err);
+        free(confine);
+        json_decref(report);
+        return 2;
+    }
+    free(confine);
     for (size_t i = 0; i < plan.problems.len; i++)
         fprintf(stderr, "hotscan: %s\n", (const char *)plan.problems.items[i]);
-
-    size_t applied = 0, refused = plan.refused;
-    hs_edit_plan written = {0}; /* a view of the files written (or that would be) */
-    for (size_t i = 0; i < plan.files.len; i++) {
-        hs_file_edits *fe = plan.files.items[i];
-        if (hs_file_edits_write(fe, dry_run, stderr)) {
-            applied += fe->edits.len;
-            hs_vec_push(&written.files, fe);
-        } else {
-            refused += fe->edits.len;
-        }
+    hs_apply_result res;
+    hs_apply_plan(&plan, dry_run, stderr, &res);
+    size_t applied = res.edits_applied, refused = plan.refused + res.edits_refused;
+    size_t files = res.files_written;
+    int status = refused ? 1 : 0;
+    if (dry_run) {
+        hs_edit_plan written = {0}; /* a view of the files that would be written */
+        written.files = res.written;
+        if (!hs_edit_plan_write_patch(stdout, &written) || !hs_close_stdout("the diff"))
+            status = 2;
     }
-    size_t files = written.files.len;
-    if (dry_run)
-        hs_edit_plan_write_patch(stdout, &written);
-    hs_vec_free(&written.files);
+    hs_apply_result_free(&res);
     fprintf(stderr, "hotscan: %s %zu edit%s to %zu file%s; %zu refused\n",
             dry_run ? "would apply" : "applied", applied, applied == 1 ? "" : "s", files,
             files == 1 ? "" : "s", refused);
     hs_edit_plan_free(&plan);
     json_decref(report);
-    return refused ? 1 : 0;
+    return status;
 }

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "commands.h"
+#include "hotscan/tempfiles.h"
 #include "hotscan/common.h"
 #include "hotscan/rules.h"
 #include "hotscan/ruledata.h"
@@ -25,7 +26,7 @@ int cmd_rules(int argc, char **argv)
             printf("usage: hotscan rules [--rules DIR]\n\nLists the rules and the API lists they use "
                    "(bundled rule data plus DIR's).\n");
             hs_vec_free(&dirs);
-            return 0;
+            return hs_close_stdout("the help") ? 0 : 2;
         }
         if (c == 'r') {
             hs_vec_push(&dirs, optarg);
@@ -99,5 +100,5 @@ int cmd_rules(int argc, char **argv)
             printf("  %s\n", json_string_value(json_object_get(rd->atomic_wrappers.items[i], "name")));
     }
     hs_ruledata_delete(rd);
-    return 0;
+    return hs_close_stdout("the rule list") ? 0 : 2;
 }

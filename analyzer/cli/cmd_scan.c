@@ -19,6 +19,7 @@
 #include "hotscan/merge.h"
 #include "hotscan/verify.h"
 #include "hotscan/workers.h"
+#include "hotscan/tempfiles.h"
 
 
 typedef struct {
@@ -32,6 +33,7 @@ typedef struct {
     hs_vec disable;       /* char* */
     const char *root;
     double tu_timeout;
+    long long tu_memory;  /* bytes per worker, 0 none, HS_TU_MEMORY_DEFAULT */
     int color;            /* -1 auto, 0 never, 1 always */
     bool quiet;
     bool exit_zero;       /* findings alone do not make the exit status 1 */
@@ -61,6 +63,8 @@ static void scan_usage(FILE *out)
             "  --root DIR           report paths relative to DIR; only files under it are\n"
             "                       analyzed (default: the current directory)\n"
             "  --tu-timeout SEC     give up on a translation unit after SEC seconds (default 300)\n"
+            "  --tu-memory SIZE     cap each worker's memory (e.g. 4G, 512M; 0: no cap; default:\n"
+            "                       3/4 of the machine's memory shared by the workers, >= 2G)\n"
             "  --color auto|always|never  colored text output (default: auto)\n"
             "  -q, --quiet          no notes or summary on standard error\n"
             "  --min-confidence low|medium|high  leave out findings below this confidence\n"
@@ -95,7 +99,7 @@ static void free_list(hs_vec *v)
 
 static int parse_options(int argc, char **argv, scan_options *o)
 {
-    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX };
+    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX, OPT_MEMORY };
     static const struct option longopts[] = {
         {"hot", required_argument, NULL, OPT_HOT},
         {"format", required_argument, NULL, OPT_FORMAT},
@@ -104,6 +108,7 @@ static int parse_options(int argc, char **argv, scan_options *o)
         {"disable", required_argument, NULL, OPT_DISABLE},
         {"root", required_argument, NULL, OPT_ROOT},
         {"tu-timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"tu-memory", required_argument, NULL, OPT_MEMORY},
         {"color", required_argument, NULL, OPT_COLOR},
         {"quiet", no_argument, NULL, 'q'},
         {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
@@ -119,6 +124,7 @@ static int parse_options(int argc, char **argv, scan_options *o)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = ncpu > 0 ? (int)ncpu : 1;
     o->tu_timeout = 300;
+    o->tu_memory = HS_TU_MEMORY_DEFAULT;
     o->color = -1;
     o->min_confidence = 2;
     optind = 1;
@@ -183,7 +189,7 @@ static int parse_options(int argc, char **argv, scan_options *o)
             break;
         case 'h':
             scan_usage(stdout);
-            return 0;
+            return hs_close_stdout("the help") ? 0 : 2;
         case OPT_HOT:
             hs_vec_push(&o->hot, hs_xstrdup(optarg));
             break;
@@ -214,11 +220,31 @@ static int parse_options(int argc, char **argv, scan_options *o)
         case OPT_TIMEOUT: {
             char *end;
             double t = strtod(optarg, &end);
-            if (*end || t < 0) {
-                fprintf(stderr, "hotscan: --tu-timeout needs seconds, not '%s'\n", optarg);
+            if (end == optarg || *end || !(t >= 0) || t > 1e9) {
+                fprintf(stderr, "hotscan: --tu-timeout needs seconds (0.5, 300; 0: no limit), not '%s'\n", optarg);
                 return 2;
             }
             o->tu_timeout = t;
+            break;
+        }
+        case OPT_MEMORY: {
+            char *end;
+            errno = 0;
+            long long v = strtoll(optarg, &end, 10);
+            long long unit = 1LL << 20; /* a bare number is MiB */
+            if (end != optarg && (*end == 'K' || *end == 'k'))
+                unit = 1LL << 10, end++;
+            else if (end != optarg && (*end == 'M' || *end == 'm'))
+                unit = 1LL << 20, end++;
+            else if (end != optarg && (*end == 'G' || *end == 'g'))
+                unit = 1LL << 30, end++;
+            if (end == optarg || *end || errno || v < 0 || v > (1LL << 50) / unit ||
+                (v > 0 && v * unit < (64LL << 20))) {
+                fprintf(stderr, "hotscan: --tu-memory needs a size of at least 64M (e.g. 4G, "
+                                "512M; a bare number is MiB; 0: no cap), not '%s'\n", optarg);
+                return 2;
+            }
+            o->tu_memory = v * unit;
             break;
         }
         case OPT_COLOR:
@@ -312,21 +338,31 @@ static void print_ignored_arguments(const hs_merge *m)
     fprintf(stderr, "\n");
 }
 
-/* Opens -o (or stdout) and writes the report; false when it could not be written. */
+/* Writes the report to -o FILE (through a temporary file and a rename) or to standard output
+ * ("-" or no -o); false after saying why when it could not be written. */
 static bool write_report(const scan_options *o, json_t *report)
 {
-    FILE *out = stdout;
-    if (o->output && !(out = fopen(o->output, "w"))) {
-        fprintf(stderr, "hotscan: error: -o %s: %s\n", o->output, strerror(errno));
+    bool to_stdout = !o->output || strcmp(o->output, "-") == 0;
+    bool color = o->color == 1 || (o->color == -1 && to_stdout && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+    char *data = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&data, &size);
+    if (!mem) {
+        fprintf(stderr, "hotscan: error: could not write the report: %s\n", strerror(errno));
         return false;
     }
-    bool color = o->color == 1 || (o->color == -1 && !o->output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-    bool ok = hs_emit_report(out, report, o->format, color);
-    if (out != stdout && fclose(out) != 0)
+    bool ok = hs_emit_report(mem, report, o->format, color);
+    if (fclose(mem) != 0)
         ok = false;
-    if (!ok)
-        fprintf(stderr, "hotscan: error: could not write the report%s%s\n", o->output ? " to " : "",
-                o->output ? o->output : "");
+    char *err = NULL;
+    if (ok && !hs_write_output(o->output, data, size, &err))
+        ok = false;
+    if (!ok && err)
+        fprintf(stderr, "hotscan: error: could not write the report: %s\n", err);
+    else if (!ok)
+        fprintf(stderr, "hotscan: error: could not write the report: %s\n", strerror(errno));
+    free(err);
+    free(data);
     return ok;
 }
 
@@ -334,6 +370,7 @@ static bool write_report(const scan_options *o, json_t *report)
 static int run_scan(scan_options *o, char **paths, int npaths)
 {
     double t0 = hs_now_seconds();
+    hs_cleanup_install();
     char *root = hs_realpath(o->root ? o->root : ".");
     if (!root) {
         fprintf(stderr, "hotscan: error: --root %s: %s\n", o->root ? o->root : ".", strerror(errno));
@@ -367,7 +404,10 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_merge merge;
     hs_merge_init(&merge, &disc, root, o->facts_dir, stderr);
     hs_tu_result *results = hs_xcalloc(n ? n : 1, sizeof *results);
-    hs_pool_options pool = {.jobs = o->jobs, .tu_timeout = o->tu_timeout, .rd = rd, .root = root,
+    if (o->tu_memory > 0 && !hs_tu_memory_enforced() && !o->quiet)
+        fprintf(stderr, "hotscan: note: --tu-memory is not enforced in this sanitizer build\n");
+    hs_pool_options pool = {.jobs = o->jobs, .tu_timeout = o->tu_timeout, .tu_memory = o->tu_memory,
+                            .rd = rd, .root = root,
                             .progress = !o->quiet && isatty(STDERR_FILENO),
                             .on_result = hs_merge_tu_result, .user = &merge};
     int status = 0;

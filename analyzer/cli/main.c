@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "hotscan/common.h"
+#include "hotscan/tempfiles.h"
 
 typedef struct {
     const char *name;
@@ -33,6 +34,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    hs_guard_std_fds();
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -40,11 +42,11 @@ int main(int argc, char **argv)
     const char *name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         usage(stdout);
-        return 0;
+        return hs_close_stdout("the help") ? 0 : 2;
     }
     if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
         printf("hotscan %s\n", HOTSCAN_VERSION);
-        return 0;
+        return hs_close_stdout("the version") ? 0 : 2;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(name, commands[i].name) == 0)

@@ -1,6 +1,8 @@
 /*
- * discover.c - compile database lookup (libclang's CXCompilationDatabase), PATH
- * narrowing and de-duplication of identical commands.
+ * discover.c - compile database lookup (checked with jansson first, then read through
+ * libclang's CXCompilationDatabase), PATH narrowing, de-duplication of identical commands,
+ * and the folder walk for PATHs outside the database (each folder and file once, however
+ * many symlinks reach it, so a link cycle ends).
  */
 #define _GNU_SOURCE
 #include "hotscan/discover.h"
@@ -8,6 +10,8 @@
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <dirent.h>
+#include <jansson.h>
+#include <stdint.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +45,12 @@ static bool is_dir(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_regular(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 static char *find_database_dir(const char *option, hs_discovery *out, char **err)
@@ -79,8 +89,23 @@ static hs_tu_input *default_tu(const char *file)
     return in;
 }
 
-static void walk_sources(const char *dir, hs_vec *out)
+/* Folders already walked, by (device, inode): a symlink back up the tree is walked once. */
+static bool first_visit(hs_strmap *visited, const struct stat *st)
 {
+    char key[64];
+    snprintf(key, sizeof key, "%llx:%llx", (unsigned long long)st->st_dev,
+             (unsigned long long)st->st_ino);
+    if (hs_strmap_has(visited, key))
+        return false;
+    hs_strmap_put(visited, key, (void *)1);
+    return true;
+}
+
+static void walk_sources(const char *dir, hs_vec *out, hs_strmap *visited)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !first_visit(visited, &st))
+        return;
     DIR *d = opendir(dir);
     if (!d)
         return;
@@ -95,8 +120,8 @@ static void walk_sources(const char *dir, hs_vec *out)
     for (size_t i = 0; i < names.len; i++) {
         char *p = names.items[i];
         if (is_dir(p))
-            walk_sources(p, out);
-        else if (hs_is_source_file(p))
+            walk_sources(p, out, visited);
+        else if (hs_is_source_file(p) && is_regular(p))
             hs_vec_push(out, hs_xstrdup(p));
         free(p);
     }
@@ -108,9 +133,85 @@ static int cmp_paths(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A compile database larger than this is refused before it fills memory. */
+#define MAX_DATABASE_BYTES ((size_t)2 << 30)
+
+bool hs_check_compile_database_text(const char *name, const char *text, size_t size, char **err)
+{
+    json_error_t jerr;
+    json_t *db = json_loadb(text, size, 0, &jerr);
+    if (!db) {
+        *err = hs_printf("%s:%d:%d: not valid JSON: %s", name, jerr.line, jerr.column, jerr.text);
+        return false;
+    }
+    bool ok = true;
+    if (!json_is_array(db)) {
+        *err = hs_printf("%s: not a compile database: the top level must be an array of "
+                         "entries ({\"directory\", \"file\", \"command\" or \"arguments\"})", name);
+        ok = false;
+    }
+    size_t i;
+    json_t *e;
+    json_array_foreach(db, i, e) {
+        if (!ok)
+            break;
+        const char *problem = NULL;
+        json_t *args = json_object_get(e, "arguments"), *cmd = json_object_get(e, "command");
+        if (!json_is_object(e))
+            problem = "is not an object";
+        else if (!json_is_string(json_object_get(e, "directory")))
+            problem = "needs \"directory\", a string";
+        else if (!json_is_string(json_object_get(e, "file")) ||
+                 !json_string_value(json_object_get(e, "file"))[0])
+            problem = "needs \"file\", a non-empty string";
+        else if (!args && !cmd)
+            problem = "needs \"arguments\" (an array of strings) or \"command\" (a string)";
+        else if (cmd && !json_is_string(cmd))
+            problem = "has a \"command\" that is not a string";
+        else if (args && (!json_is_array(args) || json_array_size(args) == 0))
+            problem = "has an \"arguments\" that is not a non-empty array of strings";
+        else if (json_object_get(e, "output") && !json_is_string(json_object_get(e, "output")))
+            problem = "has an \"output\" that is not a string";
+        if (!problem && args) {
+            size_t k;
+            json_t *a;
+            json_array_foreach(args, k, a) if (!json_is_string(a)) problem =
+                "has an \"arguments\" that is not a non-empty array of strings";
+        }
+        if (problem) {
+            *err = hs_printf("%s: entry %zu (counting from 1) %s", name, i + 1, problem);
+            ok = false;
+        }
+    }
+    json_decref(db);
+    return ok;
+}
+
+/* Checks the database with jansson, so a broken one is an error naming the file, the line
+ * and the problem (libclang's reader prints a YAML error naming no file, and goes on). */
+static bool check_database(const char *file, char **err)
+{
+    size_t size;
+    char *text = hs_read_file_max(file, MAX_DATABASE_BYTES, &size);
+    if (!text) {
+        *err = errno == EFBIG ? hs_printf("%s: larger than %zu GiB; not read", file,
+                                          MAX_DATABASE_BYTES >> 30)
+                              : hs_printf("%s: %s", file, strerror(errno));
+        return false;
+    }
+    bool ok = hs_check_compile_database_text(file, text, size, err);
+    free(text);
+    return ok;
+}
+
 /* Loads every command of the database, each distinct (file, flags) once. */
 static bool load_database(const char *dir, hs_vec *tus, char **err)
 {
+    char *file = hs_path_join(dir, "compile_commands.json");
+    bool valid = check_database(file, err);
+    free(file);
+    if (!valid)
+        return false;
     CXCompilationDatabase_Error dberr;
     CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &dberr);
     if (dberr != CXCompilationDatabase_NoError || !db) {
@@ -193,6 +294,8 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
     }
     bool *taken = hs_xcalloc(all.len + 1, sizeof(bool));
     bool ok = true;
+    hs_strmap *visited = hs_strmap_create(); /* folders walked, by device and inode */
+    hs_strmap *queued = hs_strmap_create();  /* default-flag files, by real path */
     for (int p = 0; p < npaths && ok; p++) {
         char *real = hs_realpath(paths[p]);
         if (!real) {
@@ -216,7 +319,7 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
         if (matched == 0) {
             hs_vec files = {0};
             if (dir)
-                walk_sources(real, &files);
+                walk_sources(real, &files, visited);
             else if (hs_is_source_file(real) || is_header_file(real))
                 hs_vec_push(&files, hs_xstrdup(real));
             else {
@@ -225,8 +328,15 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
             }
             if (files.len)
                 qsort(files.items, files.len, sizeof(void *), cmp_paths);
+            /* One TU per file, however many links or PATHs reach it. */
             for (size_t i = 0; i < files.len; i++) {
-                hs_vec_push(&out->tus, default_tu(files.items[i]));
+                char *file_real = hs_realpath(files.items[i]);
+                const char *name = file_real ? file_real : files.items[i];
+                if (!hs_strmap_has(queued, name)) {
+                    hs_strmap_put(queued, name, (void *)1);
+                    hs_vec_push(&out->tus, default_tu(name));
+                }
+                free(file_real);
                 free(files.items[i]);
             }
             /* Without a database the one note about default flags was given already. */
@@ -240,6 +350,8 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
         }
         free(real);
     }
+    hs_strmap_delete(visited);
+    hs_strmap_delete(queued);
     for (size_t i = 0; i < all.len; i++)
         if (!taken[i])
             hs_tu_input_free(all.items[i]);

@@ -167,14 +167,57 @@ static void put_range(FILE *out, size_t start, size_t count)
         fprintf(out, "%zu,%zu", start + 1, count);
 }
 
+/*
+ * One side of a file header, quoted as git quotes names (quote_c_style): a name with a
+ * control character, a double quote, a backslash or a byte >= 0x80 is written in double
+ * quotes with C escapes (`"a/new\nline.c"`); a name with a space gets a tab after it, so
+ * that `git apply` and `patch` see where it ends.
+ */
+static void write_header_name(FILE *out, const char *prefix, const char *path)
+{
+    bool quote = false;
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+        if (*p < 0x20 || *p == '"' || *p == '\\' || *p >= 0x7f)
+            quote = true;
+    if (!quote) {
+        fprintf(out, "%s%s%s\n", prefix, path, strchr(path, ' ') ? "\t" : "");
+        return;
+    }
+    fputc('"', out);
+    fputs(prefix, out);
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        switch (*p) {
+        case '\a': fputs("\\a", out); break;
+        case '\b': fputs("\\b", out); break;
+        case '\t': fputs("\\t", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\v': fputs("\\v", out); break;
+        case '\f': fputs("\\f", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        default:
+            if (*p < 0x20 || *p >= 0x7f)
+                fprintf(out, "\\%03o", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputs("\"\n", out);
+}
+
 static void write_file_diff(FILE *out, const hs_file_edits *fe)
 {
     size_t old_count;
     span *old_lines = split_lines(fe->content, fe->size, &old_count);
     block *blocks;
     size_t nblocks = make_blocks(fe, old_lines, old_count, &blocks);
-    if (nblocks > 0)
-        fprintf(out, "--- a/%s\n+++ b/%s\n", fe->path, fe->path);
+    if (nblocks > 0) {
+        fputs("--- ", out);
+        write_header_name(out, "a/", fe->path);
+        fputs("+++ ", out);
+        write_header_name(out, "b/", fe->path);
+    }
     long delta = 0; /* new line numbers minus old ones, before the current hunk */
     size_t first = 0;
     while (first < nblocks) {

@@ -7,11 +7,13 @@
 #include "hotscan/emit.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hotscan/common.h"
 #include "hotscan/edits.h"
+#include "hotscan/tempfiles.h"
 
 /* Report-level sections rules add (os-event's "objects"): every "file" under the root
  * becomes relative to it, as in findings. */
@@ -75,22 +77,28 @@ bool hs_emit_report(FILE *out, json_t *report, hs_report_format format, bool col
     return hs_emit_text(out, report, color);
 }
 
-/* A fix output: FILE written through `writer`; "-" is standard output. */
+/* A fix output: FILE written through `writer` into memory, then to FILE through a temporary
+ * file and a rename (or to standard output for "-"), so a reader never sees half of it. */
 static bool write_with(const char *path, const char *what, json_t *report,
                        bool (*writer)(FILE *, json_t *, char **), FILE *log)
 {
-    FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!out) {
+    char *data = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&data, &size);
+    if (!mem) {
         fprintf(log, "hotscan: error: %s %s: %s\n", what, path, strerror(errno));
         return false;
     }
     char *err = NULL;
-    bool ok = writer(out, report, &err);
-    if (out != stdout && fclose(out) != 0)
+    bool ok = writer(mem, report, &err);
+    if (fclose(mem) != 0)
+        ok = false;
+    if (ok && !hs_write_output(path, data, size, &err))
         ok = false;
     if (!ok)
         fprintf(log, "hotscan: error: %s %s: %s\n", what, path, err ? err : strerror(errno));
     free(err);
+    free(data);
     return ok;
 }
 
@@ -112,7 +120,9 @@ bool hs_emit_fix_outputs(json_t *report, const char *patch, const char *export_f
         }
         for (size_t i = 0; i < plan.problems.len; i++)
             fprintf(log, "hotscan: --fix: %s\n", (char *)plan.problems.items[i]);
-        ok &= hs_apply_plan(&plan, false, log) == 0;
+        /* A file that changed since the scan (another run's fix, an editor) or could not be
+         * written fails --fix: its fixes are not in the tree, though the findings say fix-it. */
+        ok &= hs_apply_plan(&plan, false, log, NULL) == 0 && plan.stale.len == 0;
         hs_edit_plan_free(&plan);
     }
     return ok;

@@ -7,6 +7,12 @@
  * mid-TU shows up as end-of-file on its result pipe; one that exceeds the timeout is
  * killed. Either way that TU gets an error and a new worker takes over.
  *
+ * Workers die with the supervisor: PR_SET_PDEATHSIG (SIGKILL) covers a supervisor killed
+ * outright, and the cleanup registry (tempfiles.h) kills and reaps them, and removes the
+ * temporary directory, when the supervisor gets a terminating signal. The directory is
+ * flock'ed while in use, so a later run can tell a dead run's directory and remove it.
+ * Each worker's address space is capped (RLIMIT_AS, --tu-memory).
+ *
  * Test hooks (used by the test suite to prove the isolation): a worker aborts on a TU
  * whose path contains $HOTSCAN_TEST_CRASH_ON, and hangs on one containing
  * $HOTSCAN_TEST_HANG_ON.
@@ -14,14 +20,23 @@
 #define _GNU_SOURCE
 #include "hotscan/workers.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "hotscan/tempfiles.h"
 
 typedef struct {
     pid_t pid;
@@ -77,16 +92,107 @@ static char *result_path(const char *tmpdir, uint32_t index, const char *ext)
     return hs_printf("%s/%u.%s", tmpdir, index, ext);
 }
 
-static bool write_text_file(const char *path, const char *text)
+/* Writes `text` to path.tmp and renames it to path; 0, or the errno of what failed. */
+static int write_text_file(const char *path, const char *text)
 {
     char *tmp = hs_printf("%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    bool ok = f && fputs(text, f) >= 0;
-    if (f && fclose(f) != 0)
-        ok = false;
-    ok = ok && rename(tmp, path) == 0;
+    int err = 0;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        err = errno;
+    } else {
+        errno = 0;
+        if (!write_all(fd, text, strlen(text)))
+            err = errno ? errno : EIO;
+        if (close(fd) != 0 && !err)
+            err = errno;
+    }
+    if (!err && rename(tmp, path) != 0)
+        err = errno;
+    if (err)
+        unlink(tmp);
     free(tmp);
-    return ok;
+    return err;
+}
+
+/* The most address space this process has had (VmPeak), in bytes; 0 when unknown. */
+static long long vm_peak(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmPeak: %lld kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb * 1024;
+}
+
+static char *out_of_memory_message(long long limit)
+{
+    return hs_printf("the parser ran out of memory (the limit is %lld MiB per worker, "
+                     "--tu-memory); this TU was skipped", limit >> 20);
+}
+
+/*
+ * A worker that dies of SIGABRT, SIGSEGV or SIGBUS outside libclang's crash recovery (a
+ * failed thread or allocation there aborts) after its address space came near the cap
+ * reports the cap as its TU's error before dying. Everything it needs is prepared before
+ * each TU; the handler only reads /proc/self/status and writes.
+ */
+static struct {
+    long long limit;
+    int res_fd;
+    uint32_t index;
+    char err_path[4096];
+    char message[256];
+    size_t message_len;
+} fatal;
+
+static long long vm_peak_signal_safe(void)
+{
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char buf[8192];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    const char *p = strstr(buf, "VmPeak:");
+    if (!p)
+        return 0;
+    p += 7;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    long long kb = 0;
+    while (*p >= '0' && *p <= '9')
+        kb = kb * 10 + (*p++ - '0');
+    return kb * 1024;
+}
+
+static void on_fatal_signal(int sig)
+{
+    if (fatal.limit > 0 && vm_peak_signal_safe() >= fatal.limit / 2) {
+        int fd = open(fatal.err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            if (write(fd, fatal.message, fatal.message_len) < 0) {
+                /* nothing more to do: the supervisor then reports the signal */
+            }
+            close(fd);
+            uint32_t reply[2] = {fatal.index, 1u};
+            if (write(fatal.res_fd, reply, sizeof reply) < 0) {
+                /* as above */
+            }
+        }
+    }
+    struct sigaction dfl = {0};
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
 }
 
 /* A verification job: the TU parsed with the fix's files in memory; errors counted. */
@@ -114,36 +220,74 @@ static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_
 static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool_options *opt,
                         const char *tmpdir)
 {
+    if (opt->tu_memory > 0) {
+        struct rlimit rl = {(rlim_t)opt->tu_memory, (rlim_t)opt->tu_memory};
+        setrlimit(RLIMIT_AS, &rl);
+        fatal.limit = opt->tu_memory;
+        fatal.res_fd = res_fd;
+        char *msg = out_of_memory_message(opt->tu_memory);
+        fatal.message_len = (size_t)snprintf(fatal.message, sizeof fatal.message, "%s", msg);
+        if (fatal.message_len >= sizeof fatal.message)
+            fatal.message_len = sizeof fatal.message - 1;
+        free(msg);
+        struct sigaction sa = {0};
+        sa.sa_handler = on_fatal_signal;
+        sigaction(SIGABRT, &sa, NULL);
+        sigaction(SIGSEGV, &sa, NULL);
+        sigaction(SIGBUS, &sa, NULL);
+    }
     CXIndex index = clang_createIndex(0, 0);
     uint32_t i;
     while (read_all(cmd_fd, &i, sizeof i)) {
         const hs_tu_input *in = opt->verify_jobs ? tus[opt->verify_jobs[i].tu] : tus[i];
+        fatal.index = i;
+        snprintf(fatal.err_path, sizeof fatal.err_path, "%s/%u.err", tmpdir, i);
         maybe_misbehave(in->file);
         char *err = NULL;
         hs_extract_error code = HS_EXTRACT_OK;
-        json_t *facts = opt->verify_jobs ? run_verify_job(index, tus, &opt->verify_jobs[i], &code, &err)
-                                         : hs_extract_tu(index, in, opt->rd, opt->root, &code, &err);
+        json_t *facts = NULL;
+        struct stat fst, dst;
+        if (!opt->verify_jobs && stat(in->directory, &dst) == 0 && stat(in->file, &fst) != 0)
+            err = hs_printf("cannot read %s: %s", in->file, strerror(errno));
+        else if (!opt->verify_jobs && stat(in->directory, &dst) == 0 && !S_ISREG(fst.st_mode))
+            err = hs_printf("%s is not a regular file (a device or a pipe?); it was not parsed",
+                            in->file);
+        else
+            facts = opt->verify_jobs ? run_verify_job(index, tus, &opt->verify_jobs[i], &code, &err)
+                                     : hs_extract_tu(index, in, opt->rd, opt->root, &code, &err);
         bool crashed = false;
+        int write_err = 0;
         if (facts) {
             char *path = result_path(tmpdir, i, "json");
-            char *tmp = hs_printf("%s.tmp", path);
-            if (json_dump_file(facts, tmp, JSON_COMPACT) != 0 || rename(tmp, path) != 0) {
+            char *text = json_dumps(facts, JSON_COMPACT);
+            write_err = text ? write_text_file(path, text) : ENOMEM;
+            free(text);
+            if (write_err) {
+                char *msg = hs_printf("could not write the TU's facts to the temporary directory "
+                                      "%s: %s", tmpdir, strerror(write_err));
                 char *epath = result_path(tmpdir, i, "err");
-                write_text_file(epath, "could not write the TU's facts to the temporary directory");
+                if (write_text_file(epath, msg) == 0)
+                    write_err = 0; /* the .err file says it */
                 free(epath);
+                free(msg);
             }
-            free(tmp);
             free(path);
             json_decref(facts);
         } else {
-            char *epath = result_path(tmpdir, i, "err");
-            write_text_file(epath, err ? err : "unknown error");
             crashed = code == HS_EXTRACT_CRASHED;
+            if (crashed && opt->tu_memory > 0 && vm_peak() >= opt->tu_memory / 2) {
+                /* Allocations grow by doubling: a failed one near the cap is the cap. */
+                free(err);
+                err = out_of_memory_message(opt->tu_memory);
+            }
+            char *epath = result_path(tmpdir, i, "err");
+            write_err = write_text_file(epath, err ? err : "unknown error");
             free(epath);
             free(err);
         }
-        /* After a recovered crash libclang's state is suspect: say so, and start afresh. */
-        uint32_t reply[2] = {i, crashed ? 1u : 0u};
+        /* After a recovered crash libclang's state is suspect: say so, and start afresh.
+         * A result that could not be written at all (a full disk) travels as its errno. */
+        uint32_t reply[2] = {i, (crashed ? 1u : 0u) | ((uint32_t)(write_err & 0xffff) << 8)};
         if (!write_all(res_fd, reply, sizeof reply))
             break;
         if (crashed)
@@ -165,6 +309,7 @@ static bool spawn(worker *w, hs_tu_input **tus, const hs_pool_options *opt, cons
         return false;
     }
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(cmd[0]);
@@ -174,6 +319,11 @@ static bool spawn(worker *w, hs_tu_input **tus, const hs_pool_options *opt, cons
         return false;
     }
     if (pid == 0) {
+        /* The supervisor's signal cleanup is not ours, and we die with it. */
+        hs_cleanup_in_child();
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(0);
         close(cmd[1]);
         close(res[0]);
         /* Other workers' pipes must not stay open here, or their deaths go unseen. */
@@ -185,6 +335,7 @@ static bool spawn(worker *w, hs_tu_input **tus, const hs_pool_options *opt, cons
         }
         worker_main(cmd[0], res[1], tus, opt, tmpdir);
     }
+    hs_cleanup_add_pid(pid);
     close(cmd[0]);
     close(res[1]);
     w->pid = pid;
@@ -200,11 +351,15 @@ static void retire(worker *w)
     close(w->res_fd);
     int status = 0;
     waitpid(w->pid, &status, 0);
+    hs_cleanup_forget_pid(w->pid);
     w->pid = 0;
 }
 
-static char *death_reason(int status)
+static char *death_reason(int status, const struct rusage *ru, long long mem_limit)
 {
+    /* Killed by a signal after growing to half the cap or more: the cap, most likely. */
+    if (WIFSIGNALED(status) && mem_limit > 0 && (long long)ru->ru_maxrss * 1024 >= mem_limit / 2)
+        return out_of_memory_message(mem_limit);
     if (WIFSIGNALED(status))
         return hs_printf("the parser crashed (signal %d: %s); this TU was skipped",
                          WTERMSIG(status), strsignal(WTERMSIG(status)));
@@ -212,8 +367,13 @@ static char *death_reason(int status)
                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-static void collect(const char *tmpdir, uint32_t i, hs_tu_result *r)
+static void collect(const char *tmpdir, uint32_t i, int write_err, hs_tu_result *r)
 {
+    if (write_err) {
+        r->error = hs_printf("could not write the TU's result to the temporary directory %s: %s "
+                             "(set TMPDIR to a folder with room)", tmpdir, strerror(write_err));
+        return;
+    }
     char *path = result_path(tmpdir, i, "json");
     json_error_t jerr;
     r->facts = json_load_file(path, 0, &jerr);
@@ -228,10 +388,70 @@ static void collect(const char *tmpdir, uint32_t i, hs_tu_result *r)
     free(path);
 }
 
-static int remove_tree_entry(const char *dir)
+/* A run directory is `hotscan-` and six mkstemp characters. */
+static bool is_run_dir_name(const char *name)
 {
-    /* The directory only ever holds our own result files, all removed as collected. */
-    return rmdir(dir);
+    if (strncmp(name, "hotscan-", 8) != 0 || strlen(name) != 14)
+        return false;
+    for (const char *p = name + 8; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            return false;
+    return true;
+}
+
+/*
+ * Removes the run directories of dead runs in `base`: ours (same owner), older than a minute
+ * (a run flocks its directory right after creating it), and not locked (a live run holds
+ * the lock until it is done).
+ */
+static void remove_stale_run_dirs(const char *base)
+{
+    DIR *d = opendir(base);
+    if (!d)
+        return;
+    time_t now = time(NULL);
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        if (!is_run_dir_name(ent->d_name))
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), ent->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != geteuid() || now - st.st_mtime < 60)
+            continue;
+        char *path = hs_path_join(base, ent->d_name);
+        int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+            hs_remove_temp_dir(path);
+        if (fd >= 0)
+            close(fd);
+        free(path);
+    }
+    closedir(d);
+}
+
+long long hs_tu_memory_default(int workers)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    long long total = pages > 0 && page > 0 ? (long long)pages * page : 8LL << 30;
+    long long share = total / 4 * 3 / (workers > 0 ? workers : 1);
+    return share < (2LL << 30) ? 2LL << 30 : share;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HS_ASAN 1
+#endif
+#endif
+
+bool hs_tu_memory_enforced(void)
+{
+#ifdef HS_ASAN
+    return false;
+#else
+    return true;
+#endif
 }
 
 static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
@@ -261,11 +481,25 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
     if (n == 0)
         return true;
     const char *tmp = getenv("TMPDIR");
-    char *tmpdir = hs_printf("%s/hotscan-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (!mkdtemp(tmpdir)) {
-        *err = hs_printf("%s: cannot create a temporary directory: %s", tmpdir, strerror(errno));
+    const char *base = tmp && tmp[0] ? tmp : "/tmp";
+    remove_stale_run_dirs(base);
+    char *tmpdir = hs_printf("%s/hotscan-XXXXXX", base);
+    sigset_t all, old_mask;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old_mask); /* no signal between mkdtemp and registering it */
+    bool made = mkdtemp(tmpdir) != NULL;
+    int saved = errno;
+    if (made)
+        hs_cleanup_add_dir(tmpdir);
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
+    if (!made) {
+        *err = hs_printf("%s: cannot create a temporary directory: %s", tmpdir, strerror(saved));
         free(tmpdir);
         return false;
+    }
+    int dir_lock = open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_lock >= 0 && flock(dir_lock, LOCK_EX | LOCK_NB) != 0) {
+        /* not fatal: only a later run's clean-up of dead runs relies on it */
     }
     struct sigaction ign = {0}, old_pipe;
     ign.sa_handler = SIG_IGN;
@@ -274,13 +508,22 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
     int nworkers = opt->jobs > 0 ? opt->jobs : 1;
     if ((size_t)nworkers > n)
         nworkers = (int)n;
+    hs_pool_options capped = *opt;
+    if (capped.tu_memory == HS_TU_MEMORY_DEFAULT)
+        capped.tu_memory = hs_tu_memory_default(nworkers);
+    if (!hs_tu_memory_enforced())
+        capped.tu_memory = 0;
+    opt = &capped;
     worker *ws = hs_xcalloc((size_t)nworkers, sizeof *ws);
     for (int k = 0; k < nworkers; k++) {
         if (!spawn(&ws[k], tus, opt, tmpdir, ws, nworkers)) {
             if (k == 0) {
                 *err = hs_printf("cannot start a worker process: %s", strerror(errno));
                 free(ws);
-                rmdir(tmpdir);
+                hs_remove_temp_dir(tmpdir);
+                hs_cleanup_forget_path(tmpdir);
+                if (dir_lock >= 0)
+                    close(dir_lock);
                 free(tmpdir);
                 sigaction(SIGPIPE, &old_pipe, NULL);
                 return false;
@@ -329,10 +572,13 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                 uint32_t reply[2];
                 if (read_all(w->res_fd, reply, sizeof reply) && (long)reply[0] == w->busy) {
                     uint32_t idx = reply[0];
+                    int write_err = (int)(reply[1] >> 8);
+                    if (write_err)
+                        collect(tmpdir, idx, write_err, &results[idx]); /* the error, now */
                     if (opt->on_result)
                         ready[idx] = true; /* loaded when its turn comes */
-                    else
-                        collect(tmpdir, idx, &results[idx]);
+                    else if (!write_err)
+                        collect(tmpdir, idx, 0, &results[idx]);
                     results[idx].seconds = now - w->started;
                     w->busy = -1;
                     done++;
@@ -344,10 +590,12 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                 close(w->cmd_fd);
                 close(w->res_fd);
                 int status = 0;
-                waitpid(w->pid, &status, 0);
+                struct rusage ru = {0};
+                wait4(w->pid, &status, 0, &ru);
+                hs_cleanup_forget_pid(w->pid);
                 w->pid = 0;
                 if (w->busy >= 0) {
-                    results[w->busy].error = death_reason(status);
+                    results[w->busy].error = death_reason(status, &ru, opt->tu_memory);
                     results[w->busy].seconds = now - w->started;
                     ready[w->busy] = true;
                     w->busy = -1;
@@ -358,7 +606,7 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                 long busy = w->busy;
                 retire(w);
                 results[busy].error =
-                    hs_printf("parsing took longer than %.0f s (--tu-timeout); this TU was skipped",
+                    hs_printf("parsing took longer than %g s (--tu-timeout); this TU was skipped",
                               opt->tu_timeout);
                 results[busy].seconds = now - w->started;
                 ready[busy] = true;
@@ -370,7 +618,7 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
             for (; delivered < n && ready[delivered]; delivered++) {
                 hs_tu_result *r = &results[delivered];
                 if (!r->error)
-                    collect(tmpdir, (uint32_t)delivered, r);
+                    collect(tmpdir, (uint32_t)delivered, 0, r);
                 opt->on_result(delivered, r, opt->user);
             }
         }
@@ -385,7 +633,10 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
     free(pfds);
     free(ws);
     free(ready);
-    remove_tree_entry(tmpdir);
+    hs_remove_temp_dir(tmpdir);
+    hs_cleanup_forget_path(tmpdir);
+    if (dir_lock >= 0)
+        close(dir_lock);
     free(tmpdir);
     sigaction(SIGPIPE, &old_pipe, NULL);
     return true;

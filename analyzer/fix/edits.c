@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "hotscan/strmap.h"
+#include "hotscan/tempfiles.h"
 
 char *hs_content_hash(const char *data, size_t size)
 {
@@ -410,6 +411,11 @@ static void builder_free(builder *b)
 
 bool hs_edit_plan_build(json_t *report, hs_edit_plan *plan, char **err)
 {
+    return hs_edit_plan_build_confined(report, NULL, plan, err);
+}
+
+bool hs_edit_plan_build_confined(json_t *report, const char *confine, hs_edit_plan *plan, char **err)
+{
     memset(plan, 0, sizeof *plan);
     *err = NULL;
     const char *root = json_string_value(json_object_get(report, "root"));
@@ -426,10 +432,21 @@ bool hs_edit_plan_build(json_t *report, hs_edit_plan *plan, char **err)
         *err = hs_printf("the report's root '%s' is not an absolute path", root);
         return false;
     }
-    plan->root = hs_realpath(root);
-    if (!plan->root) {
+    char *report_root = hs_realpath(root);
+    if (!report_root) {
         *err = hs_printf("the report's root %s: %s", root, strerror(errno));
         return false;
+    }
+    if (confine) {
+        plan->root = hs_realpath(confine);
+        if (!plan->root) {
+            *err = hs_printf("%s: %s", confine, strerror(errno));
+            free(report_root);
+            return false;
+        }
+        free(report_root);
+    } else {
+        plan->root = report_root;
     }
 
     builder b = {.report = report, .root = root, .plan = plan, .groups = hs_strmap_create()};
@@ -521,79 +538,17 @@ char *hs_file_edits_apply(const hs_file_edits *fe, size_t *size_out)
 
 /* ---- writing ---- */
 
-static bool write_all(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        ssize_t n = write(fd, data, size);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return false;
-        }
-        data += n;
-        size -= (size_t)n;
-    }
-    return true;
-}
+/* One file of a plan while it is being written. */
+typedef struct {
+    hs_file_edits *fe;
+    struct stat st;
+    char *tmp;        /* its temporary file, once written */
+    bool failed;      /* not written: a check or a write failed */
+    bool dropped;     /* not written: every edit's fix failed elsewhere */
+} write_slot;
 
-/* Writes `data` to a temporary file beside `path` and renames it over `path`. */
-static bool replace_atomically(const char *path, const struct stat *st, const char *data,
-                               size_t size, FILE *log)
-{
-    char *dir = hs_dirname(path);
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    char *tmp = hs_printf("%s/.%s.hotscan-XXXXXX", dir, base);
-    const char *step = "create a temporary file";
-    int fd = mkstemp(tmp);
-    bool ok = fd >= 0;
-    if (ok) {
-        step = "write the temporary file";
-        ok = write_all(fd, data, size);
-    }
-    if (ok) {
-        step = "set the temporary file's mode";
-        ok = fchmod(fd, st->st_mode & 07777) == 0;
-    }
-    if (ok && (st->st_uid != geteuid() || st->st_gid != getegid())) {
-        /* Keep the owner where we may (as root); otherwise the new file is ours. */
-        if (fchown(fd, st->st_uid, st->st_gid) != 0) {
-            /* not fatal */
-        }
-    }
-    if (ok) {
-        step = "sync the temporary file";
-        ok = fsync(fd) == 0;
-    }
-    if (fd >= 0 && close(fd) != 0 && ok) {
-        step = "close the temporary file";
-        ok = false;
-    }
-    if (ok) {
-        step = "rename the temporary file over it";
-        ok = rename(tmp, path) == 0;
-    }
-    if (!ok) {
-        int saved = errno;
-        if (fd >= 0)
-            unlink(tmp);
-        if (log)
-            fprintf(log, "hotscan: %s: cannot %s (%s); the file is unchanged\n", path, step,
-                    strerror(saved));
-    } else {
-        int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-        if (dfd >= 0) {
-            if (fsync(dfd) != 0) {
-                /* the rename is done; a failed directory sync only weakens durability */
-            }
-            close(dfd);
-        }
-    }
-    free(tmp);
-    free(dir);
-    return ok;
-}
-
-bool hs_file_edits_write(const hs_file_edits *fe, bool dry_run, FILE *log)
+/* The checks made under the folder lock, just before writing. */
+static bool check_file(const hs_file_edits *fe, struct stat *st, FILE *log)
 {
     /* The path must still lead, without a symlink anywhere, to the file the plan read. */
     char *now = hs_realpath(fe->real_path);
@@ -605,16 +560,15 @@ bool hs_file_edits_write(const hs_file_edits *fe, bool dry_run, FILE *log)
                     fe->real_path);
         return false;
     }
-    struct stat st;
-    if (lstat(fe->real_path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (lstat(fe->real_path, st) != 0 || !S_ISREG(st->st_mode)) {
         if (log)
             fprintf(log, "hotscan: %s: no longer a regular file; skipped\n", fe->path);
         return false;
     }
-    if (!(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) || access(fe->real_path, W_OK) != 0) {
+    if (!(st->st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) || access(fe->real_path, W_OK) != 0) {
         if (log)
             fprintf(log, "hotscan: %s: not writable (mode %04o); skipped\n", fe->path,
-                    (unsigned)(st.st_mode & 07777));
+                    (unsigned)(st->st_mode & 07777));
         return false;
     }
     size_t size;
@@ -627,22 +581,216 @@ bool hs_file_edits_write(const hs_file_edits *fe, bool dry_run, FILE *log)
                     fe->path);
         return false;
     }
-    if (dry_run)
-        return true;
-    size_t new_size;
-    char *data = hs_file_edits_apply(fe, &new_size);
-    bool ok = replace_atomically(fe->real_path, &st, data, new_size, log);
-    free(data);
-    return ok;
+    return true;
 }
 
-int hs_apply_plan(const hs_edit_plan *plan, bool dry_run, FILE *log)
+static bool write_temp(write_slot *s, FILE *log)
 {
+    size_t new_size;
+    char *data = hs_file_edits_apply(s->fe, &new_size);
+    const char *step;
+    s->tmp = hs_temp_write_beside(s->fe->real_path, data, new_size, &s->st, &step);
+    int saved = errno;
+    free(data);
+    if (!s->tmp && log)
+        fprintf(log, "hotscan: %s: cannot %s (%s); the file is unchanged\n", s->fe->path, step,
+                strerror(saved));
+    return s->tmp != NULL;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * A fix is whole or not at all, across files too: every edit, in any file, of a fix that
+ * also edits a file that was not written is left out. `blocked[k]` names the file that
+ * blocks finding k (NULL: none). Returns true when an edit was left out.
+ */
+static bool drop_blocked(write_slot *slots, size_t n, const char **blocked, size_t *refused,
+                         FILE *log)
+{
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        write_slot *s = &slots[i];
+        if (s->failed || s->dropped)
+            continue;
+        hs_vec *edits = &s->fe->edits;
+        size_t keep = 0;
+        for (size_t k = 0; k < edits->len; k++) {
+            hs_edit *e = edits->items[k];
+            const char *by = blocked[e->finding_index];
+            if (!by) {
+                edits->items[keep++] = e;
+                continue;
+            }
+            if (log)
+                fprintf(log, "hotscan: %s: the edit of bytes %zu-%zu (finding %s) was not applied: "
+                             "its fix also edits %s, which was not written\n",
+                        s->fe->path, e->offset, e->offset + e->length,
+                        e->finding ? e->finding : "?", by);
+            free(e->replacement);
+            free(e);
+            (*refused)++;
+            any = true;
+        }
+        if (keep != edits->len) {
+            edits->len = keep;
+            hs_temp_discard(s->tmp); /* its content changed */
+            s->tmp = NULL;
+            if (keep == 0)
+                s->dropped = true;
+        }
+    }
+    return any;
+}
+
+static void block_fixes_of(write_slot *s, const char **blocked)
+{
+    for (size_t k = 0; k < s->fe->edits.len; k++) {
+        hs_edit *e = s->fe->edits.items[k];
+        if (!blocked[e->finding_index])
+            blocked[e->finding_index] = s->fe->path;
+    }
+}
+
+int hs_apply_plan(hs_edit_plan *plan, bool dry_run, FILE *log, hs_apply_result *res)
+{
+    hs_apply_result local = {0};
+    if (!res)
+        res = &local;
+    memset(res, 0, sizeof *res);
+    size_t n = plan->files.len;
+    if (n == 0)
+        return 0;
+    write_slot *slots = hs_xcalloc(n, sizeof *slots);
+    size_t max_finding = 0;
+    for (size_t i = 0; i < n; i++) {
+        slots[i].fe = plan->files.items[i];
+        for (size_t k = 0; k < slots[i].fe->edits.len; k++) {
+            hs_edit *e = slots[i].fe->edits.items[k];
+            if (e->finding_index > max_finding)
+                max_finding = e->finding_index;
+        }
+    }
+    const char **blocked = hs_xcalloc(max_finding + 1, sizeof *blocked);
+
+    /* 1. Lock every folder, in one order (so two runs never wait for each other in a
+     *    circle), and clear what killed runs left there. */
+    hs_vec dirs = {0};
+    for (size_t i = 0; i < n; i++)
+        hs_vec_push(&dirs, hs_dirname(slots[i].fe->real_path));
+    qsort(dirs.items, dirs.len, sizeof(void *), compare_strings);
+    int *locks = hs_xcalloc(n, sizeof *locks);
+    size_t nlocks = 0;
+    for (size_t i = 0; i < dirs.len; i++) {
+        if (i > 0 && strcmp(dirs.items[i], dirs.items[i - 1]) == 0)
+            continue;
+        if (dry_run)
+            continue;
+        int fd = hs_dir_lock(dirs.items[i]);
+        if (fd < 0) {
+            int saved = errno;
+            /* Its files fail their checks below: mark them. */
+            for (size_t k = 0; k < n; k++) {
+                char *d = hs_dirname(slots[k].fe->real_path);
+                if (strcmp(d, dirs.items[i]) == 0 && !slots[k].failed) {
+                    slots[k].failed = true;
+                    if (log)
+                        fprintf(log, "hotscan: %s: cannot lock its folder (%s); skipped\n",
+                                slots[k].fe->path, strerror(saved));
+                }
+                free(d);
+            }
+            continue;
+        }
+        locks[nlocks++] = fd;
+        hs_remove_stale_temps(dirs.items[i], log);
+    }
+
+    /* 2. Check every file before writing any. */
+    for (size_t i = 0; i < n; i++)
+        if (!slots[i].failed && !check_file(slots[i].fe, &slots[i].st, log))
+            slots[i].failed = true;
+
+    /* 3. Temporary files for all, leaving out the fixes of files that fail, until no new
+     *    failure: then nothing written so far depends on a file that will not be. */
+    for (;;) {
+        for (size_t i = 0; i < n; i++)
+            if (slots[i].failed)
+                block_fixes_of(&slots[i], blocked);
+        drop_blocked(slots, n, blocked, &res->edits_refused, log);
+        bool new_failure = false;
+        for (size_t i = 0; i < n && !dry_run; i++) {
+            write_slot *s = &slots[i];
+            if (s->failed || s->dropped || s->tmp)
+                continue;
+            if (!write_temp(s, log)) {
+                s->failed = true;
+                new_failure = true;
+            }
+        }
+        if (!new_failure)
+            break;
+    }
+
+    /* 4. Rename them all over the originals, with the terminating signals held: a signal
+     *    acts before the first rename or after the last, never between two files of a fix. */
     int failed = 0;
-    for (size_t i = 0; i < plan->files.len; i++)
-        if (!hs_file_edits_write(plan->files.items[i], dry_run, log))
+    sigset_t held;
+    hs_cleanup_hold(&held);
+    for (size_t i = 0; i < n; i++) {
+        write_slot *s = &slots[i];
+        if (s->failed) {
+            res->edits_refused += s->fe->edits.len;
             failed++;
+            continue;
+        }
+        if (s->dropped) {
+            failed++;
+            continue;
+        }
+        if (!dry_run && !hs_temp_commit(s->tmp, s->fe->real_path)) {
+            if (log)
+                fprintf(log, "hotscan: %s: cannot rename the temporary file over it (%s); the "
+                             "file is unchanged\n", s->fe->path, strerror(errno));
+            s->tmp = NULL;
+            res->edits_refused += s->fe->edits.len;
+            failed++;
+            continue;
+        }
+        s->tmp = NULL;
+        res->files_written++;
+        res->edits_applied += s->fe->edits.len;
+        hs_vec_push(&res->written, s->fe);
+    }
+    hs_cleanup_release(&held);
+    for (size_t i = 0; i < nlocks; i++)
+        hs_dir_unlock(locks[i]);
+    free(locks);
+    for (size_t i = 0; i < dirs.len; i++)
+        free(dirs.items[i]);
+    hs_vec_free(&dirs);
+    free(blocked);
+    free(slots);
+    if (res == &local)
+        hs_vec_free(&local.written);
     return failed;
+}
+
+void hs_apply_result_free(hs_apply_result *res)
+{
+    hs_vec_free(&res->written);
+}
+
+bool hs_file_edits_write(hs_file_edits *fe, bool dry_run, FILE *log)
+{
+    hs_edit_plan one = {0};
+    hs_vec_push(&one.files, fe);
+    int failed = hs_apply_plan(&one, dry_run, log, NULL);
+    hs_vec_free(&one.files);
+    return failed == 0;
 }
 
 bool hs_edit_plan_build_fresh(json_t *report, hs_edit_plan *plan, char **err)

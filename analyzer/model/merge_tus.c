@@ -80,7 +80,8 @@ void hs_merge_tu_result(size_t index, hs_tu_result *result, void *user)
         size_t k;
         json_t *arg;
         json_array_foreach(json_object_get(facts, "ignored_arguments"), k, arg)
-            hs_strmap_put(m->ignored_arguments, json_string_value(arg), (void *)1);
+            if (json_is_string(arg)) /* a facts file is input too (fuzz_facts found this) */
+                hs_strmap_put(m->ignored_arguments, json_string_value(arg), (void *)1);
         json_t *pe = json_object_get(facts, "parse_errors");
         if (json_array_size(pe) > 0)
             json_array_append_new(m->errors, parse_error_entry(m->root, in->file, pe));

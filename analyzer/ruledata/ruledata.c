@@ -9,6 +9,7 @@
 #include "hotscan/ruledata.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdint.h>
@@ -96,23 +97,54 @@ void hs_ruledata_delete(hs_ruledata *rd)
     free(rd);
 }
 
-/* Error helpers: every message names the file and, where known, the entry. */
-static bool fail(char **err, const char *path, const char *fmt, const char *what)
+/*
+ * Errors name the file, the place in the document (`timers[2].cost`, as a JSON path from the
+ * top) and what was expected: "FILE: timers[2].cost: expected one of syscall, vdso, coarse,
+ * cycle-counter; got \"cheap\"".
+ */
+static bool bad(char **err, const char *file, const char *where, const char *expected, json_t *got)
 {
-    char *msg = hs_printf(fmt, what);
-    *err = hs_printf("%s: %s", path, msg);
-    free(msg);
+    char *shown = got ? json_dumps(got, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    if (shown && strlen(shown) > 60)
+        strcpy(shown + 56, "...");
+    if (got)
+        *err = hs_printf("%s: %s: expected %s; got %s", file, where, expected, shown ? shown : "?");
+    else
+        *err = hs_printf("%s: %s: expected %s", file, where, expected);
+    free(shown);
     return false;
 }
 
-static const char *opt_string(json_t *obj, const char *key)
+/* The name of the entry being loaded, shown beside its index (set per entry). */
+static const char *entry_name;
+
+static void set_entry(json_t *e, const char *name_key)
 {
-    json_t *v = json_object_get(obj, key);
-    return json_is_string(v) ? json_string_value(v) : NULL;
+    json_t *v = json_object_get(e, name_key);
+    entry_name = json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static bool check_keys(json_t *obj, const char *const *allowed, const char *path,
-                       const char *section, char **err)
+static char *at(const char *section, size_t i, const char *key)
+{
+    char *name = entry_name ? hs_printf(" (\"%s\")", entry_name) : hs_xstrdup("");
+    char *r = key ? hs_printf("%s[%zu]%s.%s", section, i, name, key)
+                  : hs_printf("%s[%zu]%s", section, i, name);
+    free(name);
+    return r;
+}
+
+/* Checks one field of an entry with `check`; frees the path it builds. */
+static bool field_bad(char **err, const char *file, const char *section, size_t i, const char *key,
+                      const char *expected, json_t *got)
+{
+    char *where = at(section, i, key);
+    bad(err, file, where, expected, got);
+    free(where);
+    return false;
+}
+
+static bool check_keys(json_t *obj, const char *const *allowed, const char *file,
+                       const char *section, size_t index, char **err)
 {
     const char *key;
     json_t *val;
@@ -122,27 +154,104 @@ static bool check_keys(json_t *obj, const char *const *allowed, const char *path
             if (strcmp(key, allowed[i]) == 0)
                 ok = true;
         if (!ok) {
-            *err = hs_printf("%s: unknown key \"%s\" in %s", path, key, section);
+            hs_buf keys;
+            hs_buf_init(&keys);
+            hs_buf_puts(&keys, "one of the keys");
+            for (size_t i = 0; allowed[i]; i++)
+                hs_buf_printf(&keys, "%s %s", i ? "," : "", allowed[i]);
+            char *where = at(section, index, key);
+            *err = hs_printf("%s: %s: unknown key; expected %s", file, where, keys.data);
+            free(where);
+            hs_buf_free(&keys);
             return false;
         }
     }
     return true;
 }
 
-static bool int_field(json_t *obj, const char *key, int *out, const char *path, const char *name,
-                      char **err)
+/* An optional string field; true when absent or a string (*out NULL when absent). */
+static bool string_field(json_t *obj, const char *key, bool required, const char **out,
+                         const char *file, const char *section, size_t i, char **err)
+{
+    json_t *v = json_object_get(obj, key);
+    *out = NULL;
+    if (!v && !required)
+        return true;
+    if (!json_is_string(v) || (required && !json_string_value(v)[0]))
+        return field_bad(err, file, section, i, key,
+                         required ? "a non-empty string (required)" : "a string", v);
+    *out = json_string_value(v);
+    return true;
+}
+
+static bool int_field(json_t *obj, const char *key, int *out, const char *file,
+                      const char *section, size_t i, char **err)
 {
     json_t *v = json_object_get(obj, key);
     if (!v) {
         *out = -1;
         return true;
     }
-    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 16) {
-        *err = hs_printf("%s: \"%s\" of \"%s\" must be an argument index (0-16)", path, key, name);
-        return false;
-    }
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 16)
+        return field_bad(err, file, section, i, key, "an argument index, an integer from 0 to 16", v);
     *out = (int)json_integer_value(v);
     return true;
+}
+
+/* A name: non-empty, no space, and no wildcard but, where `star` allows it, one trailing `*`
+ * (a prefix match). Glob-looking names (`a*b`, `f?`, `[ab]`) match nothing and are refused. */
+static bool name_ok(const char *name, bool star)
+{
+    if (!name[0])
+        return false;
+    size_t n = strlen(name);
+    for (size_t k = 0; k < n; k++) {
+        char c = name[k];
+        if (c == '*' && star && k == n - 1 && n > 1)
+            continue;
+        if (c == '*' || c == '?' || c == '[' || c == ']' || c == ' ' || c == '\t' || c == '\n')
+            return false;
+    }
+    return true;
+}
+
+static bool name_field(json_t *obj, const char *key, bool star, const char **out, const char *file,
+                       const char *section, size_t i, char **err)
+{
+    if (!string_field(obj, key, true, out, file, section, i, err))
+        return false;
+    if (!name_ok(*out, star))
+        return field_bad(err, file, section, i, key,
+                         star ? "a function name, with at most one `*` at its end (a prefix match)"
+                              : "a function name without wildcards (matched exactly)",
+                         json_object_get(obj, key));
+    return true;
+}
+
+static bool enum_field(json_t *obj, const char *key, bool required, const char *const *values,
+                       const char **out, const char *file, const char *section, size_t i,
+                       char **err)
+{
+    json_t *v = json_object_get(obj, key);
+    *out = NULL;
+    if (!v && !required)
+        return true;
+    if (json_is_string(v))
+        for (size_t k = 0; values[k]; k++)
+            if (strcmp(json_string_value(v), values[k]) == 0) {
+                *out = values[k];
+                return true;
+            }
+    hs_buf list;
+    hs_buf_init(&list);
+    hs_buf_puts(&list, "one of");
+    for (size_t k = 0; values[k]; k++)
+        hs_buf_printf(&list, "%s %s", k ? "," : "", values[k]);
+    if (required)
+        hs_buf_puts(&list, " (required)");
+    field_bad(err, file, section, i, key, list.data, v);
+    hs_buf_free(&list);
+    return false;
 }
 
 static void replace_or_push(hs_vec *v, void *item, const char *name, size_t name_offset,
@@ -162,37 +271,47 @@ static void replace_or_push(hs_vec *v, void *item, const char *name, size_t name
 static void free_timer_void(void *p) { free_timer(p); }
 static void free_event_void(void *p) { free_event(p); }
 
+/* An array of objects: each entry must be an object. */
+static bool entries(json_t *arr, const char *file, const char *section, char **err)
+{
+    entry_name = NULL;
+    if (!json_is_array(arr))
+        return bad(err, file, section, "an array of objects", arr);
+    size_t i;
+    json_t *e;
+    json_array_foreach(arr, i, e) if (!json_is_object(e)) return field_bad(err, file, section, i,
+                                                                           NULL, "an object", e);
+    return true;
+}
+
+static const char *const cost_values[] = {"syscall", "vdso", "coarse", "cycle-counter", NULL};
+
 static bool load_timers(hs_ruledata *rd, json_t *arr, const char *path, char **err)
 {
     static const char *const allowed[] = {"name", "clock", "cost", "clock_id_arg", "out_arg",
                                           "note", NULL};
-    if (!json_is_array(arr))
-        return fail(err, path, "\"timers\" must be an array%s", "");
+    const char *sec = "timers";
+    if (!entries(arr, path, sec, err))
+        return false;
     size_t i;
     json_t *e;
     json_array_foreach(arr, i, e) {
-        if (!json_is_object(e))
-            return fail(err, path, "each entry of \"timers\" must be an object%s", "");
-        const char *name = opt_string(e, "name");
-        if (!name || !name[0])
-            return fail(err, path, "a \"timers\" entry has no \"name\"%s", "");
-        if (!check_keys(e, allowed, path, "a \"timers\" entry", err))
+        const char *name, *cost, *clock, *note;
+        int clock_id_arg, out_arg;
+        set_entry(e, "name");
+        if (!check_keys(e, allowed, path, sec, i, err) ||
+            !name_field(e, "name", true, &name, path, sec, i, err) ||
+            !enum_field(e, "cost", true, cost_values, &cost, path, sec, i, err) ||
+            !string_field(e, "clock", false, &clock, path, sec, i, err) ||
+            !string_field(e, "note", false, &note, path, sec, i, err) ||
+            !int_field(e, "clock_id_arg", &clock_id_arg, path, sec, i, err) ||
+            !int_field(e, "out_arg", &out_arg, path, sec, i, err))
             return false;
-        const char *cost = opt_string(e, "cost");
         hs_timer_api *t = hs_xcalloc(1, sizeof *t);
-        if (!cost || !hs_cost_parse(cost, &t->cost)) {
-            free(t);
-            return fail(err, path,
-                        "timer \"%s\" needs \"cost\": one of syscall, vdso, coarse, cycle-counter",
-                        name);
-        }
-        if (!int_field(e, "clock_id_arg", &t->clock_id_arg, path, name, err) ||
-            !int_field(e, "out_arg", &t->out_arg, path, name, err)) {
-            free(t);
-            return false;
-        }
+        hs_cost_parse(cost, &t->cost);
+        t->clock_id_arg = clock_id_arg;
+        t->out_arg = out_arg;
         t->name = hs_xstrdup(name);
-        const char *clock = opt_string(e, "clock");
         t->clock = hs_xstrdup(clock ? clock : "a clock");
         t->origin = hs_xstrdup(path);
         replace_or_push(&rd->timers, t, t->name, offsetof(hs_timer_api, name), free_timer_void);
@@ -203,17 +322,15 @@ static bool load_timers(hs_ruledata *rd, json_t *arr, const char *path, char **e
 static bool load_name_set(hs_strmap *set, json_t *arr, const char *path, const char *section,
                           char **err)
 {
-    if (!json_is_array(arr)) {
-        *err = hs_printf("%s: \"%s\" must be an array of strings", path, section);
-        return false;
-    }
+    if (!json_is_array(arr))
+        return bad(err, path, section, "an array of function or type names", arr);
     size_t i;
     json_t *e;
+    entry_name = NULL;
     json_array_foreach(arr, i, e) {
-        if (!json_is_string(e)) {
-            *err = hs_printf("%s: \"%s\" must be an array of strings", path, section);
-            return false;
-        }
+        if (!json_is_string(e) || !name_ok(json_string_value(e), false))
+            return field_bad(err, path, section, i, NULL,
+                             "a name without wildcards (matched exactly)", e);
         hs_strmap_put(set, json_string_value(e), (void *)1);
     }
     return true;
@@ -222,13 +339,17 @@ static bool load_name_set(hs_strmap *set, json_t *arr, const char *path, const c
 static bool load_clock_ids(hs_ruledata *rd, json_t *obj, const char *path, char **err)
 {
     if (!json_is_object(obj))
-        return fail(err, path, "\"clock_ids\" must map clock id names to cost classes%s", "");
+        return bad(err, path, "clock_ids", "an object mapping clock id names to cost classes", obj);
     const char *key;
     json_t *val;
     json_object_foreach(obj, key, val) {
         hs_cost c;
-        if (!json_is_string(val) || !hs_cost_parse(json_string_value(val), &c))
-            return fail(err, path, "clock id \"%s\" needs a cost class", key);
+        if (!json_is_string(val) || !hs_cost_parse(json_string_value(val), &c)) {
+            char *where = hs_printf("clock_ids.%s", key);
+            bad(err, path, where, "one of syscall, vdso, coarse, cycle-counter", val);
+            free(where);
+            return false;
+        }
         hs_strmap_put(rd->clock_ids, key, (void *)(intptr_t)(c + 1));
     }
     return true;
@@ -237,22 +358,25 @@ static bool load_clock_ids(hs_ruledata *rd, json_t *obj, const char *path, char 
 static bool load_events(hs_ruledata *rd, json_t *arr, const char *path, char **err)
 {
     static const char *const allowed[] = {"name", "kind", "object_arg", "note", NULL};
-    if (!json_is_array(arr))
-        return fail(err, path, "\"events\" must be an array%s", "");
+    static const char *const kinds[] = {"create", "set",       "try_set", "is_set",
+                                        "reset",  "wait",      "wait_time", "destroy", NULL};
+    const char *sec = "events";
+    if (!entries(arr, path, sec, err))
+        return false;
     size_t i;
     json_t *e;
     json_array_foreach(arr, i, e) {
-        const char *name = json_is_object(e) ? opt_string(e, "name") : NULL;
-        const char *kind = name ? opt_string(e, "kind") : NULL;
-        if (!name || !kind)
-            return fail(err, path, "each \"events\" entry needs \"name\" and \"kind\"%s", "");
-        if (!check_keys(e, allowed, path, "an \"events\" entry", err))
+        const char *name, *kind, *note;
+        int object_arg;
+        set_entry(e, "name");
+        if (!check_keys(e, allowed, path, sec, i, err) ||
+            !name_field(e, "name", true, &name, path, sec, i, err) ||
+            !enum_field(e, "kind", true, kinds, &kind, path, sec, i, err) ||
+            !string_field(e, "note", false, &note, path, sec, i, err) ||
+            !int_field(e, "object_arg", &object_arg, path, sec, i, err))
             return false;
         hs_event_api *ev = hs_xcalloc(1, sizeof *ev);
-        if (!int_field(e, "object_arg", &ev->object_arg, path, name, err)) {
-            free(ev);
-            return false;
-        }
+        ev->object_arg = object_arg;
         ev->name = hs_xstrdup(name);
         ev->kind = hs_xstrdup(kind);
         ev->origin = hs_xstrdup(path);
@@ -261,24 +385,60 @@ static bool load_events(hs_ruledata *rd, json_t *arr, const char *path, char **e
     return true;
 }
 
-static bool load_replacements(hs_ruledata *rd, json_t *arr, const char *path, char **err)
+static bool load_atomic_wrappers(hs_ruledata *rd, json_t *arr, const char *path, char **err)
 {
-    static const char *const allowed[] = {"function", "timer", "replacement", "description", NULL};
-    if (!json_is_array(arr))
-        return fail(err, path, "\"timer_replacements\" must be an array%s", "");
+    static const char *const allowed[] = {"name",  "op",        "object_arg", "value_arg",
+                                          "order", "order_arg", "note",       NULL};
+    static const char *const ops[] = {"fetch_add", "add_fetch", "fetch_sub", "sub_fetch",
+                                      "load",      "store",     "exchange",  "cas",
+                                      "bitwise",   "wait",      "other",     NULL};
+    static const char *const orders[] = {"relaxed", "consume", "acquire", "release",
+                                         "acq_rel", "seq_cst", NULL};
+    const char *sec = "atomic_wrappers";
+    if (!entries(arr, path, sec, err))
+        return false;
     size_t i;
     json_t *e;
     json_array_foreach(arr, i, e) {
-        const char *timer = json_is_object(e) ? opt_string(e, "timer") : NULL;
-        const char *repl = timer ? opt_string(e, "replacement") : NULL;
-        if (!timer || !repl)
-            return fail(err, path,
-                        "each \"timer_replacements\" entry needs \"timer\" and \"replacement\"%s", "");
-        if (!check_keys(e, allowed, path, "a \"timer_replacements\" entry", err))
+        const char *name, *op, *order, *note;
+        int n;
+        set_entry(e, "name");
+        if (!check_keys(e, allowed, path, sec, i, err) ||
+            !name_field(e, "name", true, &name, path, sec, i, err) ||
+            !enum_field(e, "op", false, ops, &op, path, sec, i, err) ||
+            !enum_field(e, "order", false, orders, &order, path, sec, i, err) ||
+            !string_field(e, "note", false, &note, path, sec, i, err) ||
+            !int_field(e, "object_arg", &n, path, sec, i, err) ||
+            !int_field(e, "value_arg", &n, path, sec, i, err) ||
+            !int_field(e, "order_arg", &n, path, sec, i, err))
             return false;
+        hs_vec_push(&rd->atomic_wrappers, json_incref(e));
+    }
+    return true;
+}
+
+static bool load_replacements(hs_ruledata *rd, json_t *arr, const char *path, char **err)
+{
+    static const char *const allowed[] = {"function", "timer", "replacement", "description", NULL};
+    const char *sec = "timer_replacements";
+    if (!entries(arr, path, sec, err))
+        return false;
+    size_t i;
+    json_t *e;
+    json_array_foreach(arr, i, e) {
+        const char *fn, *timer, *repl, *desc;
+        set_entry(e, "timer");
+        if (!check_keys(e, allowed, path, sec, i, err) ||
+            !string_field(e, "function", false, &fn, path, sec, i, err) ||
+            !name_field(e, "timer", false, &timer, path, sec, i, err) ||
+            !string_field(e, "replacement", true, &repl, path, sec, i, err) ||
+            !string_field(e, "description", false, &desc, path, sec, i, err))
+            return false;
+        if (fn && !name_ok(fn, false))
+            return field_bad(err, path, sec, i, "function",
+                             "a function name without wildcards (matched exactly)",
+                             json_object_get(e, "function"));
         hs_timer_replacement *r = hs_xcalloc(1, sizeof *r);
-        const char *fn = opt_string(e, "function");
-        const char *desc = opt_string(e, "description");
         r->function = fn ? hs_xstrdup(fn) : NULL;
         r->timer = hs_xstrdup(timer);
         r->replacement = hs_xstrdup(repl);
@@ -288,10 +448,14 @@ static bool load_replacements(hs_ruledata *rd, json_t *arr, const char *path, ch
     return true;
 }
 
-bool hs_ruledata_load_file(hs_ruledata *rd, const char *path, char **err)
+/* Rule-data files are small; anything larger is not one. */
+#define MAX_RULE_FILE_BYTES ((size_t)16 << 20)
+
+bool hs_ruledata_load_text(hs_ruledata *rd, const char *path, const char *text, size_t size,
+                           char **err)
 {
     json_error_t jerr;
-    json_t *root = json_load_file(path, 0, &jerr);
+    json_t *root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
         if (jerr.line < 0)
             *err = hs_printf("%s: %s", path, jerr.text);
@@ -301,14 +465,15 @@ bool hs_ruledata_load_file(hs_ruledata *rd, const char *path, char **err)
     }
     bool ok = true;
     if (!json_is_object(root)) {
-        ok = fail(err, path, "the top level must be an object%s", "");
+        ok = bad(err, path, "the top level", "an object of sections", root);
         goto out;
     }
     const char *key;
     json_t *val;
     json_object_foreach(root, key, val) {
         if (strcmp(key, "description") == 0 || strcmp(key, "comment") == 0) {
-            continue;
+            if (!json_is_string(val))
+                ok = bad(err, path, key, "a string (free text)", val);
         } else if (strcmp(key, "timers") == 0) {
             ok = load_timers(rd, val, path, err);
         } else if (strcmp(key, "clock_ids") == 0) {
@@ -323,19 +488,7 @@ bool hs_ruledata_load_file(hs_ruledata *rd, const char *path, char **err)
                 hs_vec_push(&rd->hot_functions, hs_xstrdup(name));
             hs_strmap_delete(tmp);
         } else if (strcmp(key, "atomic_wrappers") == 0) {
-            if (!json_is_array(val)) {
-                ok = fail(err, path, "\"atomic_wrappers\" must be an array%s", "");
-            } else {
-                size_t i;
-                json_t *e;
-                json_array_foreach(val, i, e) {
-                    if (!json_is_object(e) || !opt_string(e, "name")) {
-                        ok = fail(err, path, "each \"atomic_wrappers\" entry needs a \"name\"%s", "");
-                        break;
-                    }
-                    hs_vec_push(&rd->atomic_wrappers, json_incref(e));
-                }
-            }
+            ok = load_atomic_wrappers(rd, val, path, err);
         } else if (strcmp(key, "relaxed_types") == 0) {
             ok = load_name_set(rd->relaxed_types, val, path, key, err);
         } else if (strcmp(key, "events") == 0) {
@@ -345,7 +498,11 @@ bool hs_ruledata_load_file(hs_ruledata *rd, const char *path, char **err)
         } else if (strcmp(key, "timer_replacements") == 0) {
             ok = load_replacements(rd, val, path, err);
         } else {
-            ok = fail(err, path, "unknown section \"%s\"", key);
+            *err = hs_printf("%s: %s: unknown section; expected one of description, comment, "
+                             "timers, clock_ids, blocking_functions, hot_functions, "
+                             "atomic_wrappers, relaxed_types, events, event_types, "
+                             "timer_replacements", path, key);
+            ok = false;
         }
         if (!ok)
             break;
@@ -354,6 +511,21 @@ bool hs_ruledata_load_file(hs_ruledata *rd, const char *path, char **err)
         hs_vec_push(&rd->files, hs_xstrdup(path));
 out:
     json_decref(root);
+    return ok;
+}
+
+bool hs_ruledata_load_file(hs_ruledata *rd, const char *path, char **err)
+{
+    size_t size;
+    char *text = hs_read_file_max(path, MAX_RULE_FILE_BYTES, &size);
+    if (!text) {
+        *err = errno == EFBIG ? hs_printf("%s: larger than %zu MiB; not a rule-data file", path,
+                                          MAX_RULE_FILE_BYTES >> 20)
+                              : hs_printf("%s: %s", path, strerror(errno));
+        return false;
+    }
+    bool ok = hs_ruledata_load_text(rd, path, text, size, err);
+    free(text);
     return ok;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 void *hs_xmalloc(size_t n)
 {
@@ -206,20 +207,39 @@ char *hs_path_relative(const char *root, const char *path)
 
 char *hs_read_file(const char *path, size_t *len_out)
 {
+    return hs_read_file_max(path, (size_t)-1, len_out);
+}
+
+char *hs_read_file_max(const char *path, size_t max, size_t *len_out)
+{
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        errno = EISDIR;
+        return NULL;
+    }
     hs_buf b;
     hs_buf_init(&b);
     char chunk[65536];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    int err = 0;
+    errno = 0;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (n > max || b.len > max - n) {
+            err = EFBIG;
+            break;
+        }
         hs_buf_append(&b, chunk, n);
-    int err = ferror(f);
+    }
+    if (!err && ferror(f))
+        err = errno ? errno : EIO;
     fclose(f);
     if (err) {
         hs_buf_free(&b);
-        errno = EIO;
+        errno = err;
         return NULL;
     }
     if (len_out)

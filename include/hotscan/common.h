@@ -63,8 +63,10 @@ char *hs_path_relative(const char *root, const char *path);
 /* True when `path` is `root` or lies under it (both absolute, normalized). */
 bool hs_path_is_under(const char *root, const char *path);
 
-/* Reads a whole file; NULL and errno set on failure. */
+/* Reads a whole file; NULL and errno set on failure (EISDIR for a folder). */
 char *hs_read_file(const char *path, size_t *len_out);
+/* The same, failing with EFBIG past `max` bytes (for /dev/zero and the like). */
+char *hs_read_file_max(const char *path, size_t max, size_t *len_out);
 
 /* FNV-1a 64-bit, for fingerprints and content hashes. */
 unsigned long long hs_hash64(const void *data, size_t n, unsigned long long seed);

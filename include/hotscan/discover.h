@@ -27,4 +27,9 @@ size_t hs_discovery_count_under(const hs_discovery *d, const char *root);
 
 bool hs_is_source_file(const char *path);
 
+/* Checks a compile database's text: JSON (errors as NAME:LINE:COL), an array of objects with
+ * "directory", "file", and "command" or "arguments" of the right types. False with *err
+ * naming `name` and the problem. (The compile-database fuzz target calls this.) */
+bool hs_check_compile_database_text(const char *name, const char *text, size_t size, char **err);
+
 #endif

@@ -39,7 +39,7 @@ typedef struct {
 } hs_file_edits;
 
 typedef struct {
-    char *root;            /* realpath of report["root"] */
+    char *root;            /* realpath of report["root"], or of the confining folder */
     hs_vec files;          /* hs_file_edits*, sorted by path */
     hs_vec problems;       /* char*: "file: why an edit or a file was refused" */
     size_t refused;        /* distinct edits of verified fixes that the plan leaves out */
@@ -52,6 +52,12 @@ typedef struct {
  * Returns false only for an unusable report (err set); refused edits go to problems.
  */
 bool hs_edit_plan_build(json_t *report, hs_edit_plan *plan, char **err);
+/* The same, with edits confined to `confine` (its real path becomes plan.root) instead of
+ * the report's root; relative paths in the report still resolve against the report's root.
+ * `hotscan apply` confines to --root or the current directory: a report's own "root" is
+ * not trusted to say where writing is allowed. NULL: the report's root. */
+bool hs_edit_plan_build_confined(json_t *report, const char *confine, hs_edit_plan *plan,
+                                 char **err);
 void hs_edit_plan_free(hs_edit_plan *plan);
 
 /* hs_edit_plan_build for writers that must not emit edits for files changed since the
@@ -61,24 +67,38 @@ bool hs_edit_plan_build_fresh(json_t *report, hs_edit_plan *plan, char **err);
 /* The file's content with its edits applied (caller frees). */
 char *hs_file_edits_apply(const hs_file_edits *fe, size_t *size_out);
 
-/*
- * Writes one file's edits: re-reads the file and refuses it if it changed since the plan
- * was built, refuses a file without any write permission bit (checked on the mode, since
- * root ignores permissions) or one whose path no longer resolves to the same place under
- * the root, then writes a temporary file in the same folder, gives it the original mode
- * (and owner, when allowed), fsyncs it and renames it over the original. On any failure the
- * original is untouched and the temporary file removed. With dry_run, only the checks run.
- * Says why on `log` (when not NULL) and returns false when the file was not (or would not
- * be) written.
- */
-bool hs_file_edits_write(const hs_file_edits *fe, bool dry_run, FILE *log);
+/* What hs_apply_plan did. */
+typedef struct {
+    size_t files_written;  /* (with dry_run: that would be) */
+    size_t edits_applied;
+    size_t edits_refused;  /* edits of the plan left out while writing: their file, or
+                              another file their fix edits, could not be written */
+    hs_vec written;        /* hs_file_edits* of the plan that were written (borrowed) */
+} hs_apply_result;
 
 /*
- * Writes every file of the plan with hs_file_edits_write (for `hotscan apply` and
- * `scan --fix`). Returns the number of files it could not write (with dry_run: would not);
- * 0 means every edit in the plan was applied. The plan's own problems are not printed.
+ * Writes the plan (for `hotscan apply` and `scan --fix`), whole fixes only:
+ *  1. locks the folder of every file (flock, in path order), so that two hotscan runs never
+ *     interleave their checks and renames on one file, and removes temporary files killed
+ *     runs left in those folders;
+ *  2. checks every file: it still resolves to the same real path under the root, is a
+ *     regular file with a write permission bit (checked on the mode, since root ignores
+ *     permissions) that access(W_OK) allows, and its content is still what the plan read;
+ *  3. writes each file's new content to a temporary file beside it (owner, group, then mode
+ *     of the original; fsynced); a fix with an edit in a file that failed 2 or 3 loses its
+ *     edits in every file (they are removed from the plan), and this repeats until nothing
+ *     more fails;
+ *  4. renames every temporary file over its original and syncs the folders.
+ * So a fix is applied in every file it edits or in none, and nothing is written before every
+ * file was checked. With dry_run, only the checks run. Says why on `log` (when not NULL).
+ * Returns the number of files of the plan not written (0: everything was applied); `res`,
+ * when not NULL, gets the counts (free it with hs_apply_result_free).
  */
-int hs_apply_plan(const hs_edit_plan *plan, bool dry_run, FILE *log);
+int hs_apply_plan(hs_edit_plan *plan, bool dry_run, FILE *log, hs_apply_result *res);
+void hs_apply_result_free(hs_apply_result *res);
+
+/* hs_apply_plan for one file; true when it was written (would be, with dry_run). */
+bool hs_file_edits_write(hs_file_edits *fe, bool dry_run, FILE *log);
 
 /*
  * The plan as a unified diff (`--- a/PATH`, `+++ b/PATH`, 3 lines of context), hunks built

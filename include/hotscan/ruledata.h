@@ -66,6 +66,10 @@ void hs_ruledata_delete(hs_ruledata *rd);
 
 /* Loads one JSON file; on failure returns false and sets *err to "file:line:col: problem". */
 bool hs_ruledata_load_file(hs_ruledata *rd, const char *path, char **err);
+/* The same from text already read; `path` names it in errors. (The rule-data fuzz target
+ * calls this.) */
+bool hs_ruledata_load_text(hs_ruledata *rd, const char *path, const char *text, size_t size,
+                           char **err);
 /* Loads every *.json in a directory, in name order. */
 bool hs_ruledata_load_dir(hs_ruledata *rd, const char *dir, char **err);
 

@@ -29,6 +29,8 @@ typedef struct {
 typedef struct {
     int jobs;            /* worker processes */
     double tu_timeout;   /* seconds before a TU's worker is killed; <= 0: never */
+    long long tu_memory; /* bytes of address space per worker (RLIMIT_AS); 0: no limit;
+                            HS_TU_MEMORY_DEFAULT: hs_tu_memory_default(workers) */
     const hs_ruledata *rd;
     const char *root;
     bool progress;       /* a progress line on stderr */
@@ -42,6 +44,14 @@ typedef struct {
     void (*on_result)(size_t index, hs_tu_result *result, void *user);
     void *user;
 } hs_pool_options;
+
+#define HS_TU_MEMORY_DEFAULT (-1LL)
+/* The default cap per worker: three quarters of the machine's memory shared by the workers,
+ * at least 2 GiB. */
+long long hs_tu_memory_default(int workers);
+/* False in builds whose sanitizers reserve huge address ranges (ASan): there RLIMIT_AS would
+ * stop every worker at start, so the cap is not applied. */
+bool hs_tu_memory_enforced(void);
 
 /* Fills results[i] for tus[i] (or hands each to opt->on_result). Returns false only when no
  * worker could be started. */

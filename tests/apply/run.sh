@@ -113,7 +113,7 @@ check "fixture offsets point at the code" \
 # ---- 1. apply: header from two TUs applied once, the mode kept, no temporary files left ----
 d=$work/t1; make_tree "$d"; chmod 0750 "$d/src/timer.c"
 fixture_report "$d" >"$work/t1.json"
-"$hotscan" apply "$work/t1.json" >"$work/t1.out" 2>"$work/t1.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t1.json") >"$work/t1.out" 2>"$work/t1.err"; rc=$?
 check "apply: exit 0 when every edit applies" test $rc -eq 0
 check "apply: summary line" contains "$work/t1.err" "applied 2 edits to 2 files; 0 refused"
 check "apply: header edited from two TUs is changed once" cmp -s "$d/include/counter.h" "$work/expected/include/counter.h"
@@ -122,7 +122,7 @@ check "apply: file mode 0750 kept" test "$(mode_of "$d/src/timer.c")" = 750
 check "apply: no temporary files left" test -z "$(find "$d" -name '.*hotscan-*')"
 check "apply: nothing on stdout" test ! -s "$work/t1.out"
 # Applying the same report again: the files changed since the scan, so nothing is written.
-"$hotscan" apply "$work/t1.json" 2>"$work/t1b.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t1.json") 2>"$work/t1b.err"; rc=$?
 check "apply twice: exit 1, refused as changed" test $rc -eq 1
 check "apply twice: says changed since the scan" contains "$work/t1b.err" "changed since the scan"
 check "apply twice: content stays fixed once" cmp -s "$d/include/counter.h" "$work/expected/include/counter.h"
@@ -130,7 +130,7 @@ check "apply twice: content stays fixed once" cmp -s "$d/include/counter.h" "$wo
 # ---- 2. --dry-run: prints a diff that git apply and patch accept, writes nothing ----
 d=$work/t2; make_tree "$d"; make_tree "$work/t2-orig"
 fixture_report "$d" >"$work/t2.json"
-"$hotscan" apply --dry-run "$work/t2.json" >"$work/t2.diff" 2>"$work/t2.err"; rc=$?
+(cd "$d" && "$hotscan" apply --dry-run "$work/t2.json") >"$work/t2.diff" 2>"$work/t2.err"; rc=$?
 check "dry-run: exit 0" test $rc -eq 0
 check "dry-run: writes nothing" diff -r "$d" "$work/t2-orig"
 check "dry-run: summary says would apply" contains "$work/t2.err" "would apply 2 edits to 2 files; 0 refused"
@@ -146,7 +146,7 @@ check "dry-run: the diff applied gives what apply writes" diff -r "$d" "$work/ex
 d=$work/t3; make_tree "$d"; make_tree "$work/t3-orig"
 fixture_report "$d" >"$work/t3.json"
 chmod 0444 "$d/include/counter.h"
-"$hotscan" apply "$work/t3.json" 2>"$work/t3.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t3.json") 2>"$work/t3.err"; rc=$?
 check "read-only: exit 1" test $rc -eq 1
 check "read-only: says so" contains "$work/t3.err" "include/counter.h: not writable"
 check "read-only: file untouched" cmp -s "$d/include/counter.h" "$work/t3-orig/include/counter.h"
@@ -158,7 +158,7 @@ check "read-only: summary counts the refused edit" contains "$work/t3.err" "appl
 d=$work/t4; make_tree "$d"
 fixture_report "$d" >"$work/t4.json"
 printf '\n/* edited after the scan */\n' >>"$d/src/timer.c"; cp "$d/src/timer.c" "$work/t4-timer.c"
-"$hotscan" apply "$work/t4.json" 2>"$work/t4.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t4.json") 2>"$work/t4.err"; rc=$?
 check "changed: exit 1" test $rc -eq 1
 check "changed: says so, naming the file" contains "$work/t4.err" "src/timer.c: changed since the scan"
 check "changed: file untouched" cmp -s "$d/src/timer.c" "$work/t4-timer.c"
@@ -170,7 +170,7 @@ to=$(offset_of "$d/src/timer.c" clock\(\) 2)
 report "$d" "src/timer.c" \
   "$(finding aaaaaaaaaaaaaaaa src/timer.c "$(edit src/timer.c "$to" 7 't->a')")" \
   "$(finding bbbbbbbbbbbbbbbb src/timer.c "$(edit src/timer.c $((to + 5)) 2 '(void)')")" >"$work/t5.json"
-"$hotscan" apply "$work/t5.json" 2>"$work/t5.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t5.json") 2>"$work/t5.err"; rc=$?
 check "overlap: exit 1" test $rc -eq 1
 check "overlap: reported with both findings" \
   bash -c "grep 'overlap' '$work/t5.err' | grep -q aaaaaaaaaaaaaaaa && grep 'overlap' '$work/t5.err' | grep -q bbbbbbbbbbbbbbbb"
@@ -189,7 +189,7 @@ report "$d" "include/counter.h" \
   "$(finding 4444444444444444 src/victim_link.c "$(edit src/victim_link.c 14 1 2)")" \
   "$(finding 5555555555555555 ../outside/victim.c "$(edit ../outside/victim.c 14 1 3)")" \
   "$(finding 6666666666666666 "$work/outside/victim.c" "$(edit "$work/outside/victim.c" 14 1 4)")" >"$work/t6.json"
-"$hotscan" apply "$work/t6.json" 2>"$work/t6.err"; rc=$?
+(cd "$d" && "$hotscan" apply "$work/t6.json") 2>"$work/t6.err"; rc=$?
 check "symlink: exit 1 (outside edits refused)" test $rc -eq 1
 check "symlink: header through a link applied once" cmp -s "$d/include/counter.h" "$work/expected/include/counter.h"
 check "symlink: the link is still a link" test -L "$d/include/counter_link.h"
@@ -265,12 +265,153 @@ for seed in $(seq 1 "$random_trees"); do
       fail "random $seed: clang-apply-replacements (see $r)"; random_fail=1; continue
     fi
   fi
-  if ! "$hotscan" apply "$r/report.json" 2>"$r/apply.err" || ! diff -r "$r/root" "$r/expected" >/dev/null; then
+  if ! (cd "$r/root" && "$hotscan" apply "$r/report.json") 2>"$r/apply.err" || ! diff -r "$r/root" "$r/expected" >/dev/null; then
     fail "random $seed: hotscan apply (see $r)"; random_fail=1; continue
   fi
   [ "$random_fail" = 0 ] && rm -rf "$r"
 done
 [ "$random_fail" = 0 ] && pass "random trees: git apply, patch -p1, clang-apply-replacements and apply agree ($random_trees trees)"
+
+# ---- 10. concurrent applies of different edits to one file never lose one (issue 12, 1) ----
+# Both reports were made from the same content; the folder lock makes check and rename one
+# step, so one run applies and the other finds the file changed. 20 bounded rounds.
+d=$work/t10; mkdir -p "$d/src"
+race_src() { printf 'int a = 1;\nint b = 2;\n' >"$d/src/race.c"; }
+race_src
+oa=$(offset_of "$d/src/race.c" "1;"); ob=$(offset_of "$d/src/race.c" "2;")
+report "$d" "src/race.c" "$(finding aaaaaaaaaaaaaaa1 src/race.c "$(edit src/race.c "$oa" 1 10)")" >"$work/t10a.json"
+report "$d" "src/race.c" "$(finding bbbbbbbbbbbbbbb2 src/race.c "$(edit src/race.c "$ob" 1 20)")" >"$work/t10b.json"
+want_a=$(printf 'int a = 10;\nint b = 2;'); want_b=$(printf 'int a = 1;\nint b = 20;')
+lost=0
+for round in $(seq 1 20); do
+  race_src
+  (cd "$d" && exec "$hotscan" apply "$work/t10a.json" 2>/dev/null) & pa=$!
+  (cd "$d" && exec "$hotscan" apply "$work/t10b.json" 2>/dev/null) & pb=$!
+  wait "$pa"; ra=$?; wait "$pb"; rb=$?
+  got=$(cat "$d/src/race.c")
+  case "$ra$rb" in
+    01) [ "$got" = "$want_a" ] || lost=$((lost + 1)) ;;
+    10) [ "$got" = "$want_b" ] || lost=$((lost + 1)) ;;
+    *) lost=$((lost + 1)) ;;   # both "applied": one edit was lost
+  esac
+done
+check "concurrent applies: one applies, the other is refused, no edit lost (20 rounds)" test "$lost" -eq 0
+check "concurrent applies: no temporary files left" test -z "$(find "$d" -name '.*hotscan-*')"
+
+# The same for two `scan --fix` runs fixing different findings of one file (10 rounds): a run
+# whose fix went in exits 1 (findings), one whose fix was refused exits 2; none loses the other's.
+d=$work/t10fix; mkdir -p "$d"
+fix_src() { printf '#include <time.h>\nstatic unsigned long hits;\nstruct t { clock_t a, b; };\nvoid f(struct t *t)\n{\n    __atomic_fetch_add(&hits, 1, __ATOMIC_SEQ_CST);\n    t->a = clock();\n    t->b = clock();\n}\n' >"$d/x.c"; }
+lost=0
+for round in $(seq 1 10); do
+  fix_src
+  (cd "$d" && exec "$hotscan" scan -q --fix --enable timer-duplicate x.c >/dev/null 2>&1) & pa=$!
+  (cd "$d" && exec "$hotscan" scan -q --fix --enable atomic-seqcst-counter x.c >/dev/null 2>&1) & pb=$!
+  wait "$pa"; ra=$?; wait "$pb"; rb=$?
+  { [ $ra -eq 1 ] && ! grep -qF 't->b = t->a;' "$d/x.c"; } && lost=$((lost + 1))
+  { [ $rb -eq 1 ] && ! grep -qF '__ATOMIC_RELAXED' "$d/x.c"; } && lost=$((lost + 1))
+  { [ $ra -ne 1 ] && [ $ra -ne 2 ]; } && lost=$((lost + 1))
+  { [ $rb -ne 1 ] && [ $rb -ne 2 ]; } && lost=$((lost + 1))
+done
+check "concurrent scan --fix: no fix reported applied is lost (10 rounds)" test "$lost" -eq 0
+
+# ---- 11. a fix over two files applies whole or not at all (issue 12, 2) ----
+d=$work/t11; mkdir -p "$d/src"
+printf 'int a = 1;\n' >"$d/src/a.c"; printf 'int b = 2;\n' >"$d/src/b.c"; chmod 0444 "$d/src/b.c"
+cp "$d/src/a.c" "$work/t11-a.c"
+report "$d" "src/a.c src/b.c" \
+  "$(finding cccccccccccccccc src/a.c "$(edit src/a.c 8 1 10)" "$(edit src/b.c 8 1 20)")" >"$work/t11.json"
+(cd "$d" && "$hotscan" apply "$work/t11.json") 2>"$work/t11.err"; rc=$?
+check "two-file fix, one read-only: exit 1" test $rc -eq 1
+check "two-file fix, one read-only: the writable file is untouched too" cmp -s "$d/src/a.c" "$work/t11-a.c"
+check "two-file fix, one read-only: says why" contains "$work/t11.err" "its fix also edits src/b.c, which was not written"
+check "two-file fix, one read-only: summary" contains "$work/t11.err" "applied 0 edits to 0 files; 2 refused"
+chmod 0644 "$d/src/b.c"
+(cd "$d" && "$hotscan" apply "$work/t11.json") 2>/dev/null; rc=$?
+check "two-file fix, both writable: both applied" \
+  bash -c "test $rc -eq 0 && grep -q 'a = 10' '$d/src/a.c' && grep -q 'b = 20' '$d/src/b.c'"
+
+# ---- 12. set-user-ID and set-group-ID bits and the owner survive (issue 12, 9; as root) ----
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+  d=$work/t12; mkdir -p "$d"; printf 'int s = 1;\n' >"$d/suid.c"
+  chown nobody:"$(id -gn nobody)" "$d/suid.c"; chmod 6755 "$d/suid.c"
+  report "$d" "suid.c" "$(finding dddddddddddddddd suid.c "$(edit suid.c 8 1 7)")" >"$work/t12.json"
+  (cd "$d" && "$hotscan" apply "$work/t12.json") 2>"$work/t12.err"; rc=$?
+  check "setuid: applied" bash -c "test $rc -eq 0 && grep -q 's = 7' '$d/suid.c'"
+  check "setuid: mode 6755 kept" test "$(mode_of "$d/suid.c")" = 6755
+  check "setuid: owner kept" test "$(stat -c %U "$d/suid.c")" = nobody
+else
+  echo "skip setuid: needs root and a user nobody"
+fi
+
+# ---- 13. the report's own root is not trusted (issue 12, 15) ----
+d=$work/t13; mkdir -p "$d"; printf 'int victim = 1;\n' >"$work/t13-victim.c"; cp "$work/t13-victim.c" "$work/t13-victim.orig"
+rel=${work#/}/t13-victim.c
+report / "" "$(finding eeeeeeeeeeeeeeee "$rel" "$(edit "$rel" 13 1 9)")" >"$work/t13.json"
+(cd "$d" && "$hotscan" apply "$work/t13.json") 2>"$work/t13.err"; rc=$?
+check "crafted root /: exit 1" test $rc -eq 1
+check "crafted root /: the file outside the current directory is untouched" cmp -s "$work/t13-victim.c" "$work/t13-victim.orig"
+check "crafted root /: refused as outside the root" contains "$work/t13.err" "outside the root $d"
+(cd "$work/expected" && "$hotscan" apply "$work/t1.json") 2>"$work/t13b.err"; rc=$?
+check "a report for another tree: exit 2, says to run it there or pass --root" \
+  bash -c "test $rc -eq 2 && grep -q -- '--root' '$work/t13b.err'"
+
+# ---- 14. odd inputs say what they are (issue 12, 13 and 14) ----
+"$hotscan" apply /dev/zero 2>"$work/t14a.err"; rc=$?
+check "apply /dev/zero: exit 2, too large" bash -c "test $rc -eq 2 && grep -q 'larger than 256 MiB' '$work/t14a.err'"
+"$hotscan" apply "$work" 2>"$work/t14b.err"; rc=$?
+check "apply DIR: exit 2, is a directory" bash -c "test $rc -eq 2 && grep -q 'is a directory' '$work/t14b.err'"
+printf '{"schema_version": "1", "root": "/"}\n' >"$work/t14c.json"
+"$hotscan" apply "$work/t14c.json" 2>"$work/t14c.err"; rc=$?
+check "schema_version \"1\": exit 2, shows the string" bash -c "test $rc -eq 2 && grep -qF '\"schema_version\" is \"1\"' '$work/t14c.err'"
+"$hotscan" apply --dry-run --root "$work/t2-orig" "$work/t2.json" >/dev/full 2>"$work/t14d.err"; rc=$?
+check "apply --dry-run to /dev/full: exit 2 with an error" \
+  bash -c "test $rc -eq 2 && grep -q 'No space left on device' '$work/t14d.err'"
+
+# ---- 15. temporary files: stale ones removed, none left after a signal (issue 12, 6) ----
+d=$work/t15; make_tree "$d"; fixture_report "$d" >"$work/t15.json"
+printf 'half\n' >"$d/src/.timer.c.hotscan-Ab12Cd"
+(cd "$d" && "$hotscan" apply "$work/t15.json") 2>"$work/t15.err"; rc=$?
+check "stale temporary file of a killed run removed" bash -c "test $rc -eq 0 && test ! -e '$d/src/.timer.c.hotscan-Ab12Cd'"
+check "stale temporary file: a note says so" contains "$work/t15.err" "left"
+# 400 files, a signal at once: each file is whole (old or new), no temporary file remains.
+d=$work/t15b; mkdir -p "$d/src"; findings=(); files=""
+for k in $(seq 1 400); do printf 'int v%d = 1;\n' "$k" >"$d/src/f$k.c"; files+="src/f$k.c "; done
+for k in $(seq 1 400); do
+  o=$(offset_of "$d/src/f$k.c" "1;")
+  findings+=("$(finding "$(printf '%016d' "$k")" "src/f$k.c" "$(edit "src/f$k.c" "$o" 1 2)")")
+done
+report "$d" "$files" "${findings[@]}" >"$work/t15b.json"
+leftover=0; torn=0
+for sig in INT TERM HUP INT TERM HUP INT TERM; do
+  for k in $(seq 1 400); do printf 'int v%d = 1;\n' "$k" >"$d/src/f$k.c"; done
+  cd "$d"; "$hotscan" apply "$work/t15b.json" 2>/dev/null & p=$!; cd - >/dev/null
+  # Signal it once it writes: its first temporary file is there (a bounded spin, no sleep;
+  # if it finished first, the round still checks that nothing is left).
+  for spin in $(seq 1 20000); do
+    compgen -G "$d/src/.f*.c.hotscan-*" >/dev/null && break
+    kill -0 "$p" 2>/dev/null || break
+  done
+  kill -s "$sig" "$p" 2>/dev/null; wait "$p" 2>/dev/null
+  [ -z "$(find "$d" -name '.*hotscan-*')" ] || leftover=$((leftover + 1))
+  whole=$(cat "$d"/src/f*.c | grep -cxE 'int v[0-9]+ = [12];')
+  [ "$whole" -eq 400 ] || torn=$((torn + 1))
+done
+check "signal during apply (8 rounds): no temporary file left" test "$leftover" -eq 0
+check "signal during apply (8 rounds): every file whole" test "$torn" -eq 0
+
+# ---- 16. odd file names in --patch headers are quoted as git quotes them (issue 12, 14) ----
+d=$work/t16; mkdir -p "$d"
+odd=("sp ace.c" $'new\nline.c' 'quo"te.c' 'back\slash.c')
+fs=()
+for f in "${odd[@]}"; do printf 'int q = 1;\n' >"$d/$f"; fs+=("$(finding "$(printf '%016x' ${#fs[@]})" "$f" "$(edit "$f" 8 1 5)")"); done
+report "$d" "" "${fs[@]}" >"$work/t16.json"
+cp -r "$d" "$work/t16-git"; cp -r "$d" "$work/t16-expected"
+for f in "${odd[@]}"; do printf 'int q = 5;\n' >"$work/t16-expected/$f"; done
+"$driver" patch "$work/t16.json" >"$work/t16.diff"
+check "odd names: a name with a newline is C-quoted" contains "$work/t16.diff" '--- "a/new\nline.c"'
+check "odd names: a name with a space ends with a tab" grep -qP '^\+\+\+ b/sp ace\.c\t$' "$work/t16.diff"
+check "odd names: git apply takes the patch" bash -c "cd '$work/t16-git' && git -c apply.whitespace=nowarn apply '$work/t16.diff' && diff -r '$work/t16-git' '$work/t16-expected' >/dev/null"
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed"

@@ -5,7 +5,7 @@
 set -u
 HOTSCAN=$(realpath "$1")
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
 passed=0
 failed=0
 
@@ -160,6 +160,103 @@ check "reads in the relative file and in the header are found" \
 check "the facts name the TU by its absolute path" \
     test "$(python3 -c "import json,glob; print(json.load(open(glob.glob('$work/reldb-facts/*.json')[0]))['tu'])")" \
     = "$(realpath "$work/reldb/src/app.c")"
+
+# --- issue 12: reliability ---
+# Symlink cycles in a folder walk end, and each file is parsed once (item 3).
+mkdir -p "$work/cyc/sub"; cp src/hot.c "$work/cyc/sub/a.c"
+ln -s . "$work/cyc/l1"; ln -s . "$work/cyc/l2"; ln -s .. "$work/cyc/sub/up"
+(cd "$work/proj" && timeout 120 "$HOTSCAN" scan -q --format json "$work/cyc" >"$work/out" 2>"$work/err"); status=$?
+check "a folder with link cycles finishes" test $status -ne 124
+check "a file reached by many links is parsed once" test "$(json "d['summary']['translation_units']")" = 1
+
+# A malformed compile database is exit 2 naming the file, line and problem (item 10).
+mkdir -p "$work/baddb"
+printf '[{"directory": "/tmp", "file": "a.c", "command": "cc -c a.c"}\n' >"$work/baddb/compile_commands.json"
+run scan -p "$work/baddb";     check "a database missing its ] exits 2" test $status -eq 2
+check "... naming the file and line" err_has "baddb/compile_commands.json:[0-9]*:[0-9]*: not valid JSON"
+printf '[{"directory": "/tmp", "file": "a.c", "command": "cc -c a.c"}] trailing\n' >"$work/baddb/compile_commands.json"
+run scan -p "$work/baddb";     check "a database with trailing garbage exits 2" test $status -eq 2
+check "... and says it is not valid JSON" err_has "compile_commands.json:1:[0-9]*: not valid JSON"
+printf '[{"directory": "/tmp", "command": "cc -c a.c"}]\n' >"$work/baddb/compile_commands.json"
+run scan -p "$work/baddb";     check "a database entry without a file exits 2" test $status -eq 2
+check "... naming the entry and what it lacks" err_has 'entry 1 (counting from 1) needs "file"'
+printf '[{"directory": "%s", "file": "gone.c", "arguments": ["cc", "-c", "gone.c"]}]\n' "$work/baddb" >"$work/baddb/compile_commands.json"
+run scan -p "$work/baddb";     check "a database entry naming a missing file says so" err_has "cannot read .*gone.c: No such file or directory"
+
+# -o: concurrent scans writing one report path always leave a whole report (item 8).
+torn=0
+for round in 1 2 3 4 5; do
+  pids=""
+  for k in 1 2 3 4; do (cd "$work/proj" && exec "$HOTSCAN" scan -q -j 1 --format json -o "$work/same.json" src/hot.c src/clean.c 2>/dev/null) & pids+=" $!"; done
+  wait $pids
+  python3 -c "import json; json.load(open('$work/same.json'))" 2>/dev/null || torn=$((torn + 1))
+done
+check "-o: four concurrent scans leave valid JSON (5 rounds)" test $torn -eq 0
+check "-o: no temporary file left beside the report" test -z "$(find "$work" -maxdepth 1 -name '.*hotscan-*')"
+run scan -q --format json -o - src/hot.c
+check "-o - writes to standard output" test "$(json "d['schema_version']")" = 1
+check "-o - creates no file named -" test ! -e "$work/proj/-"
+
+# A report that cannot be written is exit 2 with an error (item 11).
+(cd "$work/proj" && "$HOTSCAN" scan -q --format json src/clean.c >/dev/full 2>"$work/err"); status=$?
+check "stdout on /dev/full exits 2" test $status -eq 2
+check "... and says so" err_has "No space left on device"
+(cd "$work/proj" && "$HOTSCAN" scan -q --format json src/clean.c >&- 2>"$work/err"); status=$?
+check "a closed stdout exits 2" test $status -eq 2
+check "... and says so" err_has "cannot write"
+(cd "$work/proj" && "$HOTSCAN" --help >/dev/full 2>/dev/null); status=$?
+check "--help to /dev/full exits 2" test $status -eq 2
+
+# --tu-timeout takes fractions and says them (item 14).
+HOTSCAN_TEST_HANG_ON=hangme run scan -q --format json --tu-timeout 0.3 src/hangme.c
+check "--tu-timeout 0.3 is said as 0.3" err_has "longer than 0.3 s"
+run scan -q --tu-timeout abc src/clean.c; check "--tu-timeout abc exits 2" test $status -eq 2
+
+# --tu-memory caps each worker; a TU that hits it is that TU's error (item 4).
+run scan --format json --tu-memory 128M src/hot.c
+if err_has "not enforced in this sanitizer build"; then
+  echo "skip --tu-memory: a sanitizer build does not enforce it"
+else
+  check "a TU over --tu-memory exits 2" test $status -eq 2
+  check "... as that TU's error, naming the cap" test "$(json "'ran out of memory' in d['errors'][0]['message']")" = True
+fi
+run scan -q --tu-memory 2K src/clean.c; check "--tu-memory below 64M exits 2" test $status -eq 2
+
+# A signal to the supervisor alone ends its workers and removes its temporary folder (items
+# 5 and 6); a folder of a dead run is removed by the next run; a locked one is left alone.
+mkdir -p "$work/tmp"
+for sig in TERM INT HUP KILL; do
+  rm -rf "$work/tmp"/*
+  (cd "$work/proj" && HOTSCAN_TEST_HANG_ON=hangme TMPDIR="$work/tmp" exec "$HOTSCAN" scan -q -j 1 --tu-timeout 0 src/hangme.c 2>/dev/null) & sup=$!
+  wpid=""
+  for spin in $(seq 1 200000); do wpid=$(pgrep -P "$sup" | head -1); [ -n "$wpid" ] && break; done
+  kill -s "$sig" "$sup"; wait "$sup" 2>/dev/null
+  gone=no
+  for spin in $(seq 1 200000); do
+    state=$(awk '{print $3}' "/proc/$wpid/stat" 2>/dev/null)
+    if [ -z "$state" ] || [ "$state" = Z ]; then gone=yes; break; fi
+  done
+  check "SIG$sig to the supervisor: its busy worker dies too" test -n "$wpid" -a "$gone" = yes
+  [ "$sig" = KILL ] || check "SIG$sig to the supervisor: no temporary folder left" test -z "$(ls "$work/tmp")"
+done
+rm -rf "$work/tmp"/*
+mkdir "$work/tmp/hotscan-AbC123" "$work/tmp/hotscan-LiVe12"; touch "$work/tmp/hotscan-AbC123/7.json"
+touch -d '2 hours ago' "$work/tmp/hotscan-AbC123" "$work/tmp/hotscan-LiVe12"
+(cd "$work/proj" && TMPDIR="$work/tmp" flock "$work/tmp/hotscan-LiVe12" "$HOTSCAN" scan -q src/clean.c); status=$?
+check "a dead run's temporary folder is removed by the next run" test $status -eq 0 -a ! -e "$work/tmp/hotscan-AbC123"
+check "a folder a live run holds locked is left alone" test -d "$work/tmp/hotscan-LiVe12"
+
+# A full TMPDIR is reported as such (item 7; needs root to mount a tiny tmpfs).
+mkdir -p "$work/full"
+if mount -t tmpfs -o size=16k tmpfs "$work/full" 2>/dev/null; then
+  dd if=/dev/zero of="$work/full/fill" bs=4k 2>/dev/null
+  (cd "$work/proj" && TMPDIR="$work/full" "$HOTSCAN" scan -q --format json src/hot.c >"$work/out" 2>"$work/err"); status=$?
+  check "a full TMPDIR exits 2" test $status -eq 2
+  check "... and says the disk is full" err_has "No space left on device"
+  umount "$work/full"
+else
+  echo "skip full TMPDIR: cannot mount a tmpfs here"
+fi
 
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0

@@ -463,12 +463,12 @@ static void test_write_keeps_mode_and_skips_read_only(void **state)
     build(t, &plan);
     assert_int_equal(plan.files.len, 2);
     FILE *log = tmpfile();
-    assert_int_equal(hs_apply_plan(&plan, true, log), 1); /* dry run: checks only */
+    assert_int_equal(hs_apply_plan(&plan, true, log, NULL), 1); /* dry run: checks only */
     size_t size;
     char *text = hs_read_file(rw, &size);
     assert_string_equal(text, "a\n");
     free(text);
-    assert_int_equal(hs_apply_plan(&plan, false, log), 1);
+    assert_int_equal(hs_apply_plan(&plan, false, log, NULL), 1);
     fclose(log);
     text = hs_read_file(rw, &size);
     assert_string_equal(text, "A\n");

@@ -304,7 +304,7 @@ static void test_override_later_file_replaces(void **state)
     char *second = write_file(fx, "20-project.json",
         "{\"timers\": [{\"name\": \"time\", \"clock\": \"cached seconds\", \"cost\": \"coarse\"},\n"
         "             {\"name\": \"my_clock\", \"cost\": \"vdso\"}],\n"
-        " \"events\": [{\"name\": \"os_event_set\", \"kind\": \"signal\"}]}\n");
+        " \"events\": [{\"name\": \"os_event_set\", \"kind\": \"try_set\"}]}\n");
     char *first = write_file(fx, "10-base.json",
         "{\"timers\": [{\"name\": \"time\", \"clock\": \"wall-clock seconds\", \"cost\": \"vdso\", \"out_arg\": 0},\n"
         "             {\"name\": \"clock\", \"cost\": \"syscall\"}],\n"
@@ -338,7 +338,7 @@ static void test_override_later_file_replaces(void **state)
     assert_int_equal(rd->events.len, 1);
     const hs_event_api *ev = hs_ruledata_find_event(rd, "os_event_set");
     assert_non_null(ev);
-    assert_string_equal(ev->kind, "signal");
+    assert_string_equal(ev->kind, "try_set");
     assert_int_equal(ev->object_arg, -1);
     assert_string_equal(ev->origin, second);
     hs_ruledata_delete(rd);
@@ -479,6 +479,42 @@ static void test_error_bad_cost(void **state)
     err = load_expect_error(*state, "clockid.json", "{\"clock_ids\": {\"CLOCK_X\": \"cheap\"}}\n");
     assert_non_null(strstr(err, "CLOCK_X"));
     free(err);
+}
+
+/* Issue 12, item 12: every way rule data was accepted silently is now an error naming the
+ * file, the place in the document and what was expected. */
+static void test_error_strict_shapes(void **state)
+{
+    static const struct {
+        const char *json, *where, *expected;
+    } cases[] = {
+        {"{\"timer_replacements\": [{\"function\": [\"f\"], \"timer\": \"clock\", \"replacement\": \"x\"}]}",
+         "timer_replacements[0] (\"clock\").function", "expected a string"},
+        {"{\"events\": [{\"name\": \"os_event_wait\", \"kind\": \"wiat\"}]}",
+         "events[0] (\"os_event_wait\").kind", "expected one of create, set"},
+        {"{\"timers\": [{\"name\": \"my_clock\", \"cost\": \"vdso\", \"clock\": 5}]}",
+         "timers[0] (\"my_clock\").clock", "expected a string; got 5"},
+        {"{\"timers\": [{\"name\": \"my_*_clock\", \"cost\": \"vdso\"}]}",
+         "timers[0] (\"my_*_clock\").name", "at most one `*` at its end"},
+        {"{\"blocking_functions\": [\"read*\"]}", "blocking_functions[0]", "without wildcards"},
+        {"{\"hot_functions\": [\"dispatch?\"]}", "hot_functions[0]", "without wildcards"},
+        {"{\"timers\": [{\"name\": \"a\", \"cost\": \"vdso\", \"name\": \"b\"}]}", "1:", "duplicate"},
+        {"{\"atomic_wrappers\": [{\"name\": \"my_inc\", \"order\": \"sequential\"}]}",
+         "atomic_wrappers[0] (\"my_inc\").order", "expected one of relaxed"},
+        {"{\"atomic_wrappers\": [{\"name\": \"my_inc\", \"object\": 0}]}",
+         "atomic_wrappers[0] (\"my_inc\").object", "unknown key"},
+        {"{\"events\": [{\"name\": \"e\", \"kind\": \"set\", \"objekt_arg\": 0}]}",
+         "events[0] (\"e\").objekt_arg", "unknown key"},
+        {"{\"description\": 7}", "description", "a string"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "strict%zu.json", i);
+        char *err = load_expect_error(*state, name, cases[i].json);
+        if (!strstr(err, name) || !strstr(err, cases[i].where) || !strstr(err, cases[i].expected))
+            fail_msg("case %zu: %s", i, err);
+        free(err);
+    }
 }
 
 static void test_error_out_arg_not_an_index(void **state)
@@ -631,6 +667,7 @@ int main(void)
         T(test_error_missing_cost),
         T(test_error_bad_cost),
         T(test_error_out_arg_not_an_index),
+        T(test_error_strict_shapes),
         T(test_error_wrong_section_types),
         T(test_error_missing_file),
         T(test_error_in_dir_names_the_file),
