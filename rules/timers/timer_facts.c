@@ -124,11 +124,12 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_clock_read *r
     r->stmt_offset = hs_facts_int(o, "stmt_offset", 0);
     r->stmt_indent = hs_facts_str(in, o, "stmt_indent");
     r->block_end = hs_facts_int(o, "block_end", 0);
-    /* Absent strings read as "" where the rules compare them. */
-    if (!r->loop_path)
-        r->loop_path = hs_intern_str(in, "");
-    if (!r->text)
-        r->text = hs_intern_str(in, "");
+    /* Absent strings read as "" where the rules compare them (a facts file is input: the
+     * fuzzer found a read without "cost"). */
+    const char **compared[] = {&r->loop_path, &r->text, &r->api, &r->cost, &r->clock};
+    for (size_t k = 0; k < sizeof compared / sizeof compared[0]; k++)
+        if (!*compared[k])
+            *compared[k] = hs_intern_str(in, "");
 }
 
 static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)

@@ -1,11 +1,9 @@
 /*
  * fuzz_facts.c - libFuzzer target for the facts loader: one TU's facts document (what a
  * worker writes, or a --facts-dir file) merged into the program model (hs_merge_tu_result,
- * each family's reader), then hotness computed over it.
- *
- * The rules are not run: they trust the readers' typed facts (a clock read without "cost"
- * reaches timer-hot-path's strcmp as NULL). Build with -DHOTSCAN_FUZZ_FACTS_JUDGE to run
- * them too.
+ * each family's reader), then every rule judged over it: the readers must give the rules
+ * typed facts they can trust whatever the document holds (a clock read without "cost" once
+ * reached timer-hot-path's strcmp as NULL).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,15 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hs_tu_result r = {.facts = doc};
     hs_merge_tu_result(0, &r, &m);
     char *hot[] = {"f", "main", "dispatch_command"};
-#ifdef HOTSCAN_FUZZ_FACTS_JUDGE
     hs_judge_options jo = {.hot = hot, .n_hot = 3};
     json_t *extra = NULL;
     json_t *findings = hs_judge_run(m.program, rd, &jo, &extra);
     json_decref(findings);
     json_decref(extra);
-#else
-    hs_program_compute_hotness(m.program, hot, 3);
-#endif
     hs_merge_free(&m);
     hs_vec_free(&disc.tus);
     return 0;
