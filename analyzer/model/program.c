@@ -19,7 +19,7 @@ hs_program *hs_program_create(void)
     for (size_t i = 0; i < nfam; i++)
         p->stores[i] = families[i]->create();
     p->functions = hs_strmap_create();
-    p->seen = hs_strmap_create();
+    p->seen = hs_keyset_create();
     p->slot_targets = hs_strmap_create();
     p->overriders = hs_strmap_create();
     return p;
@@ -62,7 +62,7 @@ void hs_program_delete(hs_program *p)
         hs_strmap_delete(maps[m]);
     }
     hs_strmap_delete(p->functions);
-    hs_strmap_delete(p->seen);
+    hs_keyset_delete(p->seen);
     hs_intern_delete(p->strings);
     free(p);
 }
@@ -103,13 +103,11 @@ static const char *str(json_t *o, const char *k)
     return s ? s : "";
 }
 
-/* True the first time a key is offered: facts seen by several TUs count once. */
+/* True the first time a key is offered: facts seen by several TUs count once. Only the
+ * key's digest is kept. */
 static bool first_time(hs_program *p, const char *key)
 {
-    if (hs_strmap_has(p->seen, key))
-        return false;
-    hs_strmap_put(p->seen, key, (void *)1);
-    return true;
+    return hs_keyset_add(p->seen, key, strlen(key));
 }
 
 bool hs_program_first_fact(hs_program *p, const char *kind, json_t *fact)

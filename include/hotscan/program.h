@@ -10,6 +10,7 @@
 
 #include "hotscan/common.h"
 #include "hotscan/facts.h"
+#include "hotscan/keyset.h"
 #include "hotscan/strmap.h"
 
 typedef struct hs_function hs_function;
@@ -56,7 +57,7 @@ struct hs_program {
     hs_strmap *functions;  /* USR -> hs_function* */
     hs_vec function_list;  /* hs_function*, in insertion order */
     hs_vec edges;          /* hs_call_edge* */
-    hs_strmap *seen;       /* de-duplication keys of merged facts */
+    hs_keyset *seen;       /* digests of the de-duplication keys of merged facts */
     size_t translation_units;
     /* Indirect calls, until hs_program_resolve_indirect turns them into edges. */
     hs_vec indirect_sites;   /* hs_indirect_site* : calls through a slot */
