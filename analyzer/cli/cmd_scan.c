@@ -386,6 +386,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                            .fix_level = o->fix_level};
     json_t *extra;
     json_t *findings = hs_judge_run(merge.program, rd, &jo, &extra);
+    hs_merge_release_program(&merge);
 
     json_t *files_map = json_object();
     hs_fix_verify(findings, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,

@@ -36,9 +36,6 @@ void hs_program_delete(hs_program *p)
     free(p->stores);
     for (size_t i = 0; i < p->function_list.len; i++) {
         hs_function *f = p->function_list.items[i];
-        free(f->usr);
-        free(f->name);
-        free(f->file);
         hs_vec_free(&f->callees);
         hs_vec_free(&f->callers);
         free(f);
@@ -73,8 +70,8 @@ hs_function *hs_program_function(hs_program *p, const char *usr, const char *nam
     if (f)
         return f;
     f = hs_xcalloc(1, sizeof *f);
-    f->usr = hs_xstrdup(usr);
-    f->name = hs_xstrdup(name ? name : usr);
+    f->usr = hs_intern_str(p->strings, usr);
+    f->name = hs_intern_str(p->strings, name ? name : usr);
     f->hot_depth = -1;
     hs_strmap_put(p->functions, usr, f);
     hs_vec_push(&p->function_list, f);
@@ -152,8 +149,7 @@ void hs_program_merge(hs_program *p, json_t *facts)
                         hs_facts_bool(fj, "noreturn");
         bool defined = hs_facts_bool(fj, "defined");
         if (!f->file || (defined && !f->defined)) {
-            free(f->file);
-            f->file = hs_xstrdup(str(fj, "file"));
+            f->file = hs_intern_str(p->strings, str(fj, "file"));
             f->line = hs_facts_uint(fj, "line");
             f->column = hs_facts_uint(fj, "column");
         }

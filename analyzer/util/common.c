@@ -132,7 +132,7 @@ char *hs_buf_take(hs_buf *b)
 void *hs_array_append(void *items, size_t *len, size_t *cap, size_t size)
 {
     if (*len == *cap) {
-        *cap = *cap ? *cap * 2 : 16;
+        *cap = *cap ? *cap * 2 : 4;
         items = hs_xrealloc(items, *cap * size);
     }
     memset((char *)items + *len * size, 0, size);

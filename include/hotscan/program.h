@@ -34,9 +34,9 @@ typedef struct {
 #define HS_WIDE_INDIRECT_TARGETS 16
 
 struct hs_function {
-    char *usr;
-    char *name;        /* qualified name */
-    char *file;        /* definition, or first declaration seen; NULL when never seen */
+    const char *usr;   /* these three are interned in the model's strings */
+    const char *name;  /* qualified name */
+    const char *file;  /* definition, or first declaration seen; NULL when never seen */
     unsigned line, column;
     bool defined;
     bool hot_attr, cold_attr;

@@ -22,6 +22,8 @@ static void destroy(void *store)
     hs_atomic_store *s = store;
     if (!s)
         return;
+    for (size_t i = 0; i < s->len; i++)
+        free(s->ops[i].plain);
     free(s->ops);
     hs_strmap_delete(s->plain_at);
     free(s);
@@ -137,8 +139,11 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->order_offset = hs_facts_uint(o, "order_offset");
     a->order_length = hs_facts_uint(o, "order_length");
 
-    if (a->op == HS_AOP_PLAIN)
-        read_plain(in, json_object_get(o, "plain"), &a->plain);
+    if (a->op == HS_AOP_PLAIN) {
+        /* Apart, so the many operations do not each carry a summary's room. */
+        a->plain = hs_xcalloc(1, sizeof *a->plain);
+        read_plain(in, json_object_get(o, "plain"), a->plain);
+    }
 }
 
 /* Adds one TU's counts of a kind of plain use; the first place stays the first TU's. */
@@ -177,7 +182,7 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
             if (at) {
                 hs_atomic_plain more;
                 read_plain(p->strings, json_object_get(o, "plain"), &more);
-                add_plain(&s->ops[at - 1].plain, &more);
+                add_plain(s->ops[at - 1].plain, &more);
                 continue;
             }
             s->ops = hs_array_append(s->ops, &s->len, &s->cap, sizeof *s->ops);

@@ -135,7 +135,7 @@ typedef struct {
     bool has_order_arg;         /* the order is a written argument: order_offset, order_length */
     unsigned order_offset, order_length;
 
-    hs_atomic_plain plain;      /* op == HS_AOP_PLAIN: the summary; zero otherwise */
+    hs_atomic_plain *plain;     /* op == HS_AOP_PLAIN: the summary (owned by the store); NULL otherwise */
 } hs_atomic_op;
 
 /* Every atomic-operation fact of the program, each once, in merge order; a variable's plain

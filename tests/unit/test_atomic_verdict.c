@@ -498,15 +498,17 @@ static void test_typed_facts(void **state)
     assert_int_equal(pl->order, HS_AORDER_NA);
     assert_int_equal(pl->use, HS_AUSE_NONE);
     assert_int_equal(pl->form, HS_AFORM_NONE);
+    assert_non_null(pl->plain);
+    assert_null(a->plain);
     assert_int_equal(pl->tu_index, 3);
     assert_string_equal(pl->site.file, "/src/status.c");
-    assert_int_equal(pl->plain.writes_computed.count, 2);
-    assert_string_equal(pl->plain.writes_computed.first.file, "/src/status.c");
-    assert_int_equal(pl->plain.writes_computed.first.line, 40);
-    assert_int_equal(pl->plain.reads.count, 1);
-    assert_string_equal(pl->plain.reads.first.file, "/src/status.c");
-    assert_int_equal(pl->plain.loads_condition.count, 0);
-    assert_null(pl->plain.loads_condition.first.file);
+    assert_int_equal(pl->plain->writes_computed.count, 2);
+    assert_string_equal(pl->plain->writes_computed.first.file, "/src/status.c");
+    assert_int_equal(pl->plain->writes_computed.first.line, 40);
+    assert_int_equal(pl->plain->reads.count, 1);
+    assert_string_equal(pl->plain->reads.first.file, "/src/status.c");
+    assert_int_equal(pl->plain->loads_condition.count, 0);
+    assert_null(pl->plain->loads_condition.first.file);
     hs_program_delete(p);
 }
 
