@@ -238,6 +238,27 @@ unsigned long long hs_hash64(const void *data, size_t n, unsigned long long seed
     return h;
 }
 
+char *hs_hex_key(char *buf, const unsigned long long *v, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    char *p = buf;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            *p++ = ':';
+        unsigned long long x = v[i];
+        char tmp[16];
+        int k = 0;
+        do {
+            tmp[k++] = digits[x & 15];
+            x >>= 4;
+        } while (x);
+        while (k)
+            *p++ = tmp[--k];
+    }
+    *p = '\0';
+    return buf;
+}
+
 double hs_now_seconds(void)
 {
     struct timespec ts;
