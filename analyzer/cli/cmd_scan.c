@@ -426,10 +426,14 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                            .fix_level = o->fix_level};
     json_t *extra;
     json_t *findings = hs_judge_run(merge.program, rd, &jo, &extra);
+    hs_merge_release_program(&merge);
 
+    /* Only fix-its the report will show are verified: each costs a reparse of its TU. */
     json_t *files_map = json_object();
-    hs_fix_verify(findings, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
+    json_t *shown = hs_findings_at_least(findings, o->min_confidence);
+    hs_fix_verify(shown, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
                   stderr);
+    json_decref(shown);
     /* Fingerprints first, so they do not depend on what --min-confidence leaves out. */
     hs_findings_finalize(findings, root);
     size_t hidden = hs_findings_drop_below(findings, o->min_confidence);

@@ -71,6 +71,7 @@ struct hs_walk {
     hs_strmap *files;        /* "%p" of CXFile -> real path, or "" when not the project's */
     hs_strmap *qualnames;    /* declaration -> qualified name cache */
     hs_strmap *usrs;         /* declaration -> USR, computed once per TU */
+    hs_strmap *temperatures; /* declaration -> 1 + function_temperature, once per TU */
     hs_strmap *fact_sites;   /* "kind:file:offset" -> facts recorded there so far */
     json_t *functions, *calls;
     json_t *fn_stores, *overrides; /* function addresses stored in slots; method overrides */
@@ -242,8 +243,8 @@ const char *hs_project_file(hs_walk *x, CXFile file)
 {
     if (!file)
         return "";
-    char key[32];
-    snprintf(key, sizeof key, "%p", file);
+    char key[24];
+    hs_hex_key(key, (unsigned long long[]){(uintptr_t)file}, 1);
     const char *cached = hs_strmap_get(x->files, key);
     if (cached)
         return cached;
@@ -450,7 +451,8 @@ static bool is_scope_kind(enum CXCursorKind k)
 /* A key naming a declaration within this TU, cheaper than its USR: the AST node's address. */
 static void decl_key(CXCursor decl, char *buf, size_t n)
 {
-    snprintf(buf, n, "%p:%d", decl.data[0], (int)clang_getCursorKind(decl));
+    (void)n; /* callers give 48 bytes: two numbers of at most 16 digits */
+    hs_hex_key(buf, (unsigned long long[]){(uintptr_t)decl.data[0], (unsigned)clang_getCursorKind(decl)}, 2);
 }
 
 /* The USR of a declaration, computed once per TU. Owned by the cache. */
@@ -937,6 +939,13 @@ static enum CXChildVisitResult attr_visitor(CXCursor c, CXCursor parent, CXClien
  */
 static int function_temperature(hs_walk *x, CXCursor fn)
 {
+    /* Asked for every call's callee (does it return?): the type's spelling and the
+     * attributes' text are read once per declaration. */
+    char key[48];
+    decl_key(fn, key, sizeof key);
+    uintptr_t cached = (uintptr_t)hs_strmap_get(x->temperatures, key);
+    if (cached)
+        return (int)(cached - 1);
     int flags = 0;
     void *args[2] = {x, &flags};
     clang_visitChildren(fn, attr_visitor, args);
@@ -944,6 +953,7 @@ static int function_temperature(hs_walk *x, CXCursor fn)
     if (strstr(clang_getCString(type), "__attribute__((noreturn))"))
         flags |= 4;
     clang_disposeString(type);
+    hs_strmap_put(x->temperatures, key, (void *)(uintptr_t)(flags + 1));
     return flags;
 }
 
@@ -2501,6 +2511,7 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     x.files = hs_strmap_create();
     x.qualnames = hs_strmap_create();
     x.usrs = hs_strmap_create();
+    x.temperatures = hs_strmap_create();
     x.fact_sites = hs_strmap_create();
     x.functions = json_array();
     x.calls = json_array();
@@ -2541,6 +2552,7 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     for (size_t it = 0; hs_strmap_next(x.usrs, &it, &key, &value);)
         free(value);
     hs_strmap_delete(x.usrs);
+    hs_strmap_delete(x.temperatures);
     hs_strmap_delete(x.fact_sites);
     hs_strmap_delete(x.stores_seen);
     clang_disposeTranslationUnit(tu);

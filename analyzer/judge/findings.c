@@ -168,12 +168,28 @@ int hs_confidence_rank(const char *c)
     return strcmp(c, "low") == 0 ? 1 : strcmp(c, "medium") == 0 ? 2 : strcmp(c, "high") == 0 ? 3 : 0;
 }
 
+static bool below(json_t *finding, int min_rank)
+{
+    const char *c = json_string_value(json_object_get(finding, "confidence"));
+    return hs_confidence_rank(c ? c : "high") < min_rank;
+}
+
+json_t *hs_findings_at_least(json_t *findings, int min_rank)
+{
+    json_t *kept = json_array();
+    size_t i;
+    json_t *f;
+    json_array_foreach(findings, i, f)
+        if (!below(f, min_rank))
+            json_array_append(kept, f);
+    return kept;
+}
+
 size_t hs_findings_drop_below(json_t *findings, int min_rank)
 {
     size_t dropped = 0;
     for (size_t i = json_array_size(findings); i-- > 0;) {
-        const char *c = json_string_value(json_object_get(json_array_get(findings, i), "confidence"));
-        if (hs_confidence_rank(c ? c : "high") < min_rank) {
+        if (below(json_array_get(findings, i), min_rank)) {
             json_array_remove(findings, i);
             dropped++;
         }

@@ -8,6 +8,7 @@
 #include "hotscan/facts.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +96,17 @@ void hs_merge_tu_result(size_t index, hs_tu_result *result, void *user)
     free(result->error);
     result->facts = NULL;
     result->error = NULL;
+}
+
+void hs_merge_release_program(hs_merge *m)
+{
+    hs_program_delete(m->program);
+    m->program = NULL;
+#ifdef __GLIBC__
+    /* The model's small chunks were spread over the heap; without this, the pages stay
+     * resident (and are copied into every verification worker's page tables). */
+    malloc_trim(0);
+#endif
 }
 
 void hs_merge_free(hs_merge *m)

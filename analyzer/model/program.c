@@ -19,7 +19,7 @@ hs_program *hs_program_create(void)
     for (size_t i = 0; i < nfam; i++)
         p->stores[i] = families[i]->create();
     p->functions = hs_strmap_create();
-    p->seen = hs_strmap_create();
+    p->seen = hs_keyset_create();
     p->slot_targets = hs_strmap_create();
     p->overriders = hs_strmap_create();
     return p;
@@ -36,9 +36,6 @@ void hs_program_delete(hs_program *p)
     free(p->stores);
     for (size_t i = 0; i < p->function_list.len; i++) {
         hs_function *f = p->function_list.items[i];
-        free(f->usr);
-        free(f->name);
-        free(f->file);
         hs_vec_free(&f->callees);
         hs_vec_free(&f->callers);
         free(f);
@@ -70,7 +67,7 @@ void hs_program_delete(hs_program *p)
         hs_strmap_delete(maps[m]);
     }
     hs_strmap_delete(p->functions);
-    hs_strmap_delete(p->seen);
+    hs_keyset_delete(p->seen);
     hs_intern_delete(p->strings);
     free(p);
 }
@@ -81,8 +78,8 @@ hs_function *hs_program_function(hs_program *p, const char *usr, const char *nam
     if (f)
         return f;
     f = hs_xcalloc(1, sizeof *f);
-    f->usr = hs_xstrdup(usr);
-    f->name = hs_xstrdup(name ? name : usr);
+    f->usr = hs_intern_str(p->strings, usr);
+    f->name = hs_intern_str(p->strings, name ? name : usr);
     f->hot_depth = -1;
     hs_strmap_put(p->functions, usr, f);
     hs_vec_push(&p->function_list, f);
@@ -111,13 +108,11 @@ static const char *str(json_t *o, const char *k)
     return s ? s : "";
 }
 
-/* True the first time a key is offered: facts seen by several TUs count once. */
+/* True the first time a key is offered: facts seen by several TUs count once. Only the
+ * key's digest is kept. */
 static bool first_time(hs_program *p, const char *key)
 {
-    if (hs_strmap_has(p->seen, key))
-        return false;
-    hs_strmap_put(p->seen, key, (void *)1);
-    return true;
+    return hs_keyset_add(p->seen, key, strlen(key));
 }
 
 bool hs_program_first_fact(hs_program *p, const char *kind, json_t *fact)
@@ -162,8 +157,7 @@ void hs_program_merge(hs_program *p, json_t *facts)
                         hs_facts_bool(fj, "noreturn");
         bool defined = hs_facts_bool(fj, "defined");
         if (!f->file || (defined && !f->defined)) {
-            free(f->file);
-            f->file = hs_xstrdup(str(fj, "file"));
+            f->file = hs_intern_str(p->strings, str(fj, "file"));
             f->line = hs_facts_uint(fj, "line");
             f->column = hs_facts_uint(fj, "column");
         }

@@ -133,7 +133,7 @@ char *hs_buf_take(hs_buf *b)
 void *hs_array_append(void *items, size_t *len, size_t *cap, size_t size)
 {
     if (*len == *cap) {
-        *cap = *cap ? *cap * 2 : 16;
+        *cap = *cap ? *cap * 2 : 4;
         items = hs_xrealloc(items, *cap * size);
     }
     memset((char *)items + *len * size, 0, size);
@@ -256,6 +256,27 @@ unsigned long long hs_hash64(const void *data, size_t n, unsigned long long seed
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+char *hs_hex_key(char *buf, const unsigned long long *v, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    char *p = buf;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            *p++ = ':';
+        unsigned long long x = v[i];
+        char tmp[16];
+        int k = 0;
+        do {
+            tmp[k++] = digits[x & 15];
+            x >>= 4;
+        } while (x);
+        while (k)
+            *p++ = tmp[--k];
+    }
+    *p = '\0';
+    return buf;
 }
 
 double hs_now_seconds(void)

@@ -70,6 +70,9 @@ char *hs_read_file_max(const char *path, size_t max, size_t *len_out);
 
 /* FNV-1a 64-bit, for fingerprints and content hashes. */
 unsigned long long hs_hash64(const void *data, size_t n, unsigned long long seed);
+/* Writes `n` numbers as hex digits joined by ':' into `buf` (room for n * 17 bytes) and
+ * returns it: a cache key for pointers and offsets, much cheaper than snprintf's "%p". */
+char *hs_hex_key(char *buf, const unsigned long long *v, size_t n);
 
 double hs_now_seconds(void);
 

@@ -34,6 +34,9 @@ int hs_confidence_rank(const char *confidence);
 /* Drops findings whose confidence ranks below `min_rank` (--min-confidence); returns how
  * many it dropped. A finding without a confidence counts as high. */
 size_t hs_findings_drop_below(json_t *findings, int min_rank);
+/* A new array of the findings `hs_findings_drop_below(findings, min_rank)` would keep (the
+ * same objects, referenced again), for work only shown findings need. */
+json_t *hs_findings_at_least(json_t *findings, int min_rank);
 
 /* Severity order for comparisons: error > warning > note. */
 int hs_severity_rank(const char *severity);

@@ -35,6 +35,11 @@ void hs_merge_init(hs_merge *m, const hs_discovery *disc, const char *root, cons
                    FILE *log);
 /* The extraction pool's on_result callback (`user` is the hs_merge): merges one TU. */
 void hs_merge_tu_result(size_t index, hs_tu_result *result, void *user);
+/* Deletes the program model once the rules have judged it (findings and report sections
+ * hold copies of what they need), and hands the freed pages back to the system, so fix-it
+ * verification (whose workers fork from this process) and the emitters do not sit on top
+ * of it. The rest of the merge (errors, baselines) stays. */
+void hs_merge_release_program(hs_merge *m);
 /* Frees what the merge still holds; a caller that keeps a member sets it to NULL first. */
 void hs_merge_free(hs_merge *m);
 

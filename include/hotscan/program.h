@@ -10,6 +10,7 @@
 
 #include "hotscan/common.h"
 #include "hotscan/facts.h"
+#include "hotscan/keyset.h"
 #include "hotscan/strmap.h"
 
 typedef struct hs_function hs_function;
@@ -42,9 +43,9 @@ typedef struct {
 #define HS_WIDE_INDIRECT_TARGETS 16
 
 struct hs_function {
-    char *usr;
-    char *name;        /* qualified name */
-    char *file;        /* definition, or first declaration seen; NULL when never seen */
+    const char *usr;   /* these three are interned in the model's strings */
+    const char *name;  /* qualified name */
+    const char *file;  /* definition, or first declaration seen; NULL when never seen */
     unsigned line, column;
     bool defined;
     bool hot_attr, cold_attr;
@@ -68,7 +69,7 @@ struct hs_program {
     hs_strmap *functions;  /* USR -> hs_function* */
     hs_vec function_list;  /* hs_function*, in insertion order */
     hs_vec edges;          /* hs_call_edge* */
-    hs_strmap *seen;       /* de-duplication keys of merged facts */
+    hs_keyset *seen;       /* digests of the de-duplication keys of merged facts */
     size_t translation_units;
     /* Indirect calls, until hs_program_resolve_indirect turns them into edges. */
     hs_vec indirect_sites;   /* hs_indirect_site* : calls through a slot */

@@ -4,6 +4,7 @@
  */
 #include "atomic_facts.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,9 @@
 
 static void *create(void)
 {
-    return hs_xcalloc(1, sizeof(hs_atomic_store));
+    hs_atomic_store *s = hs_xcalloc(1, sizeof *s);
+    s->plain_at = hs_strmap_create();
+    return s;
 }
 
 static void destroy(void *store)
@@ -19,7 +22,10 @@ static void destroy(void *store)
     hs_atomic_store *s = store;
     if (!s)
         return;
+    for (size_t i = 0; i < s->len; i++)
+        free(s->ops[i].plain);
     free(s->ops);
+    hs_strmap_delete(s->plain_at);
     free(s);
 }
 
@@ -133,8 +139,30 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->order_offset = hs_facts_uint(o, "order_offset");
     a->order_length = hs_facts_uint(o, "order_length");
 
-    if (a->op == HS_AOP_PLAIN)
-        read_plain(in, json_object_get(o, "plain"), &a->plain);
+    if (a->op == HS_AOP_PLAIN) {
+        /* Apart, so the many operations do not each carry a summary's room. */
+        a->plain = hs_xcalloc(1, sizeof *a->plain);
+        read_plain(in, json_object_get(o, "plain"), a->plain);
+    }
+}
+
+/* Adds one TU's counts of a kind of plain use; the first place stays the first TU's. */
+static void add_plain_uses(hs_plain_uses *into, const hs_plain_uses *more)
+{
+    into->count += more->count;
+    if (!into->first.file)
+        into->first = more->first;
+}
+
+/* Folds a TU's plain summary into the variable's program-wide one. */
+static void add_plain(hs_atomic_plain *into, const hs_atomic_plain *more)
+{
+    add_plain_uses(&into->reads, &more->reads);
+    add_plain_uses(&into->loads_condition, &more->loads_condition);
+    add_plain_uses(&into->loads_loop_condition, &more->loads_loop_condition);
+    add_plain_uses(&into->writes_constant, &more->writes_constant);
+    add_plain_uses(&into->writes_computed, &more->writes_computed);
+    add_plain_uses(&into->address_taken, &more->address_taken);
 }
 
 static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
@@ -143,8 +171,26 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
     size_t i;
     json_t *o;
     json_array_foreach(json_object_get(tu_facts, "atomics"), i, o) {
-        /* An operation in a header several TUs include is one fact; each TU's plain
-         * summary of a variable is its own (file = the TU, offset 0). */
+        /* Each TU's plain summary of a variable (file = the TU, offset 0) is added to the
+         * variable's one summary: kept per TU, they grew the model by every TU that
+         * includes a header with integer globals. The rule reads only whether any TU
+         * used it so (a count above 0), which the sum keeps. */
+        const char *op = json_string_value(json_object_get(o, "op"));
+        if (op && strcmp(op, op_names[HS_AOP_PLAIN]) == 0) {
+            const char *var = json_string_value(json_object_get(o, "var"));
+            size_t at = (size_t)(uintptr_t)hs_strmap_get(s->plain_at, var ? var : "");
+            if (at) {
+                hs_atomic_plain more;
+                read_plain(p->strings, json_object_get(o, "plain"), &more);
+                add_plain(s->ops[at - 1].plain, &more);
+                continue;
+            }
+            s->ops = hs_array_append(s->ops, &s->len, &s->cap, sizeof *s->ops);
+            read_one(p->strings, o, tu_index, &s->ops[s->len - 1]);
+            hs_strmap_put(s->plain_at, var ? var : "", (void *)(uintptr_t)s->len);
+            continue;
+        }
+        /* An operation in a header several TUs include is one fact. */
         if (!hs_program_first_fact(p, "atomic", o))
             continue;
         s->ops = hs_array_append(s->ops, &s->len, &s->cap, sizeof *s->ops);

@@ -1,7 +1,8 @@
 /*
  * atomic_facts.h - the atomics family's facts: one hs_atomic_op per operation on an atomic
- * variable, and one per TU and integer variable summarizing its plain (non-atomic) uses, as
- * the collector (collect_atomics.c) saw them and the merge kept them, once per place.
+ * variable, and one per integer variable summarizing its plain (non-atomic) uses over the
+ * whole program, as the collector (collect_atomics.c) saw them and the merge kept them: each
+ * operation once per place, each TU's plain summary of a variable folded into that one.
  *
  * Read from the TU's "atomics" JSON member by atomic_facts.c, the only code that knows
  * those keys (docs/facts.md). Strings are interned in the program model; a
@@ -72,13 +73,14 @@ typedef enum {
     HS_AFORM_ESCAPE,        /* an escape, not an operation */
 } hs_atomic_form;
 
-/* One kind of plain use in a TU's summary. */
+/* One kind of plain use in the program's summary of a variable. */
 typedef struct {
-    long long count;  /* how many in the TU, 0 when none */
-    hs_place first;   /* where the first one is (file NULL when none) */
+    long long count;  /* how many, summed over the TUs' summaries; 0 when none */
+    hs_place first;   /* the first one in the first TU that has one (file NULL when none) */
 } hs_plain_uses;
 
-/* A TU's plain (non-atomic) uses of an integer global or field ("plain"). */
+/* The plain (non-atomic) uses of an integer global or field ("plain"), every TU's summary
+ * added up: a header's use counts once per TU that includes it. */
 typedef struct {
     hs_plain_uses reads;                 /* read as a value */
     hs_plain_uses loads_condition;       /* read in an if, ?: or comparison */
@@ -96,7 +98,7 @@ typedef struct {
 } hs_atomic_text;
 
 typedef struct {
-    hs_site site;               /* the operation; a plain summary: file = the TU's main file, offset 0, no line */
+    hs_site site;               /* the operation; a plain summary: file = the first TU's main file, offset 0, no line */
     const char *text;           /* the operation as written */
     bool macro;                 /* written through a macro */
     long long ordinal;          /* keeps two operations at one place (one macro expansion) apart */
@@ -133,13 +135,15 @@ typedef struct {
     bool has_order_arg;         /* the order is a written argument: order_offset, order_length */
     unsigned order_offset, order_length;
 
-    hs_atomic_plain plain;      /* op == HS_AOP_PLAIN: the summary; zero otherwise */
+    hs_atomic_plain *plain;     /* op == HS_AOP_PLAIN: the summary (owned by the store); NULL otherwise */
 } hs_atomic_op;
 
-/* Every atomic-operation fact of the program, each once, in merge order. */
+/* Every atomic-operation fact of the program, each once, in merge order; a variable's plain
+ * summary sits where the first TU that used it plainly put it. */
 typedef struct {
     hs_atomic_op *ops;
     size_t len, cap;
+    hs_strmap *plain_at;  /* the merge's own: var USR -> 1 + index in ops of its plain summary */
 } hs_atomic_store;
 
 extern const hs_fact_family hs_family_atomics;

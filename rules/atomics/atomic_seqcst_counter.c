@@ -68,7 +68,7 @@ static char *plain_disqualifies(const hs_atomic_plain *counts)
 static char *disqualifies(const hs_atomic_op *u)
 {
     if (u->op == HS_AOP_PLAIN)
-        return plain_disqualifies(&u->plain);
+        return plain_disqualifies(u->plain);
     const char *why = NULL;
     switch (u->op) {
     case HS_AOP_CAS: why = "it is compared-and-swapped"; break;
@@ -141,7 +141,7 @@ static const char *relaxed_spelling(const hs_atomic_op *u)
 static bool tested(const hs_atomic_op *u)
 {
     if (u->op == HS_AOP_PLAIN)
-        return u->plain.loads_condition.count > 0;
+        return u->plain->loads_condition.count > 0;
     return u->op == HS_AOP_LOAD && (u->use == HS_AUSE_CONDITION || u->use == HS_AUSE_LOOP_CONDITION);
 }
 

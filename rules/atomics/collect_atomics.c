@@ -31,6 +31,7 @@ typedef struct {
     hs_strmap *consumed;     /* cursors an atomic operation already accounted for */
     hs_strmap *type_classes; /* declaration -> what its type is to this collector */
     hs_strmap *plain_uses;   /* USR -> json summary of non-atomic uses of an integer */
+    hs_strmap *wrapper_of;   /* qualified name -> 2 + index of the wrapper it calls, 1 for none */
     size_t function_start;   /* the current function's facts in `atomics` start here */
 } atomic_state;
 
@@ -154,7 +155,8 @@ static void consume_key(CXCursor c, char *buf, size_t n)
 {
     unsigned off = 0;
     clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
-    snprintf(buf, n, "%u:%u:%d", clang_hashCursor(c), off, (int)clang_getCursorKind(c));
+    (void)n; /* callers give 64 bytes: three numbers of at most 16 digits */
+    hs_hex_key(buf, (unsigned long long[]){clang_hashCursor(c), off, (unsigned)clang_getCursorKind(c)}, 3);
 }
 
 /* Marks the DeclRef/MemberRef leaves of an object expression as accounted for. */
@@ -549,17 +551,32 @@ static bool on_std_atomic_call(atomic_state *x, CXCursor call, CXCursor callee, 
     return true;
 }
 
+/* The last wrapper whose name matches `qname` (a trailing '*' matches any rest), or NULL;
+ * looked up once per callee name and TU, since every call asks. */
+static json_t *wrapper_for(atomic_state *x, const char *qname)
+{
+    const hs_vec *wrappers = &hs_walk_ruledata(x->walk)->atomic_wrappers;
+    uintptr_t known = (uintptr_t)hs_strmap_get(x->wrapper_of, qname);
+    if (known)
+        return known == 1 ? NULL : wrappers->items[known - 2];
+    size_t found = 1;
+    for (size_t i = wrappers->len; i-- > 0;) {
+        const char *name = json_string_value(json_object_get(wrappers->items[i], "name"));
+        size_t n = strlen(name);
+        if ((n && name[n - 1] == '*') ? strncmp(name, qname, n - 1) == 0 : strcmp(name, qname) == 0) {
+            found = i + 2;
+            break;
+        }
+    }
+    hs_strmap_put(x->wrapper_of, qname, (void *)(uintptr_t)found);
+    return found == 1 ? NULL : wrappers->items[found - 2];
+}
+
 /* Wrappers from rule data: {"name", "op", "order" or "order_arg", "object_arg"}. */
 static bool on_wrapper_call(atomic_state *x, CXCursor call, const char *qname)
 {
-    const hs_vec *wrappers = &hs_walk_ruledata(x->walk)->atomic_wrappers;
-    for (size_t i = wrappers->len; i-- > 0;) {
-        json_t *w = wrappers->items[i];
-        const char *name = json_string_value(json_object_get(w, "name"));
-        size_t n = strlen(name);
-        bool match = (n && name[n - 1] == '*') ? strncmp(name, qname, n - 1) == 0 : strcmp(name, qname) == 0;
-        if (!match)
-            continue;
+    json_t *w = wrapper_for(x, qname);
+    if (w) {
         const char *opname = json_string_value(json_object_get(w, "op"));
         json_t *oa = json_object_get(w, "object_arg");
         int object_arg = json_is_integer(oa) ? (int)json_integer_value(oa) : 0;
@@ -732,7 +749,7 @@ static void plain_use(atomic_state *x, CXCursor use, CXCursor decl, const char *
     hs_pos pos;
     if (!hs_cursor_pos(x->walk, use, &pos, NULL))
         return;
-    char *usr = hs_cursor_usr(decl);
+    const char *usr = hs_cursor_usr_cached(x->walk, decl);
     json_t *sum = hs_strmap_get(x->plain_uses, usr);
     if (!sum) {
         sum = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{}}", "var", usr, "var_name", hs_qualified_name(x->walk, decl),
@@ -749,7 +766,6 @@ static void plain_use(atomic_state *x, CXCursor use, CXCursor decl, const char *
                             json_pack("{s:s, s:i, s:i}", "file", pos.file, "line", (json_int_t)pos.line,
                                       "column", (json_int_t)pos.column));
     free(where_key);
-    free(usr);
 }
 
 /* A container of atomics (std::array<std::atomic<T>, N>, std::vector<...>). */
@@ -770,7 +786,7 @@ static bool type_contains_atomics(CXType t)
 static char type_class(atomic_state *x, CXCursor decl)
 {
     char key[48];
-    snprintf(key, sizeof key, "%p", decl.data[0]);
+    hs_hex_key(key, (unsigned long long[]){(uintptr_t)decl.data[0]}, 1);
     void *v = hs_strmap_get(x->type_classes, key);
     if (v)
         return (char)(intptr_t)v;
@@ -872,6 +888,7 @@ static void *atomics_tu_start(hs_walk *w)
     x->consumed = hs_strmap_create();
     x->type_classes = hs_strmap_create();
     x->plain_uses = hs_strmap_create();
+    x->wrapper_of = hs_strmap_create();
     return x;
 }
 
@@ -893,6 +910,7 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
     for (size_t it = 0; hs_strmap_next(x->plain_uses, &it, &usr, &sum);)
         json_decref(sum);
     hs_strmap_delete(x->plain_uses);
+    hs_strmap_delete(x->wrapper_of);
     free(x);
 }
 

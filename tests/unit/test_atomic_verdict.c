@@ -407,6 +407,28 @@ static void test_header_fact_counted_once(void **state)
     hs_program_delete(p);
 }
 
+static void test_plain_uses_of_later_tus_count(void **state)
+{
+    (void)state;
+    /* TU 1 reads it plainly, TU 2 adds to it, TU 3 writes it plainly with a computed value:
+     * the summaries fold into one, and the third TU's write still disqualifies. */
+    hs_program *p = hs_program_create();
+    merge_tu(p, plain("reads"), NULL);
+    merge_tu(p, fact("fetch_add", "seq_cst", "discarded", 10), NULL);
+    json_t *findings = judge(p);
+    const int want[] = {10};
+    assert_flagged_lines(findings, want, 1);
+    json_decref(findings);
+    json_t *write = plain("writes_computed");
+    json_object_set_new(write, "file", json_string("/src/other.c"));
+    merge_tu(p, write, NULL);
+    findings = judge(p);
+    assert_int_equal(json_array_size(findings), 0);
+    json_decref(findings);
+    assert_int_equal(hs_atomic_facts(p)->len, 2);
+    hs_program_delete(p);
+}
+
 /* ---- the typed facts ---------------------------------------------------------------- */
 
 /* Merges `facts` (stolen) as TU number `tu_index`. */
@@ -432,14 +454,20 @@ static void test_typed_facts(void **state)
     json_object_set_new(op, "order_length", json_integer(4));
     merge_indexed(p, 3, json_deep_copy(op));
     merge_indexed(p, 5, op);
-    /* Each TU's plain summary is its own. */
+    /* Each TU's plain summary of a variable is added to its one summary: counts summed,
+     * each kind's first place the first TU's that has one. */
     merge_indexed(p, 3, plain("writes_computed"));
     json_t *other = plain("reads");
     json_object_set_new(other, "file", json_string("/src/net.c"));
     merge_indexed(p, 5, other);
+    json_t *third = plain("writes_computed");
+    json_object_set_new(third, "file", json_string("/src/io.c"));
+    json_object_set_new(json_object_get(json_object_get(third, "plain"), "writes_computed_at"), "line",
+                        json_integer(90));
+    merge_indexed(p, 6, third);
 
     const hs_atomic_store *s = hs_atomic_facts(p);
-    assert_int_equal(s->len, 3);
+    assert_int_equal(s->len, 2);
     const hs_atomic_op *a = &s->ops[0];
     assert_int_equal(a->tu_index, 3);
     assert_string_equal(a->site.file, "/src/status.h");
@@ -470,13 +498,17 @@ static void test_typed_facts(void **state)
     assert_int_equal(pl->order, HS_AORDER_NA);
     assert_int_equal(pl->use, HS_AUSE_NONE);
     assert_int_equal(pl->form, HS_AFORM_NONE);
-    assert_int_equal(pl->plain.writes_computed.count, 1);
-    assert_string_equal(pl->plain.writes_computed.first.file, "/src/status.c");
-    assert_int_equal(pl->plain.writes_computed.first.line, 40);
-    assert_int_equal(pl->plain.reads.count, 0);
-    assert_null(pl->plain.reads.first.file);
-    assert_int_equal(s->ops[2].plain.reads.count, 1);
-    assert_int_equal(s->ops[2].tu_index, 5);
+    assert_non_null(pl->plain);
+    assert_null(a->plain);
+    assert_int_equal(pl->tu_index, 3);
+    assert_string_equal(pl->site.file, "/src/status.c");
+    assert_int_equal(pl->plain->writes_computed.count, 2);
+    assert_string_equal(pl->plain->writes_computed.first.file, "/src/status.c");
+    assert_int_equal(pl->plain->writes_computed.first.line, 40);
+    assert_int_equal(pl->plain->reads.count, 1);
+    assert_string_equal(pl->plain->reads.first.file, "/src/status.c");
+    assert_int_equal(pl->plain->loads_condition.count, 0);
+    assert_null(pl->plain->loads_condition.first.file);
     hs_program_delete(p);
 }
 
@@ -789,6 +821,7 @@ int main(void)
         cmocka_unit_test(test_variables_judged_apart),
         cmocka_unit_test(test_uses_split_over_two_tus),
         cmocka_unit_test(test_header_fact_counted_once),
+        cmocka_unit_test(test_plain_uses_of_later_tus_count),
         cmocka_unit_test(test_typed_facts),
         cmocka_unit_test_setup_teardown(test_orders_c11_and_gnu, setup_extract, teardown_extract),
         cmocka_unit_test_setup_teardown(test_orders_cxx, setup_extract, teardown_extract),

@@ -1,5 +1,6 @@
 /*
- * test_strmap.c - unit tests for the string -> pointer hash map (analyzer/util/strmap.c).
+ * test_strmap.c - unit tests for the string -> pointer hash map (analyzer/util/strmap.c) and
+ * the set of key digests (analyzer/util/keyset.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hotscan/keyset.h"
 #include "hotscan/strmap.h"
 
 static void *val(uintptr_t n)
@@ -166,6 +168,41 @@ static void test_growth_past_thousands_of_keys(void **state)
     hs_strmap_delete(m);
 }
 
+/* ---- hs_keyset: digests of keys, each once ----------------------------------------- */
+
+static void test_keyset_first_time_only(void **state)
+{
+    (void)state;
+    hs_keyset *s = hs_keyset_create();
+    assert_int_equal(hs_keyset_size(s), 0);
+    assert_true(hs_keyset_add(s, "call|a|b|f.c|1|2", 16));
+    assert_false(hs_keyset_add(s, "call|a|b|f.c|1|2", 16));
+    /* A prefix, an empty key: keys of their own. */
+    assert_true(hs_keyset_add(s, "call|a|b|f.c|1|", 15));
+    assert_true(hs_keyset_add(s, "", 0));
+    assert_false(hs_keyset_add(s, "", 0));
+    assert_int_equal(hs_keyset_size(s), 3);
+    hs_keyset_delete(s);
+}
+
+static void test_keyset_growth(void **state)
+{
+    (void)state;
+    enum { N = 50000 };
+    hs_keyset *s = hs_keyset_create();
+    char key[64];
+    for (int i = 0; i < N; i++) {
+        int n = snprintf(key, sizeof key, "atomic|/src/f%d.c|%d", i % 97, i);
+        assert_true(hs_keyset_add(s, key, (size_t)n));
+    }
+    for (int i = 0; i < N; i++) {
+        int n = snprintf(key, sizeof key, "atomic|/src/f%d.c|%d", i % 97, i);
+        assert_false(hs_keyset_add(s, key, (size_t)n));
+    }
+    assert_int_equal(hs_keyset_size(s), N);
+    hs_keyset_delete(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -176,6 +213,8 @@ int main(void)
         cmocka_unit_test(test_overwrite_returns_previous),
         cmocka_unit_test(test_iteration_visits_each_key_once),
         cmocka_unit_test(test_growth_past_thousands_of_keys),
+        cmocka_unit_test(test_keyset_first_time_only),
+        cmocka_unit_test(test_keyset_growth),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
