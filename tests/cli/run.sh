@@ -193,6 +193,11 @@ for round in 1 2 3 4 5; do
 done
 check "-o: four concurrent scans leave valid JSON (5 rounds)" test $torn -eq 0
 check "-o: no temporary file left beside the report" test -z "$(find "$work" -maxdepth 1 -name '.*hotscan-*')"
+# Deterministic twin of the race above: the report replaces the old file by a rename (a new
+# inode), so no reader ever sees it half written; writing in place would keep the inode.
+inode_before=$(stat -c %i "$work/same.json")
+(cd "$work/proj" && "$HOTSCAN" scan -q -j 1 --format json -o "$work/same.json" src/hot.c >/dev/null 2>&1)
+check "-o: the report is renamed into place, not rewritten" test "$(stat -c %i "$work/same.json")" != "$inode_before"
 run scan -q --format json -o - src/hot.c
 check "-o - writes to standard output" test "$(json "d['schema_version']")" = 1
 check "-o - creates no file named -" test ! -e "$work/proj/-"
