@@ -423,7 +423,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_judge_options jo = {.hot = (char **)o->hot.items, .n_hot = o->hot.len,
                            .enable = (char **)o->enable.items, .n_enable = o->enable.len,
                            .disable = (char **)o->disable.items, .n_disable = o->disable.len,
-                           .fix_level = o->fix_level};
+                           .fix_level = o->fix_level, .tus_left_out = disc.left_out,
+                           .tus_in_database = disc.database_tus};
     json_t *extra;
     json_t *findings = hs_judge_run(merge.program, rd, &jo, &extra);
     hs_merge_release_program(&merge);

@@ -288,6 +288,7 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
         hs_vec_push(&out->notes, hs_xstrdup("no compile_commands.json in ./build or .; parsing the "
                                             "given files with default flags"));
     }
+    out->database_tus = all.len;
     if (npaths == 0) {
         out->tus = all;
         return true;
@@ -353,8 +354,10 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
     hs_strmap_delete(visited);
     hs_strmap_delete(queued);
     for (size_t i = 0; i < all.len; i++)
-        if (!taken[i])
+        if (!taken[i]) {
+            out->left_out++;
             hs_tu_input_free(all.items[i]);
+        }
     free(taken);
     hs_vec_free(&all);
     return ok;

@@ -47,6 +47,7 @@ json_t *hs_judge_run(hs_program *p, const hs_ruledata *rd, const hs_judge_option
         if (!hs_judge_rule_enabled(o, rules[r]->id))
             continue;
         hs_judge_ctx ctx = {.program = p, .rd = rd, .fix_level = o->fix_level,
+                            .tus_left_out = o->tus_left_out, .tus_in_database = o->tus_in_database,
                             .findings = findings, .extra = *extra};
         rules[r]->judge(&ctx);
     }

@@ -19,6 +19,8 @@ typedef struct {
     char **disable;          /* these rule ids never run */
     size_t n_disable;
     hs_fix_level fix_level;
+    size_t tus_left_out;     /* compile-database TUs the PATHs left out (hs_discovery) */
+    size_t tus_in_database;
 } hs_judge_options;
 
 /* True when the options let rule `id` run. */

@@ -20,6 +20,9 @@ typedef struct {
     const hs_program *program;
     const hs_ruledata *rd;
     hs_fix_level fix_level;
+    /* A partial scan: PATHs left out this many of the compile database's TUs. Whole-program
+     * verdicts ("only ever used as a counter") then cover the scanned TUs only. */
+    size_t tus_left_out, tus_in_database;
     json_t *findings;         /* the rule appends here */
     json_t *extra;            /* report-level additions (e.g. os-event's "objects") */
 } hs_judge_ctx;

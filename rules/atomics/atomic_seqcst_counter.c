@@ -12,6 +12,7 @@
  * condition (a flag or a publish/consume signal); or when its address escapes.
  */
 #include "hotscan/common.h"
+#include "hotscan/discover.h" /* hs_is_source_file */
 #include "hotscan/findings.h"
 #include "hotscan/fixits.h"
 #include "hotscan/rules.h"
@@ -412,10 +413,33 @@ static bool variable_is_counter(const variable *v)
     return true;
 }
 
+/*
+ * In a partial scan (PATHs left TUs of the compile database out), may the variable have uses
+ * the scan did not see? A name with external linkage may (its USR starts "c:@": a global, a
+ * class or namespace member), and so may anything declared in a header, which TUs left out
+ * include. Then "only ever used as a counter" covers the scanned TUs only: on rocksdb, every
+ * wrong verdict of a folder scan was of this kind (a refcount decremented in a .cc outside).
+ */
+static bool may_have_unseen_uses(const hs_judge_ctx *ctx, const hs_atomic_op *u)
+{
+    if (ctx->tus_left_out == 0)
+        return false;
+    const char *usr = or_empty(u->var);
+    if (!usr[0] || strncmp(usr, "c:@", 3) == 0)
+        return true;
+    return !u->var_decl.file || !hs_is_source_file(u->var_decl.file);
+}
+
 static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macros_ok)
 {
     if (!variable_is_counter(v))
         return;
+    bool unseen = v->uses.len > 0 && may_have_unseen_uses(ctx, v->uses.items[0]);
+    char *partial = unseen ? hs_printf(" (low confidence: the PATHs left out %zu of the compile database's "
+                                       "%zu TUs, and uses there are not seen; scan without PATHs for a "
+                                       "verdict)",
+                                       ctx->tus_left_out, ctx->tus_in_database)
+                           : hs_xstrdup("");
     char *summary = usage_summary(v);
     for (size_t i = 0; i < v->uses.len; i++) {
         const hs_atomic_op *u = v->uses.items[i];
@@ -423,12 +447,12 @@ static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macr
             continue;
         const char *text = or_empty(u->text);
         char *message = hs_printf("'%s' is only ever used as a counter (%s); this sequentially "
-                                  "consistent %s '%.48s%s' orders memory for nothing: use %s",
+                                  "consistent %s '%.48s%s' orders memory for nothing: use %s%s",
                                   or_empty(u->var_name), summary, or_empty(u->op_name), text,
-                                  strlen(text) > 48 ? "..." : "", relaxed_spelling(u));
+                                  strlen(text) > 48 ? "..." : "", relaxed_spelling(u), partial);
         /* The fence matters where the operation runs often: adds and subs do; loads cost
          * little on x86; a reset runs rarely (often once, at start-up). */
-        const char *confidence = is_add_or_sub(u) ? "high" : u->op == HS_AOP_LOAD ? "medium" : "low";
+        const char *confidence = unseen ? "low" : is_add_or_sub(u) ? "high" : u->op == HS_AOP_LOAD ? "medium" : "low";
         json_t *finding = hs_finding_at("atomic-seqcst-counter", "warning", confidence, &u->site,
                                         u->function_name, message);
         if (u->var_decl.file)
@@ -436,7 +460,10 @@ static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macr
                                    "the counter is declared here");
         const char *why_not = NULL;
         bool macro_ok = u->macro_name && u->macro_name[0] && hs_strmap_get(macros_ok, u->macro_name) != NULL;
-        json_t *edits = relaxed_edits(u, macro_ok, &why_not);
+        /* A fix must hold for the whole program: never from a partial verdict. */
+        json_t *edits = unseen ? NULL : relaxed_edits(u, macro_ok, &why_not);
+        if (unseen)
+            why_not = "the scan left out TUs of the compile database that may use the variable";
         if (edits) {
             char *desc = hs_printf("use %s", relaxed_spelling(u));
             hs_finding_add_fix(finding, desc, edits);
@@ -455,6 +482,7 @@ static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macr
         free(message);
     }
     free(summary);
+    free(partial);
 }
 
 /* Fills `ok` with the macros every expansion of which is a seq_cst counter operation. */

@@ -263,5 +263,39 @@ else
   echo "skip full TMPDIR: cannot mount a tmpfs here"
 fi
 
+# A partial scan (PATHs leave TUs of the compile database out) states no whole-program
+# counter verdict it cannot see (issue 10, item 6): a variable other TUs may use is low, says
+# so, and gets no fix-it; a static of the scanned TU keeps its verdict and fix.
+mkdir -p "$work/partial"
+cat >"$work/partial/common.h" <<'SRC'
+extern _Atomic long hits;
+SRC
+cat >"$work/partial/a.c" <<'SRC'
+#include <stdatomic.h>
+#include "common.h"
+_Atomic long hits;
+static _Atomic long local_hits;
+long local_total(void) { return local_hits; }
+void count(void) { hits++; local_hits++; }
+SRC
+cat >"$work/partial/b.c" <<'SRC'
+#include "common.h"
+void drain(void) { hits--; while (hits) ; }
+SRC
+printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n {"directory": "%s", "file": "b.c", "arguments": ["cc", "-c", "b.c"]}]\n' \
+  "$work/partial" "$work/partial" >"$work/partial/compile_commands.json"
+(cd "$work/partial" && "$HOTSCAN" scan -q --format json --exit-zero --min-confidence low -p . >"$work/out" 2>"$work/err")
+check "whole database: a waited-on counter is no counter" \
+  test "$(json "len([f for f in d['findings'] if f.get('variable') == 'hits'])")" = 0
+(cd "$work/partial" && "$HOTSCAN" scan -q --format json --exit-zero --min-confidence low -p . a.c >"$work/out" 2>"$work/err")
+check "partial scan: the shared variable is low" \
+  test "$(json "sorted({f['confidence'] for f in d['findings'] if f.get('variable') == 'hits'})")" = "['low']"
+check "... says the PATHs left TUs out" \
+  test "$(json "all('left out 1 of' in f['message'] for f in d['findings'] if f.get('variable') == 'hits')")" = True
+check "... and has no fix-it" \
+  test "$(json "sum(len(f.get('fixes', [])) for f in d['findings'] if f.get('variable') == 'hits')")" = 0
+check "partial scan: the scanned TU's own static keeps its verdict and fix" \
+  test "$(json "[(f['confidence'], len(f.get('fixes', []))) for f in d['findings'] if f.get('variable') == 'local_hits' and f['line'] == 6]")" = "[('high', 1)]"
+
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0
