@@ -192,7 +192,7 @@ void hs_tu_input_set_default_flags(hs_tu_input *in)
 
 /* ---- cursor and location helpers ------------------------------------------------ */
 
-static void children_visitor_push(hs_cursor_list *l, CXCursor c)
+void hs_cursor_list_push(hs_cursor_list *l, CXCursor c)
 {
     if (l->len == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 8;
@@ -204,7 +204,7 @@ static void children_visitor_push(hs_cursor_list *l, CXCursor c)
 static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    children_visitor_push(data, c);
+    hs_cursor_list_push(data, c);
     return CXChildVisit_Continue;
 }
 
@@ -1205,11 +1205,7 @@ static void split_logical(CXCursor c, hs_cursor_list *out)
             return;
         }
     }
-    if (out->len == out->cap) {
-        out->cap = out->cap ? 2 * out->cap : 8;
-        out->items = hs_xrealloc(out->items, out->cap * sizeof *out->items);
-    }
-    out->items[out->len++] = c;
+    hs_cursor_list_push(out, c);
 }
 
 bool hs_walk_loop_ends_only_on(hs_walk *x, unsigned loop_id, const hs_strmap *keys)
@@ -1680,19 +1676,9 @@ static void record_store(hs_walk *x, const char *slot, CXCursor fn, CXCursor at)
     free(key);
 }
 
-typedef struct {
-    CXCursor *items;
-    unsigned len, cap;
-} field_list;
-
 static enum CXVisitorResult field_visitor(CXCursor c, CXClientData data)
 {
-    field_list *l = data;
-    if (l->len == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 8;
-        l->items = hs_xrealloc(l->items, l->cap * sizeof *l->items);
-    }
-    l->items[l->len++] = c;
+    hs_cursor_list_push(data, c);
     return CXVisit_Continue;
 }
 
@@ -1717,7 +1703,7 @@ static void record_stores_in(hs_walk *x, const char *slot, CXType t, CXCursor va
     hs_cursor_list kids;
     hs_children(e, &kids);
     if (ct.kind == CXType_Record) {
-        field_list fields = {0};
+        hs_cursor_list fields = {0};
         clang_Type_visitFields(ct, field_visitor, &fields);
         unsigned next = 0;
         for (unsigned i = 0; i < kids.len; i++) {
@@ -1832,11 +1818,10 @@ static char *via_text(hs_walk *x, CXCursor callee)
     return cursor_spelling(clang_getCursorReferenced(e));
 }
 
-/* The callee expression of a call: its first child. */
-static CXCursor callee_expr(CXCursor call)
+CXCursor hs_first_child(CXCursor c)
 {
     hs_cursor_list kids;
-    hs_children(call, &kids);
+    hs_children(c, &kids);
     CXCursor r = kids.len ? kids.items[0] : clang_getNullCursor();
     hs_cursor_list_free(&kids);
     return r;
@@ -1868,7 +1853,7 @@ static void walk_call(hs_walk *x, CXCursor c)
     } else {
         /* A call through a pointer held in a variable, field or array element: recorded by
          * its slot (no "callee"); the merge adds an edge to each function stored there. */
-        CXCursor ce = callee_expr(c);
+        CXCursor ce = hs_first_child(c); /* the callee expression */
         const char *slot = clang_Cursor_isNull(ce) || x->no_indirect ? NULL : slot_of(x, ce);
         hs_pos pos;
         if (slot && slot[0] && hs_cursor_pos(x, c, &pos, NULL)) {

@@ -9,30 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A fact object's place as a site; absent end positions read as the start. */
+static hs_site site_of_fact(json_t *fact)
+{
+    hs_site site = {0};
+    site.file = json_string_value(json_object_get(fact, "file"));
+    site.line = (unsigned)json_integer_value(json_object_get(fact, "line"));
+    site.column = (unsigned)json_integer_value(json_object_get(fact, "column"));
+    bool has_end = json_object_get(fact, "end_line") && json_object_get(fact, "end_column");
+    site.end_line = has_end ? (unsigned)json_integer_value(json_object_get(fact, "end_line")) : site.line;
+    site.end_column = has_end ? (unsigned)json_integer_value(json_object_get(fact, "end_column")) : site.column;
+    return site;
+}
+
 json_t *hs_finding_new(const char *rule, const char *severity, const char *confidence,
                        json_t *fact, const char *function, const char *message)
 {
-    json_t *f = json_object();
-    json_object_set_new(f, "rule", json_string(rule));
-    json_object_set_new(f, "severity", json_string(severity));
-    json_object_set_new(f, "confidence", json_string(confidence));
-    json_t *file = json_object_get(fact, "file");
-    json_object_set_new(f, "file", json_is_string(file) ? json_incref(file) : json_string(""));
-    static const char *const pos[] = {"line", "column", "end_line", "end_column"};
-    for (size_t i = 0; i < 4; i++) {
-        json_t *v = json_object_get(fact, pos[i]);
-        json_object_set_new(f, pos[i], v ? json_incref(v) : json_integer(0));
-    }
-    if (!json_object_get(fact, "end_line") || !json_object_get(fact, "end_column")) {
-        json_object_set(f, "end_line", json_object_get(fact, "line"));
-        json_object_set(f, "end_column", json_object_get(fact, "column"));
-    }
-    json_object_set_new(f, "function", json_string(function ? function : ""));
-    json_object_set_new(f, "message", json_string(message));
-    json_object_set_new(f, "hot_path", json_array());
-    json_object_set_new(f, "related", json_array());
-    json_object_set_new(f, "fixes", json_array());
-    return f;
+    hs_site site = site_of_fact(fact);
+    return hs_finding_at(rule, severity, confidence, &site, function, message);
 }
 
 json_t *hs_finding_at(const char *rule, const char *severity, const char *confidence, const hs_site *site,

@@ -58,7 +58,10 @@ typedef struct {
     unsigned len, cap;
 } hs_cursor_list;
 void hs_children(CXCursor c, hs_cursor_list *out);
-void hs_cursor_list_free(hs_cursor_list *l);
+void hs_cursor_list_free(hs_cursor_list *l); /* frees the items, leaves the list empty */
+void hs_cursor_list_push(hs_cursor_list *l, CXCursor c);
+/* The first child of a cursor (a call's callee expression, a member's base), or a null cursor. */
+CXCursor hs_first_child(CXCursor c);
 
 /*
  * Where code is written: for code inside a macro expansion, the whole invocation at the

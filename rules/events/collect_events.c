@@ -266,15 +266,6 @@ static CXCursor var_initializer(CXCursor var)
     return init;
 }
 
-static CXCursor first_child(CXCursor c)
-{
-    hs_cursor_list kids;
-    hs_children(c, &kids);
-    CXCursor r = kids.len ? kids.items[0] : clang_getNullCursor();
-    hs_cursor_list_free(&kids);
-    return r;
-}
-
 /*
  * The declaration an expression reaches the event through, or a null cursor: &x, *x,
  * x[i], p->f, s.f lead to x or f. A local variable leads to what it was initialized
@@ -289,11 +280,11 @@ static CXCursor object_decl(CXCursor e, int depth)
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
         if (op == CXUnaryOperator_AddrOf || op == CXUnaryOperator_Deref)
-            return object_decl(first_child(e), depth + 1);
+            return object_decl(hs_first_child(e), depth + 1);
         return clang_getNullCursor();
     }
     case CXCursor_ArraySubscriptExpr:
-        return object_decl(first_child(e), depth + 1);
+        return object_decl(hs_first_child(e), depth + 1);
     case CXCursor_MemberRefExpr:
     case CXCursor_DeclRefExpr: {
         CXCursor ref = clang_getCursorReferenced(e);
@@ -531,7 +522,7 @@ static CXCursor dependent_callee(CXCursor callee, CXCursor call)
 {
     if (!clang_Cursor_isNull(callee) && is_function_kind(clang_getCursorKind(callee)))
         return callee;
-    CXCursor callee_expr = first_child(call);
+    CXCursor callee_expr = hs_first_child(call);
     CXCursor found = clang_getNullCursor();
     if (!clang_Cursor_isNull(callee_expr))
         clang_visitChildren(callee_expr, find_overloaded_ref, &found);
@@ -692,10 +683,10 @@ static void on_call(event_state *x, CXCursor call)
         /* A listed macro that expands to a method call, `#define os_event_wait_low(e, r)
          * (e)->wait(r)`: the event is the object the method is called on, and the call's
          * arguments are not the macro's. Otherwise the event is the listed argument. */
-        CXCursor member = hs_strip_expr(first_child(call));
+        CXCursor member = hs_strip_expr(hs_first_child(call));
         CXCursor arg = clang_getNullCursor();
         if (u.from_macro && !u.callee_listed && clang_getCursorKind(member) == CXCursor_MemberRefExpr)
-            arg = first_child(member);
+            arg = hs_first_child(member);
         else if (u.api->object_arg < nargs)
             arg = clang_Cursor_getArgument(call, (unsigned)u.api->object_arg);
         if (!clang_Cursor_isNull(arg)) {

@@ -179,22 +179,6 @@ static void note_value_call(timers *t, hs_walk *x, CXCursor call)
     hs_vec_push(&t->value_calls, v);
 }
 
-static void list_push(hs_cursor_list *l, CXCursor c)
-{
-    if (l->len == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 8;
-        l->items = hs_xrealloc(l->items, l->cap * sizeof(CXCursor));
-    }
-    l->items[l->len++] = c;
-}
-
-static void list_clear(hs_cursor_list *l)
-{
-    free(l->items);
-    l->items = NULL;
-    l->len = l->cap = 0;
-}
-
 /* Returned expressions: a reading returned makes the function a clock wrapper. */
 static void timers_cursor(void *state, hs_walk *x, CXCursor c)
 {
@@ -204,7 +188,7 @@ static void timers_cursor(void *state, hs_walk *x, CXCursor c)
     hs_cursor_list kids;
     hs_children(c, &kids);
     if (kids.len == 1)
-        list_push(&t->returns, kids.items[0]);
+        hs_cursor_list_push(&t->returns, kids.items[0]);
     hs_cursor_list_free(&kids);
 }
 
@@ -216,7 +200,7 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     if (!clang_Cursor_isNull(callee) && clang_Cursor_isVariadic(callee)) {
         int n = clang_Cursor_getNumArguments(call);
         for (int i = 0; i < n; i++)
-            list_push(&t->printed, clang_Cursor_getArgument(call, (unsigned)i));
+            hs_cursor_list_push(&t->printed, clang_Cursor_getArgument(call, (unsigned)i));
     }
     const hs_timer_api *clock_api = qname ? hs_ruledata_find_timer(hs_walk_ruledata(x), qname) : NULL;
     if (!clock_api && clang_Cursor_getNumArguments(call) == 0 &&
@@ -618,7 +602,7 @@ static void timers_function_end(void *state, hs_walk *x)
         free(v);
     }
     hs_vec_free(&t->value_calls);
-    list_clear(&t->returns);
+    hs_cursor_list_free(&t->returns);
     for (size_t i = 0; i < t->reads.len; i++) {
         timer_read *r = t->reads.items[i];
         json_decref(r->fact);
@@ -627,7 +611,7 @@ static void timers_function_end(void *state, hs_walk *x)
         free(r);
     }
     hs_vec_free(&t->reads);
-    list_clear(&t->printed);
+    hs_cursor_list_free(&t->printed);
     hs_strmap_delete(t->blocking_loops);
     t->blocking_loops = NULL;
 }
