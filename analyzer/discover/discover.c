@@ -353,9 +353,14 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
     }
     hs_strmap_delete(visited);
     hs_strmap_delete(queued);
+    /* Left out of the program only when the PATHs chose part of the database: PATHs that
+     * match none of it (files parsed with default flags) are another program. */
+    size_t chosen = 0;
+    for (size_t i = 0; i < all.len; i++)
+        chosen += taken[i];
     for (size_t i = 0; i < all.len; i++)
         if (!taken[i]) {
-            out->left_out++;
+            out->left_out += chosen > 0;
             hs_tu_input_free(all.items[i]);
         }
     free(taken);

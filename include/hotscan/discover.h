@@ -14,8 +14,9 @@ typedef struct {
     hs_vec notes;     /* char*: things the user should know (where the database was found) */
     char *database;   /* path of compile_commands.json, or NULL */
     size_t database_tus; /* entries of the compile database (0 without one) */
-    size_t left_out;     /* of them, how many the PATHs did not select: the scan then sees
-                            only part of the program (whole-program verdicts must say so) */
+    size_t left_out;     /* of them, how many the PATHs did not select when they selected
+                            some: the scan then sees only part of the program (whole-program
+                            verdicts must say so); 0 when the PATHs match none of it */
 } hs_discovery;
 
 /*

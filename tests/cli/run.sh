@@ -297,5 +297,12 @@ check "... and has no fix-it" \
 check "partial scan: the scanned TU's own static keeps its verdict and fix" \
   test "$(json "[(f['confidence'], len(f.get('fixes', []))) for f in d['findings'] if f.get('variable') == 'local_hits' and f['line'] == 6]")" = "[('high', 1)]"
 
+# PATHs that match none of the database are another program: nothing is "left out".
+mkdir -p "$work/partial/other"
+printf '#include <stdatomic.h>\n_Atomic long shared_hits;\nvoid bump(void) { shared_hits++; }\n' >"$work/partial/other/solo.c"
+(cd "$work/partial" && "$HOTSCAN" scan -q --format json --exit-zero --min-confidence low -p . other/solo.c >"$work/out" 2>"$work/err")
+check "a file outside the database is no partial scan of it" \
+  test "$(json "[(f['confidence'], 'left out' in f['message']) for f in d['findings'] if f.get('variable') == 'shared_hits']")" = "[('high', False)]"
+
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0
