@@ -14,6 +14,7 @@
 #include "hotscan/facts.h"
 #include "hotscan/walk.h"
 #include "conditions.h"
+#include "inactive.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -78,6 +79,7 @@ struct hs_walk {
     hs_strmap *stores_seen;        /* "slot|function" and "method|base": each once per TU */
     bool no_indirect;              /* HOTSCAN_BENCH_NO_INDIRECT: record no indirect calls,
                                       stores or overrides (bench/indirect_cost.sh only) */
+    hs_inactive_code *inactive;    /* compiled-out code's identifiers, read on first use */
 
     /* The collectors (rules/registry.c) and their states, one each. */
     const hs_collector *const *collectors;
@@ -634,6 +636,13 @@ const hs_ruledata *hs_walk_ruledata(const hs_walk *x)
 const char *hs_walk_tu_file(const hs_walk *x)
 {
     return x->tu_file;
+}
+
+bool hs_walk_compiled_out_use(hs_walk *x, const char *name, hs_pos *at)
+{
+    if (!x->inactive)
+        x->inactive = hs_inactive_code_create(x, x->tu);
+    return hs_inactive_code_mentions(x->inactive, name, at);
 }
 
 const char *hs_walk_function_usr(const hs_walk *x)
@@ -2416,8 +2425,9 @@ static bool usable_directory(const char *dir)
     return access(dir, X_OK) == 0;
 }
 
+/* `detailed`: keep the preprocessing record, for the skipped ranges (inactive.c). */
 static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
-                                  unsigned n_unsaved, hs_extract_error *code, char **err)
+                                  unsigned n_unsaved, bool detailed, hs_extract_error *code, char **err)
 {
     /*
      * The command runs in its database entry's directory: relative file names and -I
@@ -2451,6 +2461,8 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
         argv[argc++] = extra[i];
     CXTranslationUnit tu = NULL;
     unsigned options = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+    if (detailed)
+        options |= CXTranslationUnit_DetailedPreprocessingRecord;
     enum CXErrorCode status =
         clang_parseTranslationUnit2FullArgv(index, NULL, argv, argc, unsaved, n_unsaved, options, &tu);
     free(argv);
@@ -2467,7 +2479,7 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
 int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
                          unsigned n_unsaved, char **first_error, hs_extract_error *code, char **err)
 {
-    CXTranslationUnit tu = parse_tu(index, in, unsaved, n_unsaved, code, err);
+    CXTranslationUnit tu = parse_tu(index, in, unsaved, n_unsaved, false, code, err);
     if (!tu)
         return -1;
     int n = (int)count_errors(tu);
@@ -2484,7 +2496,7 @@ int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedF
 json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
                       const char *root, hs_extract_error *code, char **err)
 {
-    CXTranslationUnit tu = parse_tu(index, in, NULL, 0, code, err);
+    CXTranslationUnit tu = parse_tu(index, in, NULL, 0, true, code, err);
     if (!tu)
         return NULL;
     hs_walk x = {0};
@@ -2540,6 +2552,7 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     hs_strmap_delete(x.temperatures);
     hs_strmap_delete(x.fact_sites);
     hs_strmap_delete(x.stores_seen);
+    hs_inactive_code_delete(x.inactive);
     clang_disposeTranslationUnit(tu);
     return facts;
 }

@@ -89,6 +89,10 @@ int hs_site_ordinal(hs_walk *x, const char *kind, const char *file, unsigned off
 CXTranslationUnit hs_walk_tu(const hs_walk *x);
 const hs_ruledata *hs_walk_ruledata(const hs_walk *x);
 const char *hs_walk_tu_file(const hs_walk *x);       /* the main file, as the facts' "tu" */
+/* Whether `name` is an identifier in project code this TU's configuration compiles out
+ * (the preprocessor's skipped ranges: `#ifndef NDEBUG` in a release build); *at (if given)
+ * is its first place. Says where, not how the code uses it (analyzer/extract/inactive.c). */
+bool hs_walk_compiled_out_use(hs_walk *x, const char *name, hs_pos *at);
 const char *hs_walk_function_usr(const hs_walk *x);  /* enclosing function, or NULL */
 const char *hs_walk_function_name(const hs_walk *x); /* its qualified name, or NULL */
 bool hs_in_loop(const hs_walk *x);

@@ -47,7 +47,7 @@ static const char *const op_names[] = {
     [HS_AOP_SUB_FETCH] = "sub_fetch", [HS_AOP_LOAD] = "load",           [HS_AOP_STORE] = "store",
     [HS_AOP_EXCHANGE] = "exchange",   [HS_AOP_CAS] = "cas",             [HS_AOP_BITWISE] = "bitwise",
     [HS_AOP_WAIT] = "wait",           [HS_AOP_OTHER] = "other",         [HS_AOP_ESCAPE] = "escape",
-    [HS_AOP_PLAIN] = "plain",
+    [HS_AOP_PLAIN] = "plain",         [HS_AOP_INACTIVE] = "inactive",
 };
 
 static const char *const order_names[] = {
@@ -126,6 +126,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->value = a->has_value ? (long long)json_integer_value(value) : 0;
     a->value_text = hs_facts_str(in, o, "value_text");
     a->has_operand = hs_facts_bool(o, "value_operand");
+    a->value_narrow = hs_facts_bool(o, "value_narrow");
     a->object_text = hs_facts_str(in, o, "object_text");
     a->sink = hs_facts_str(in, o, "sink");
 

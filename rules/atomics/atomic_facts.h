@@ -34,6 +34,8 @@ typedef enum {
     HS_AOP_OTHER,      /* an operation the collector does not model */
     HS_AOP_ESCAPE,     /* the address or a reference goes where hotscan does not follow */
     HS_AOP_PLAIN,      /* a TU's summary of plain uses: see `plain` */
+    HS_AOP_INACTIVE,   /* not an operation: the name appears in code a TU's configuration
+                          compiles out (site: the first such place in that TU) */
 } hs_atomic_opkind;
 
 /* The memory order ("order"). */
@@ -117,6 +119,7 @@ typedef struct {
     hs_atomic_use use;          /* how its result is used */
     bool value_constant;        /* a store of a constant (false for anything else) */
     bool has_value;             /* a store of an integer constant: `value` is it */
+    bool value_narrow;          /* the atomic's value type is narrower than int ("value_narrow") */
     bool has_operand;           /* the operation has a value operand (x += n, fetch_add(n)),
                                    whether or not its text could be recorded */
     long long value;

@@ -112,7 +112,7 @@ static char *usage_summary(const variable *v)
     hs_strmap *files = hs_strmap_create();
     for (size_t i = 0; i < v->uses.len; i++) {
         const hs_atomic_op *u = v->uses.items[i];
-        if (u->op == HS_AOP_PLAIN)
+        if (u->op == HS_AOP_PLAIN || u->op == HS_AOP_INACTIVE)
             continue;
         if (is_add_or_sub(u))
             adds++;
@@ -174,6 +174,12 @@ static char *operator_as_call(const hs_atomic_op *u, const char *call, const cha
     bool returns_old = u->op == HS_AOP_FETCH_ADD || u->op == HS_AOP_FETCH_SUB;
     if (discarded || returns_old)
         return hs_xstrdup(call);
+    if (u->value_narrow) {
+        /* The sum would be promoted to int: 255 + 1 is 256 where `++x` on a uint8_t is 0. */
+        *why_not = "the operator's value is the new value of a type narrower than int, and the "
+                   "rewritten sum would be an int (a wrapped counter would read differently)";
+        return NULL;
+    }
     if (!hs_text_is_simple(value)) {
         *why_not = "the operator's value is the new value, and rewriting it would evaluate the "
                    "operand twice";
@@ -430,16 +436,39 @@ static bool may_have_unseen_uses(const hs_judge_ctx *ctx, const hs_atomic_op *u)
     return !u->var_decl.file || !hs_is_source_file(u->var_decl.file);
 }
 
+/* The variable's first mention in compiled-out code (HS_AOP_INACTIVE), or NULL. */
+static const hs_atomic_op *compiled_out_mention(const variable *v)
+{
+    for (size_t i = 0; i < v->uses.len; i++) {
+        const hs_atomic_op *u = v->uses.items[i];
+        if (u->op == HS_AOP_INACTIVE)
+            return u;
+    }
+    return NULL;
+}
+
 static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macros_ok)
 {
     if (!variable_is_counter(v))
         return;
     bool unseen = v->uses.len > 0 && may_have_unseen_uses(ctx, v->uses.items[0]);
+    /* Code another configuration compiles may use it otherwise (`#ifndef NDEBUG` waits on
+     * it): the verdict holds for this configuration only, and no fix-it rests on it. */
+    const hs_atomic_op *inactive = compiled_out_mention(v);
+    char *inactive_at = inactive ? where(inactive->site.file, (long long)inactive->site.line) : NULL;
     char *partial = unseen ? hs_printf(" (low confidence: the PATHs left out %zu of the compile database's "
                                        "%zu TUs, and uses there are not seen; scan without PATHs for a "
                                        "verdict)",
                                        ctx->tus_left_out, ctx->tus_in_database)
-                           : hs_xstrdup("");
+                    : inactive ? hs_printf(" (in this configuration: it also appears in code the "
+                                           "configuration compiles out, %s, which hotscan cannot see)",
+                                           inactive_at)
+                               : hs_xstrdup("");
+    char *inactive_why = inactive ? hs_printf("the variable also appears in code this configuration compiles "
+                                              "out (%s), whose uses hotscan cannot see; a relaxed order could "
+                                              "break a build that compiles it",
+                                              inactive_at)
+                                  : NULL;
     char *summary = usage_summary(v);
     for (size_t i = 0; i < v->uses.len; i++) {
         const hs_atomic_op *u = v->uses.items[i];
@@ -452,7 +481,8 @@ static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macr
                                   strlen(text) > 48 ? "..." : "", relaxed_spelling(u), partial);
         /* The fence matters where the operation runs often: adds and subs do; loads cost
          * little on x86; a reset runs rarely (often once, at start-up). */
-        const char *confidence = unseen ? "low" : is_add_or_sub(u) ? "high" : u->op == HS_AOP_LOAD ? "medium" : "low";
+        const char *confidence = unseen ? "low" : is_add_or_sub(u) ? (inactive ? "medium" : "high")
+                                 : u->op == HS_AOP_LOAD ? "medium" : "low";
         json_t *finding = hs_finding_at("atomic-seqcst-counter", "warning", confidence, &u->site,
                                         u->function_name, message);
         if (u->var_decl.file)
@@ -461,9 +491,11 @@ static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macr
         const char *why_not = NULL;
         bool macro_ok = u->macro_name && u->macro_name[0] && hs_strmap_get(macros_ok, u->macro_name) != NULL;
         /* A fix must hold for the whole program: never from a partial verdict. */
-        json_t *edits = unseen ? NULL : relaxed_edits(u, macro_ok, &why_not);
+        json_t *edits = unseen || inactive ? NULL : relaxed_edits(u, macro_ok, &why_not);
         if (unseen)
             why_not = "the scan left out TUs of the compile database that may use the variable";
+        else if (inactive)
+            why_not = inactive_why;
         if (edits) {
             char *desc = hs_printf("use %s", relaxed_spelling(u));
             hs_finding_add_fix(finding, desc, edits);
@@ -483,6 +515,8 @@ static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macr
     }
     free(summary);
     free(partial);
+    free(inactive_at);
+    free(inactive_why);
 }
 
 /* Fills `ok` with the macros every expansion of which is a seq_cst counter operation. */

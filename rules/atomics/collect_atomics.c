@@ -32,6 +32,8 @@ typedef struct {
     hs_strmap *type_classes; /* declaration -> what its type is to this collector */
     hs_strmap *plain_uses;   /* USR -> json summary of non-atomic uses of an integer */
     hs_strmap *wrapper_of;   /* qualified name -> 2 + index of the wrapper it calls, 1 for none */
+    hs_strmap *names;        /* USR of an atomic this TU declares or operates on -> json
+                                [name as spelled, qualified name]: asked of compiled-out code */
     size_t function_start;   /* the current function's facts in `atomics` start here */
 } atomic_state;
 
@@ -347,6 +349,18 @@ static json_t *spelled_call(atomic_state *x, CXCursor c)
                      (json_int_t)(end - offset), "text", text + offset, end - offset);
 }
 
+/* Notes an atomic's name, so tu_end can ask whether compiled-out code mentions it. */
+static void remember_name(atomic_state *x, CXCursor decl, const char *usr)
+{
+    if (!usr || !usr[0] || hs_strmap_has(x->names, usr))
+        return;
+    CXString spelling = clang_getCursorSpelling(decl);
+    const char *name = clang_getCString(spelling);
+    if (name && name[0])
+        hs_strmap_put(x->names, usr, json_pack("[s, s]", name, hs_qualified_name(x->walk, decl)));
+    clang_disposeString(spelling);
+}
+
 static void record(atomic_state *x, CXCursor op_cursor, CXCursor decl, const atomic_op *op)
 {
     if (relaxed_type_context(x))
@@ -355,6 +369,7 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor decl, const ato
     if (!hs_cursor_pos(x->walk, op_cursor, &start, &end))
         return;
     char *usr = hs_cursor_usr(decl);
+    remember_name(x, decl, usr);
     json_t *fact = json_object();
     json_object_set_new(fact, "var", json_string(usr));
     json_object_set_new(fact, "var_name", json_string(hs_qualified_name(x->walk, decl)));
@@ -372,6 +387,14 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor decl, const ato
     }
     json_object_set_new(fact, "op", json_string(op->op));
     json_object_set_new(fact, "order", json_string(op->order));
+    /* An atomic narrower than int: `++x` has x's type, `old + 1` would be an int (a
+     * uint8_t at 255 gives 0, the sum 256), so a rewrite keeping the value needs care. */
+    CXType vt = clang_getCursorType(decl);
+    if (vt.kind == CXType_ConstantArray || vt.kind == CXType_IncompleteArray)
+        vt = clang_getArrayElementType(vt);
+    long long vsize = clang_Type_getSizeOf(vt);
+    if (vsize > 0 && vsize < (long long)sizeof(int))
+        json_object_set_new(fact, "value_narrow", json_true());
     json_object_set_new(fact, "form", json_string(op->form));
     json_object_set_new(fact, "api", json_string(op->api));
     /* A load compared for equality, or masked in a test: a sequence lock's or a
@@ -876,6 +899,12 @@ static enum CXChildVisitResult initializer_visitor(CXCursor c, CXCursor parent, 
 static void atomics_declaration(void *state, hs_walk *w, CXCursor var)
 {
     (void)w;
+    atomic_state *x = state;
+    if (type_is_atomic(clang_getCursorType(var))) {
+        char *usr = hs_cursor_usr(var);
+        remember_name(x, var, usr);
+        free(usr);
+    }
     if (clang_getCursorKind(var) == CXCursor_VarDecl)
         clang_visitChildren(var, initializer_visitor, state);
 }
@@ -889,15 +918,46 @@ static void *atomics_tu_start(hs_walk *w)
     x->type_classes = hs_strmap_create();
     x->plain_uses = hs_strmap_create();
     x->wrapper_of = hs_strmap_create();
+    x->names = hs_strmap_create();
     return x;
 }
 
 /* The plain-use summaries go last, one per integer, with the TU as their place. */
+/*
+ * An "inactive" fact for each atomic whose name appears in code this configuration
+ * compiles out: the rule cannot see what that code does with it (a debug build's wait
+ * on a counter), so it offers no fix-it that rests on the uses it saw (issue 10, item 5).
+ * By name, not by declaration: compiled-out code has no AST, and a mention of another
+ * variable of the same name only costs a fix-it.
+ */
+static void record_compiled_out_mentions(atomic_state *x, hs_walk *w)
+{
+    const char *usr;
+    void *names;
+    for (size_t it = 0; hs_strmap_next(x->names, &it, &usr, &names);) {
+        hs_pos at;
+        if (hs_walk_compiled_out_use(w, json_string_value(json_array_get(names, 0)), &at)) {
+            json_t *fact = json_object();
+            json_object_set_new(fact, "var", json_string(usr));
+            json_object_set_new(fact, "var_name", json_string(json_string_value(json_array_get(names, 1))));
+            json_object_set_new(fact, "op", json_string("inactive"));
+            json_object_set_new(fact, "order", json_string("n/a"));
+            json_object_set_new(fact, "text", json_string(json_string_value(json_array_get(names, 0))));
+            hs_fact_set_position(fact, &at, NULL);
+            json_object_set_new(fact, "ordinal", json_integer(0));
+            json_array_append_new(x->atomics, fact);
+        }
+        json_decref(names);
+    }
+    hs_strmap_delete(x->names);
+}
+
 static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
 {
     atomic_state *x = state;
     const char *usr;
     void *sum;
+    record_compiled_out_mentions(x, w);
     for (size_t it = 0; hs_strmap_next(x->plain_uses, &it, &usr, &sum);) {
         json_object_set_new(sum, "file", json_string(hs_walk_tu_file(w)));
         json_object_set_new(sum, "offset", json_integer(0));

@@ -304,5 +304,64 @@ printf '#include <stdatomic.h>\n_Atomic long shared_hits;\nvoid bump(void) { sha
 check "a file outside the database is no partial scan of it" \
   test "$(json "[(f['confidence'], 'left out' in f['message']) for f in d['findings'] if f.get('variable') == 'shared_hits']")" = "[('high', False)]"
 
+# The fix stage reparses a TU once for all its fixes (issue 10, item 7); a group that adds a
+# compile error is split in halves down to the fix to blame, and the others are kept. The
+# C11 operator's fix needs <stdatomic.h>, which this file does not include.
+mkdir -p "$work/verify/bad" "$work/verify/good"
+cat >"$work/verify/bad/b.c" <<'SRC'
+_Atomic long plain_hits;
+long gnu_hits, gnu_misses, gnu_bytes;
+void hit(void) { plain_hits++; }
+void gnu(long n) {
+    __atomic_fetch_add(&gnu_hits, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&gnu_misses, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&gnu_bytes, n, __ATOMIC_SEQ_CST);
+}
+SRC
+cat >"$work/verify/good/good.c" <<'SRC'
+long a, b, c, d;
+void count(void) {
+    __atomic_fetch_add(&a, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&b, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&c, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&d, 1, __ATOMIC_SEQ_CST);
+}
+SRC
+for t in bad/b good/good; do
+  printf '[{"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]}]\n' \
+    "$work/verify/${t%/*}" "${t#*/}" "${t#*/}" >"$work/verify/${t%/*}/compile_commands.json"
+done
+(cd "$work/verify/good" && HOTSCAN_BENCH_VERIFY_STATS="$work/verify/good.stats" "$HOTSCAN" scan --format json --exit-zero -p . >"$work/out" 2>"$work/err")
+check "four good fixes of one TU: one reparse" grep -q "verify: 4 fix-its, 1 reparses in 1 rounds" "$work/verify/good.stats"
+check "... all four kept" test "$(json "sum(len(f.get('fixes', [])) for f in d['findings'])")" = 4
+(cd "$work/verify/bad" && HOTSCAN_BENCH_VERIFY_STATS="$work/verify/bad.stats" "$HOTSCAN" scan --format json --exit-zero -p . >"$work/out" 2>"$work/err")
+check "one bad fix among four: found by halving" grep -q "verify: 4 fix-its, 5 reparses in 3 rounds" "$work/verify/bad.stats"
+check "... the bad one is dropped with the compiler's reason" \
+  test "$(json "[f['line'] for f in d['findings'] if 'add a compile error' in f.get('fix_unavailable', '')]")" = "[3]"
+check "... the three good ones are kept" test "$(json "sum(len(f.get('fixes', [])) for f in d['findings'])")" = 3
+
+# Code the configuration compiles out may use a counter otherwise (issue 10, item 5): a wait
+# under #ifndef NDEBUG in a -DNDEBUG scan. The finding says so; no fix-it rests on it.
+mkdir -p "$work/inactive"
+cat >"$work/inactive/r.c" <<'SRC'
+#include <stdatomic.h>
+_Atomic long refs, hits;
+void take(void) { refs++; hits++; }
+void drop(void) { refs--; }
+void quiesce(void) {
+#ifndef NDEBUG
+    while (refs) { }
+#endif
+}
+SRC
+printf '[{"directory": "%s", "file": "r.c", "arguments": ["cc", "-DNDEBUG", "-c", "r.c"]}]\n' "$work/inactive" >"$work/inactive/compile_commands.json"
+(cd "$work/inactive" && "$HOTSCAN" scan -q --format json --exit-zero --min-confidence low -p . >"$work/out" 2>"$work/err")
+check "compiled-out use: the finding names the place" \
+  test "$(json "all('compiles out, r.c:7' in f['message'] for f in d['findings'] if f.get('variable') == 'refs')")" = True
+check "... and has no fix-it" \
+  test "$(json "[(len(f.get('fixes', [])), 'compiles out' in f.get('fix_unavailable', '')) for f in d['findings'] if f.get('variable') == 'refs']")" = "[(0, True), (0, True)]"
+check "... a counter compiled-out code does not name keeps its fix" \
+  test "$(json "[len(f.get('fixes', [])) for f in d['findings'] if f.get('variable') == 'hits']")" = "[1]"
+
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0
