@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "hotscan/facts_cache.h"
 #include "hotscan/common.h"
 #include "hotscan/discover.h"
 #include "hotscan/emit.h"
@@ -39,6 +40,8 @@ typedef struct {
     bool exit_zero;       /* findings alone do not make the exit status 1 */
     int min_confidence;   /* findings below this rank are left out */
     const char *facts_dir; /* write each TU's facts here (debugging, future sharding) */
+    const char *cache_dir; /* --cache DIR; NULL: the default place */
+    bool no_cache;         /* --no-cache */
     hs_fix_level fix_level;
     const char *export_fixes; /* clang-tidy YAML of the verified fixes */
     const char *patch;        /* unified diff of the verified fixes */
@@ -76,6 +79,10 @@ static void scan_usage(FILE *out)
             "  --fix-level safe|aggressive  which fix-its to offer (default: safe); aggressive\n"
             "                       adds coarse clocks and the project's timer replacements\n"
             "  --facts-dir DIR      also write each translation unit's facts (JSON) to DIR\n"
+            "  --cache DIR          keep each TU's facts in DIR and reuse them while the TU and\n"
+            "                       every file it includes are unchanged (default: .cache/hotscan\n"
+            "                       beside the compile database, else $XDG_CACHE_HOME/hotscan)\n"
+            "  --no-cache           parse every TU; read and write no cache\n"
             "  --exit-zero          exit 0 even when there are findings (errors still exit 2)\n"
             "  -h, --help           show this help\n\n"
             "Exit status: 0 no findings, 1 findings, 2 usage or input error (including a\n"
@@ -99,7 +106,7 @@ static void free_list(hs_vec *v)
 
 static int parse_options(int argc, char **argv, scan_options *o)
 {
-    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX, OPT_MEMORY };
+    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX, OPT_MEMORY, OPT_CACHE, OPT_NO_CACHE };
     static const struct option longopts[] = {
         {"hot", required_argument, NULL, OPT_HOT},
         {"format", required_argument, NULL, OPT_FORMAT},
@@ -114,6 +121,8 @@ static int parse_options(int argc, char **argv, scan_options *o)
         {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
         {"min-confidence", required_argument, NULL, OPT_MIN_CONFIDENCE},
         {"facts-dir", required_argument, NULL, OPT_FACTS_DIR},
+        {"cache", required_argument, NULL, OPT_CACHE},
+        {"no-cache", no_argument, NULL, OPT_NO_CACHE},
         {"fix-level", required_argument, NULL, OPT_FIX_LEVEL},
         {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
         {"patch", required_argument, NULL, OPT_PATCH},
@@ -172,6 +181,12 @@ static int parse_options(int argc, char **argv, scan_options *o)
                 fprintf(stderr, "hotscan: unknown --fix-level '%s' (safe or aggressive)\n", optarg);
                 return 2;
             }
+            break;
+        case OPT_CACHE:
+            o->cache_dir = optarg;
+            break;
+        case OPT_NO_CACHE:
+            o->no_cache = true;
             break;
         case OPT_FACTS_DIR:
             o->facts_dir = optarg;
@@ -323,8 +338,10 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
     if (hidden)
         fprintf(stderr, "hotscan: note: %zu lower-confidence finding%s left out (--min-confidence low shows them)\n",
                 hidden, hidden == 1 ? "" : "s");
-    fprintf(stderr, "hotscan: %zu finding%s in %zu translation unit%s (%zu with errors, %zu failed) in %.1f s\n",
-            nfind, nfind == 1 ? "" : "s", n, n == 1 ? "" : "s", nerr - m->failed, m->failed, seconds);
+    char *cached = m->from_cache ? hs_printf(", %zu from the facts cache", m->from_cache) : hs_xstrdup("");
+    fprintf(stderr, "hotscan: %zu finding%s in %zu translation unit%s (%zu with errors, %zu failed%s) in %.1f s\n",
+            nfind, nfind == 1 ? "" : "s", n, n == 1 ? "" : "s", nerr - m->failed, m->failed, cached, seconds);
+    free(cached);
 }
 
 static void print_ignored_arguments(const hs_merge *m)
@@ -364,6 +381,44 @@ static bool write_report(const scan_options *o, json_t *report)
     free(err);
     free(data);
     return ok;
+}
+
+/*
+ * The facts cache the scan uses, or NULL (--no-cache, HOTSCAN_NO_CACHE, or a folder that
+ * cannot be made, which is said and costs only the reuse): --cache DIR, else .cache/hotscan
+ * beside the compile database (as clangd keeps .cache/clangd), else $XDG_CACHE_HOME/hotscan
+ * ($HOME/.cache/hotscan) for files parsed with default flags.
+ */
+static hs_facts_cache *open_cache(const scan_options *o, const hs_discovery *disc, const hs_ruledata *rd)
+{
+    const char *off = getenv("HOTSCAN_NO_CACHE");
+    if (o->no_cache || (off && off[0] && strcmp(off, "0") != 0))
+        return NULL;
+    char *dir = NULL;
+    if (o->cache_dir)
+        dir = hs_xstrdup(o->cache_dir);
+    else if (disc->database) {
+        char *db = hs_xstrdup(disc->database);
+        char *slash = strrchr(db, '/');
+        dir = slash ? hs_printf("%.*s/.cache/hotscan", (int)(slash - db), db) : hs_xstrdup(".cache/hotscan");
+        free(db);
+    } else {
+        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        if (xdg && xdg[0] == '/')
+            dir = hs_printf("%s/hotscan", xdg);
+        else if (home && home[0])
+            dir = hs_printf("%s/.cache/hotscan", home);
+    }
+    if (!dir)
+        return NULL;
+    char *err = NULL;
+    hs_facts_cache *c = hs_facts_cache_open(dir, rd, &err);
+    if (!c) {
+        fprintf(stderr, "hotscan: warning: %s; parsing every TU\n", err);
+        free(err);
+    }
+    free(dir);
+    return c;
 }
 
 /* discover -> extract and merge (streamed) -> judge -> fix -> finalize -> emit. */
@@ -406,8 +461,9 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_tu_result *results = hs_xcalloc(n ? n : 1, sizeof *results);
     if (o->tu_memory > 0 && !hs_tu_memory_enforced() && !o->quiet)
         fprintf(stderr, "hotscan: note: --tu-memory is not enforced in this sanitizer build\n");
+    hs_facts_cache *cache = open_cache(o, &disc, rd);
     hs_pool_options pool = {.jobs = o->jobs, .tu_timeout = o->tu_timeout, .tu_memory = o->tu_memory,
-                            .rd = rd, .root = root,
+                            .rd = rd, .root = root, .cache = cache,
                             .progress = !o->quiet && isatty(STDERR_FILENO),
                             .on_result = hs_merge_tu_result, .user = &merge};
     int status = 0;
@@ -417,6 +473,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         status = 2;
     }
     free(results);
+    pool.cache = NULL; /* verification parses edited files: nothing to cache */
+    hs_facts_cache_close(cache);
     if (!o->quiet)
         print_ignored_arguments(&merge);
 
@@ -440,6 +498,12 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     size_t hidden = hs_findings_drop_below(findings, o->min_confidence);
 
     double seconds = hs_now_seconds() - t0;
+    if (json_is_object(extra)) {
+        if (!json_is_object(json_object_get(extra, "summary")))
+            json_object_set_new(extra, "summary", json_object());
+        json_object_set_new(json_object_get(extra, "summary"), "tus_from_cache",
+                            json_integer((json_int_t)merge.from_cache));
+    }
     json_t *report = hs_report_new(root, n, findings, merge.errors, files_map, extra, seconds);
     merge.errors = NULL;
     if (!write_report(o, report))

@@ -2493,6 +2493,25 @@ int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedF
     return n;
 }
 
+/* Every file the parse read (the main file and each inclusion, system headers too), as real
+ * paths: what the facts cache checks before it trusts an entry (facts_cache.c). */
+static void add_input(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    (void)stack;
+    (void)depth;
+    json_t *inputs = data;
+    CXString name = clang_File_tryGetRealPathName(included);
+    const char *n = clang_getCString(name);
+    if (!n || !n[0]) {
+        clang_disposeString(name);
+        name = clang_getFileName(included);
+        n = clang_getCString(name);
+    }
+    if (n && n[0])
+        json_array_append_new(inputs, json_string(n));
+    clang_disposeString(name);
+}
+
 json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
                       const char *root, hs_extract_error *code, char **err)
 {
@@ -2538,6 +2557,9 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     json_object_set_new(facts, "parse_errors", parse_errors(tu, ignored));
     json_object_set_new(facts, "error_count", json_integer(count_errors(tu)));
     json_object_set_new(facts, "ignored_arguments", ignored);
+    json_t *inputs = json_array();
+    clang_getInclusions(tu, add_input, inputs);
+    json_object_set_new(facts, "inputs", inputs);
     const char *key;
     void *value;
     for (size_t it = 0; hs_strmap_next(x.files, &it, &key, &value);)

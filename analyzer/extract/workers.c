@@ -18,6 +18,7 @@
  * $HOTSCAN_TEST_HANG_ON.
  */
 #define _GNU_SOURCE
+#include "hotscan/facts_cache.h"
 #include "hotscan/workers.h"
 
 #include <dirent.h>
@@ -252,9 +253,19 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         else if (!opt->verify_jobs && stat(in->directory, &dst) == 0 && !S_ISREG(fst.st_mode))
             err = hs_printf("%s is not a regular file (a device or a pipe?); it was not parsed",
                             in->file);
-        else
-            facts = opt->verify_jobs ? run_verify_job(index, tus, &opt->verify_jobs[i], &code, &err)
-                                     : hs_extract_tu(index, in, opt->rd, opt->root, &code, &err);
+        else if (opt->verify_jobs)
+            facts = run_verify_job(index, tus, &opt->verify_jobs[i], &code, &err);
+        else if ((facts = hs_facts_cache_get(opt->cache, in, opt->root)) != NULL)
+            json_object_set_new(facts, "from_cache", json_true()); /* counted by the merge */
+        else {
+            facts = hs_extract_tu(index, in, opt->rd, opt->root, &code, &err);
+            json_t *inputs = facts ? json_incref(json_object_get(facts, "inputs")) : NULL;
+            if (facts) {
+                json_object_del(facts, "inputs");
+                hs_facts_cache_put(opt->cache, in, opt->root, facts, inputs);
+            }
+            json_decref(inputs);
+        }
         bool crashed = false;
         int write_err = 0;
         if (facts) {

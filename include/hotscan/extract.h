@@ -42,7 +42,8 @@ typedef enum {
 /*
  * Parses `in` with `index` and returns its facts, or NULL with *code (when not NULL) and
  * *err set when the TU could not be parsed at all. A TU that parses with errors still yields facts; its
- * first errors are listed in the "parse_errors" member.
+ * first errors are listed in the "parse_errors" member, and "inputs" lists every file the
+ * parse read (real paths; the worker moves it to the facts cache and drops it).
  */
 json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
                       const char *root, hs_extract_error *code, char **err);

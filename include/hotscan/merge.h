@@ -29,6 +29,7 @@ typedef struct {
     int *baseline_errors;       /* per TU: compile errors before any fix (for verification) */
     hs_strmap *ignored_arguments; /* compiler options clang did not know, each once */
     size_t failed;              /* TUs that gave no facts */
+    size_t from_cache;          /* TUs whose facts came from the facts cache, unparsed */
 } hs_merge;
 
 void hs_merge_init(hs_merge *m, const hs_discovery *disc, const char *root, const char *facts_dir,

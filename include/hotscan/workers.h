@@ -35,6 +35,7 @@ typedef struct {
     const char *root;
     bool progress;       /* a progress line on stderr */
     const hs_verify_job *verify_jobs; /* set by hs_verify_all; NULL for extraction */
+    struct hs_facts_cache *cache;     /* extraction reads and fills it; NULL: none */
     /*
      * When set, each TU's result is handed over as soon as it and every TU before it are
      * done, in index order (so a merge is deterministic), and only then read from disk:

@@ -218,7 +218,7 @@ check "--tu-timeout 0.3 is said as 0.3" err_has "longer than 0.3 s"
 run scan -q --tu-timeout abc src/clean.c; check "--tu-timeout abc exits 2" test $status -eq 2
 
 # --tu-memory caps each worker; a TU that hits it is that TU's error (item 4).
-run scan --format json --tu-memory 128M src/hot.c
+run scan --format json --no-cache --tu-memory 128M src/hot.c
 if err_has "not enforced in this sanitizer build"; then
   echo "skip --tu-memory: a sanitizer build does not enforce it"
 else
@@ -362,6 +362,47 @@ check "... and has no fix-it" \
   test "$(json "[(len(f.get('fixes', [])), 'compiles out' in f.get('fix_unavailable', '')) for f in d['findings'] if f.get('variable') == 'refs']")" = "[(0, True), (0, True)]"
 check "... a counter compiled-out code does not name keeps its fix" \
   test "$(json "[len(f.get('fixes', [])) for f in d['findings'] if f.get('variable') == 'hits']")" = "[1]"
+
+# The facts cache (issue 15): a rerun reads unchanged TUs' facts; an edited header re-parses
+# exactly the TUs that include it; a corrupt entry is ignored and rewritten; --no-cache parses all.
+mkdir -p "$work/cache/src"
+cat >"$work/cache/src/clock.h" <<'SRC'
+#include <time.h>
+static inline long now_ticks(void) { return (long)clock(); }
+SRC
+cat >"$work/cache/src/a.c" <<'SRC'
+#include "clock.h"
+__attribute__((hot)) long spin_a(int n) { long t = 0; for (int i = 0; i < n; i++) t += now_ticks(); return t; }
+SRC
+cat >"$work/cache/src/b.c" <<'SRC'
+#include <time.h>
+__attribute__((hot)) long spin_b(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }
+SRC
+printf '[{"directory": "%s", "file": "src/a.c", "arguments": ["cc", "-c", "src/a.c"]},\n {"directory": "%s", "file": "src/b.c", "arguments": ["cc", "-c", "src/b.c"]}]\n' \
+  "$work/cache" "$work/cache" >"$work/cache/compile_commands.json"
+cache_scan() { (cd "$work/cache" && "$HOTSCAN" scan --format json --exit-zero --min-confidence low -p . "$@" >"$work/out" 2>"$work/err"); }
+cache_scan
+check "first run: the cache is made beside the database" test -d "$work/cache/.cache/hotscan"
+check "... nothing read from it" test "$(json "d['summary']['tus_from_cache']")" = 0
+first=$(json "sorted(f['fingerprint'] for f in d['findings'])")
+cache_scan
+check "rerun: both TUs from the cache" test "$(json "d['summary']['tus_from_cache']")" = 2
+check "... the summary says so" err_has "2 from the facts cache"
+check "... the same findings" test "$(json "sorted(f['fingerprint'] for f in d['findings'])")" = "$first"
+printf '/* edited */\n' >>"$work/cache/src/clock.h"
+cache_scan
+check "an edited header re-parses only the TU that includes it" test "$(json "d['summary']['tus_from_cache']")" = 1
+for e in "$work"/cache/.cache/hotscan/*/*.json; do printf '{"format": 1, "identity": ' >"$e"; done
+cache_scan
+check "corrupt entries are ignored" test "$(json "d['summary']['tus_from_cache']")" = 0
+check "... with the same findings" test "$(json "sorted(f['fingerprint'] for f in d['findings'])")" = "$first"
+cache_scan
+check "... and rewritten" test "$(json "d['summary']['tus_from_cache']")" = 2
+cache_scan --no-cache
+check "--no-cache parses every TU" test "$(json "d['summary']['tus_from_cache']")" = 0
+cache_scan --cache "$work/cache-elsewhere"
+check "--cache DIR keeps the cache there" test -n "$(find "$work/cache-elsewhere" -name '*.json')"
+check "... and no temporary entry is left" test -z "$(find "$work/cache-elsewhere" "$work/cache/.cache" -name '*.tmp')"
 
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0

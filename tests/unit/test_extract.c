@@ -204,7 +204,7 @@ static void test_table_order_is_the_facts_order(void **state)
         fail_msg("extract: %s", err ? err : "?");
     static const char *const keys[] = {"facts_version", "tu", "default_flags", "functions", "calls", "fn_stores", "overrides", "clock_reads",
                                        "timed_calls", "interval_fields", "atomics", "events", "event_objects", "parse_errors",
-                                       "error_count", "ignored_arguments"};
+                                       "error_count", "ignored_arguments", "inputs"};
     size_t k = 0;
     const char *key;
     json_t *value;

@@ -1,0 +1,28 @@
+/*
+ * facts_cache.h - TU facts kept across runs (analyzer/extract/facts_cache.c): a rerun reads
+ * an unchanged TU's facts instead of parsing it. Opened by the supervisor before the
+ * workers fork; each worker looks its TUs up and stores what it extracted.
+ */
+#ifndef HOTSCAN_FACTS_CACHE_H
+#define HOTSCAN_FACTS_CACHE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "hotscan/extract.h"
+#include "hotscan/ruledata.h"
+
+typedef struct hs_facts_cache hs_facts_cache;
+
+/* Creates `dir` if needed; NULL with *err when it cannot. The key covers this binary and
+ * the rule data `rd` loaded. */
+hs_facts_cache *hs_facts_cache_open(const char *dir, const hs_ruledata *rd, char **err);
+void hs_facts_cache_close(hs_facts_cache *c);
+/* The TU's cached facts (a new reference) when every file its parse read is unchanged, else
+ * NULL (no entry, a corrupt one, or a changed input). */
+json_t *hs_facts_cache_get(hs_facts_cache *c, const hs_tu_input *in, const char *root);
+/* Stores facts with the files the parse read (`inputs`, real paths); false when not stored. */
+bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *facts,
+                        json_t *inputs);
+
+#endif
