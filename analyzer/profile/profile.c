@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 const char *hs_profile_format_name(hs_profile_format format)
 {
@@ -45,12 +46,22 @@ void hs_profile_delete(hs_profile *prof)
     free(prof);
 }
 
+/* A perf frame's raw text (its line and its source line) -> frame id: most frames of a
+ * profile repeat line for line, and this skips re-parsing them. Direct-mapped. */
+#define LINE_CACHE 4096
+typedef struct {
+    unsigned long long hash;
+    char *text;
+    uint32_t id;
+} line_entry;
+
 /* The reader's state: the key buffer and the frames of the sample being read. */
 typedef struct {
     hs_profile *prof;
     hs_buf key;
     uint32_t *ids;
     size_t n_ids, cap_ids;
+    line_entry *cache;
 } reader;
 
 static uint32_t frame_id(reader *r, const char *name, size_t name_len, const char *file, size_t file_len)
@@ -110,6 +121,35 @@ static void add_stack(reader *r, unsigned long long count)
         hs_strmap_put(p->stack_index, r->key.data, (void *)(uintptr_t)p->n_stacks);
     }
     r->n_ids = 0;
+}
+
+static const char *frame_symbol(char *line, size_t *len);
+static const char *srcline_file(char *line, size_t *len);
+
+/* The id of the frame a perf frame line (and its source line, or NULL) stand for. */
+static uint32_t cached_frame(reader *r, hs_buf *frame_line, const char *src)
+{
+    if (src) {
+        hs_buf_append(frame_line, "\n", 1);
+        hs_buf_puts(frame_line, src);
+    }
+    unsigned long long h = XXH3_64bits(frame_line->data, frame_line->len);
+    line_entry *e = &r->cache[h & (LINE_CACHE - 1)];
+    if (e->text && e->hash == h && strcmp(e->text, frame_line->data) == 0)
+        return e->id;
+    char *text = hs_xstrdup(frame_line->data);
+    char *nl = src ? strchr(frame_line->data, '\n') : NULL;
+    if (nl)
+        *nl = 0;
+    size_t len, flen = 0;
+    const char *sym = frame_symbol(frame_line->data, &len);
+    const char *file = nl ? srcline_file(nl + 1, &flen) : NULL;
+    uint32_t id = frame_id(r, sym, len, file, flen);
+    free(e->text);
+    e->hash = h;
+    e->text = text;
+    e->id = id;
+    return id;
 }
 
 static bool is_blank(const char *s)
@@ -279,7 +319,7 @@ static char *quote_line(const char *line)
 
 hs_profile *hs_profile_read(FILE *in, const char *name, char **err)
 {
-    reader r = {.prof = profile_new(name)};
+    reader r = {.prof = profile_new(name), .cache = hs_xcalloc(LINE_CACHE, sizeof(line_entry))};
     hs_buf_init(&r.key);
     char *line = NULL, *first = NULL;
     size_t cap = 0;
@@ -294,10 +334,10 @@ hs_profile *hs_profile_read(FILE *in, const char *name, char **err)
     bool have_pending = false;
     char *error = NULL;
 
-#define FLUSH_PENDING(file_, flen_)                                                                \
+#define FLUSH_PENDING(src_)                                                                        \
     do {                                                                                           \
         if (have_pending)                                                                          \
-            push_id(&r, frame_id(&r, pending.data, pending.len, (file_), (flen_)));                \
+            push_id(&r, cached_frame(&r, &pending, (src_)));                                       \
         have_pending = false;                                                                      \
     } while (0)
 
@@ -353,7 +393,7 @@ hs_profile *hs_profile_read(FILE *in, const char *name, char **err)
         /* perf script. */
         if (is_blank(line)) {
             if (in_sample) {
-                FLUSH_PENDING(NULL, 0);
+                FLUSH_PENDING(NULL);
                 if (!r.n_ids) {
                     error = hs_printf("%s:%lu: this perf sample has no call chain: record with call "
                                       "graphs (perf record -g or --call-graph dwarf; hotscan profile does)",
@@ -368,7 +408,7 @@ hs_profile *hs_profile_read(FILE *in, const char *name, char **err)
         }
         if (!in_sample || (line[0] != ' ' && line[0] != '\t')) {
             if (in_sample) { /* a new header without a blank line between */
-                FLUSH_PENDING(NULL, 0);
+                FLUSH_PENDING(NULL);
                 if (!r.n_ids) {
                     error = hs_printf("%s:%lu: this perf sample has no call chain: record with call "
                                       "graphs (perf record -g or --call-graph dwarf; hotscan profile does)",
@@ -382,30 +422,16 @@ hs_profile *hs_profile_read(FILE *in, const char *name, char **err)
             last_was_frame = false;
             continue;
         }
-        if (line[0] == '\t' && is_frame_line(line)) {
-            FLUSH_PENDING(NULL, 0);
-            size_t len;
-            const char *sym = frame_symbol(line, &len);
+        if ((line[0] == '\t' && is_frame_line(line)) || (!(last_was_frame && have_pending) && is_frame_line(line))) {
+            FLUSH_PENDING(NULL);
             pending.len = 0;
-            hs_buf_append(&pending, sym, len);
+            hs_buf_append(&pending, line, n);
             have_pending = true;
             last_was_frame = true;
             continue;
         }
         if (last_was_frame && have_pending) { /* the frame's source line */
-            size_t flen = 0;
-            const char *file = srcline_file(line, &flen);
-            FLUSH_PENDING(file, flen);
-            continue;
-        }
-        if (is_frame_line(line)) { /* frames indented with spaces */
-            FLUSH_PENDING(NULL, 0);
-            size_t len;
-            const char *sym = frame_symbol(line, &len);
-            pending.len = 0;
-            hs_buf_append(&pending, sym, len);
-            have_pending = true;
-            last_was_frame = true;
+            FLUSH_PENDING(line);
             continue;
         }
         /* Any other indented line (a second source line, brstack text) is ignored. */
@@ -413,7 +439,7 @@ hs_profile *hs_profile_read(FILE *in, const char *name, char **err)
     if (!error && ferror(in))
         error = hs_printf("%s: %s", name, strerror(errno));
     if (!error && format == HS_PROFILE_PERF_SCRIPT && in_sample) {
-        FLUSH_PENDING(NULL, 0);
+        FLUSH_PENDING(NULL);
         if (r.n_ids)
             add_stack(&r, 1);
         else
@@ -443,6 +469,9 @@ hs_profile *hs_profile_read(FILE *in, const char *name, char **err)
     free(line);
     free(first);
     free(r.ids);
+    for (size_t i = 0; i < LINE_CACHE; i++)
+        free(r.cache[i].text);
+    free(r.cache);
     hs_buf_free(&r.key);
     hs_buf_free(&pending);
     if (error) {
