@@ -18,6 +18,7 @@
 #include "hotscan/findings.h"
 #include "hotscan/judge.h"
 #include "hotscan/merge.h"
+#include "hotscan/profile.h"
 #include "hotscan/verify.h"
 #include "hotscan/workers.h"
 #include "hotscan/tempfiles.h"
@@ -46,6 +47,9 @@ typedef struct {
     const char *export_fixes; /* clang-tidy YAML of the verified fixes */
     const char *patch;        /* unified diff of the verified fixes */
     bool fix;                 /* apply the verified fixes */
+    const char *profile;      /* a measured profile: the source of hotness, and the ranking */
+    double profile_threshold; /* percent of samples a hot root's inclusive share reaches */
+    bool keep_unsampled;      /* findings in never-sampled functions keep their confidence */
 } scan_options;
 
 static void scan_usage(FILE *out)
@@ -83,6 +87,14 @@ static void scan_usage(FILE *out)
             "                       every file it includes are unchanged (default: .cache/hotscan\n"
             "                       beside the compile database, else $XDG_CACHE_HOME/hotscan)\n"
             "  --no-cache           parse every TU; read and write no cache\n"
+            "  --profile FILE       a CPU profile of the program (perf script with call chains, or\n"
+            "                       folded stacks; see 'hotscan profile'): functions at or above\n"
+            "                       --profile-threshold are hot roots, findings are ranked by\n"
+            "                       their measured share, and findings in functions never\n"
+            "                       sampled are low confidence\n"
+            "  --profile-threshold PCT  inclusive share that makes a hot root (default 1)\n"
+            "  --keep-unsampled     with --profile, findings in never-sampled functions keep\n"
+            "                       their confidence\n"
             "  --exit-zero          exit 0 even when there are findings (errors still exit 2)\n"
             "  -h, --help           show this help\n\n"
             "Exit status: 0 no findings, 1 findings, 2 usage or input error (including a\n"
@@ -106,7 +118,7 @@ static void free_list(hs_vec *v)
 
 static int parse_options(int argc, char **argv, scan_options *o)
 {
-    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX, OPT_MEMORY, OPT_CACHE, OPT_NO_CACHE };
+    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX, OPT_MEMORY, OPT_PROFILE, OPT_PROFILE_THRESHOLD, OPT_KEEP_UNSAMPLED, OPT_CACHE, OPT_NO_CACHE };
     static const struct option longopts[] = {
         {"hot", required_argument, NULL, OPT_HOT},
         {"format", required_argument, NULL, OPT_FORMAT},
@@ -127,6 +139,9 @@ static int parse_options(int argc, char **argv, scan_options *o)
         {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
         {"patch", required_argument, NULL, OPT_PATCH},
         {"fix", no_argument, NULL, OPT_FIX},
+        {"profile", required_argument, NULL, OPT_PROFILE},
+        {"profile-threshold", required_argument, NULL, OPT_PROFILE_THRESHOLD},
+        {"keep-unsampled", no_argument, NULL, OPT_KEEP_UNSAMPLED},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -136,6 +151,7 @@ static int parse_options(int argc, char **argv, scan_options *o)
     o->tu_memory = HS_TU_MEMORY_DEFAULT;
     o->color = -1;
     o->min_confidence = 2;
+    o->profile_threshold = 1.0;
     optind = 1;
     opterr = 0;
     int c;
@@ -171,6 +187,25 @@ static int parse_options(int argc, char **argv, scan_options *o)
             break;
         case OPT_FIX:
             o->fix = true;
+            break;
+        case OPT_PROFILE:
+            o->profile = optarg;
+            break;
+        case OPT_PROFILE_THRESHOLD: {
+            char *end;
+            double t = strtod(optarg, &end);
+            if (end != optarg && *end == '%')
+                end++;
+            if (end == optarg || *end || !(t >= 0) || t > 100) {
+                fprintf(stderr, "hotscan: --profile-threshold needs a percentage from 0 to 100 (1, 0.5), "
+                                "not '%s'\n", optarg);
+                return 2;
+            }
+            o->profile_threshold = t;
+            break;
+        }
+        case OPT_KEEP_UNSAMPLED:
+            o->keep_unsampled = true;
             break;
         case OPT_FIX_LEVEL:
             if (strcmp(optarg, "safe") == 0)
@@ -338,10 +373,22 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
     if (hidden)
         fprintf(stderr, "hotscan: note: %zu lower-confidence finding%s left out (--min-confidence low shows them)\n",
                 hidden, hidden == 1 ? "" : "s");
+    json_t *prof = json_object_get(json_object_get(report, "summary"), "profile");
+    if (prof)
+        fprintf(stderr, "hotscan: profile %s (%s): %lld samples, %lld mapped to the program's functions, %lld "
+                        "not; %lld hot root%s at >= %g%% inclusive\n",
+                json_string_value(json_object_get(prof, "file")), json_string_value(json_object_get(prof, "format")),
+                (long long)json_integer_value(json_object_get(prof, "samples")),
+                (long long)json_integer_value(json_object_get(prof, "mapped")),
+                (long long)json_integer_value(json_object_get(prof, "unmapped")),
+                (long long)json_integer_value(json_object_get(prof, "roots")),
+                json_integer_value(json_object_get(prof, "roots")) == 1 ? "" : "s",
+                json_number_value(json_object_get(prof, "threshold")));
     char *cached = m->from_cache ? hs_printf(", %zu from the facts cache", m->from_cache) : hs_xstrdup("");
     fprintf(stderr, "hotscan: %zu finding%s in %zu translation unit%s (%zu with errors, %zu failed%s) in %.1f s\n",
             nfind, nfind == 1 ? "" : "s", n, n == 1 ? "" : "s", nerr - m->failed, m->failed, cached, seconds);
     free(cached);
+
 }
 
 static void print_ignored_arguments(const hs_merge *m)
@@ -436,6 +483,19 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         free(root);
         return 2;
     }
+    /* The profile is read before the (much longer) extraction, so a bad one fails at once. */
+    hs_profile *profile = NULL;
+    if (o->profile) {
+        char *perr = NULL;
+        profile = hs_profile_load(o->profile, &perr);
+        if (!profile) {
+            fprintf(stderr, "hotscan: error: %s\n", perr);
+            free(perr);
+            hs_ruledata_delete(rd);
+            free(root);
+            return 2;
+        }
+    }
     hs_discovery disc;
     char *err = NULL;
     if (!hs_discover(o->database, paths, npaths, &disc, &err)) {
@@ -443,6 +503,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         free(err);
         hs_discovery_free(&disc);
         hs_ruledata_delete(rd);
+        hs_profile_delete(profile);
         free(root);
         return 2;
     }
@@ -484,7 +545,12 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                            .fix_level = o->fix_level, .tus_left_out = disc.left_out,
                            .tus_in_database = disc.database_tus};
     json_t *extra;
+    hs_profile_map *pmap = profile ? hs_profile_map_program(profile, merge.program, o->profile_threshold) : NULL;
     json_t *findings = hs_judge_run(merge.program, rd, &jo, &extra);
+    if (pmap) {
+        hs_profile_annotate(pmap, findings, o->keep_unsampled);
+        json_object_set_new(json_object_get(extra, "summary"), "profile", hs_profile_summary(pmap));
+    }
     hs_merge_release_program(&merge);
 
     /* Only fix-its the report will show are verified: each costs a reparse of its TU. */
@@ -496,6 +562,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     /* Fingerprints first, so they do not depend on what --min-confidence leaves out. */
     hs_findings_finalize(findings, root);
     size_t hidden = hs_findings_drop_below(findings, o->min_confidence);
+    if (pmap)
+        hs_findings_rank_by_profile(findings);
 
     double seconds = hs_now_seconds() - t0;
     if (json_is_object(extra)) {
@@ -511,6 +579,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     if (!hs_emit_fix_outputs(report, o->patch, o->export_fixes, o->fix, stderr))
         status = 2;
     print_summary(o, report, &merge, hidden, n, seconds);
+    hs_profile_map_delete(pmap);
+    hs_profile_delete(profile);
     size_t nfind = json_array_size(findings), nerr = json_array_size(json_object_get(report, "errors"));
     if (status == 0)
         status = nerr ? 2 : (nfind && !o->exit_zero) ? 1 : 0;

@@ -17,6 +17,7 @@ typedef struct {
 static const command commands[] = {
     {"scan", cmd_scan, "find needless clock reads, seq_cst counters and os_event uses"},
     {"rules", cmd_rules, "list the rules and the API lists they use"},
+    {"profile", cmd_profile, "record a CPU profile of a command with perf, for scan --profile"},
     {"apply", cmd_apply, "apply a JSON report's verified fixes (or --dry-run: show the diff)"},
 };
 

@@ -369,6 +369,10 @@ static json_t *result(json_t *finding, json_t *rules)
     json_object_set_new(r, "ruleIndex", json_integer((json_int_t)rule_index(rules, rule)));
     json_object_set_new(r, "level", json_string(result_level(str(finding, "severity"))));
     json_object_set_new(r, "message", sentence(str(finding, "message")));
+    /* A measured share (--profile) is the result's rank: SARIF's 0.0-100.0 priority. */
+    json_t *prof = json_object_get(finding, "profile");
+    if (prof)
+        json_object_set_new(r, "rank", json_real(json_number_value(json_object_get(prof, "share"))));
     json_t *where = physical_location(str(finding, "file"), region(num(finding, "line"), num(finding, "column"),
                                                                   num(finding, "end_line"),
                                                                   num(finding, "end_column")));

@@ -45,6 +45,26 @@ bool hs_emit_text(FILE *out, json_t *report, bool color)
                                                               : p->note;
         fprintf(out, "%s%s:%lld:%lld:%s %s%s:%s %s [%s]\n", p->bold, str(f, "file"), num(f, "line"),
                 num(f, "column"), p->reset, sev_color, sev, p->reset, str(f, "message"), str(f, "rule"));
+        json_t *prof = json_object_get(f, "profile");
+        if (prof) {
+            char msg[1024];
+            double self = json_number_value(json_object_get(prof, "self"));
+            double incl = json_number_value(json_object_get(prof, "inclusive"));
+            const char *fn = str(f, "function");
+            if (!json_is_true(json_object_get(prof, "sampled")))
+                snprintf(msg, sizeof msg, "profile: %s was never sampled", fn);
+            else if (json_object_get(prof, "symbol") && json_integer_value(json_object_get(prof, "symbol_samples")) == 0)
+                snprintf(msg, sizeof msg, "profile: %s was not seen under %s (%s: self %.2f%%, inclusive %.2f%%)",
+                         str(prof, "symbol"), fn, fn, self, incl);
+            else if (json_object_get(prof, "symbol"))
+                snprintf(msg, sizeof msg, "profile: %s takes %.2f%% of the samples under %s (%s: self %.2f%%, "
+                         "inclusive %.2f%%)", str(prof, "symbol"),
+                         json_number_value(json_object_get(prof, "symbol_share")), fn, fn, self, incl);
+            else
+                snprintf(msg, sizeof msg, "profile: %s has %.2f%% of the samples itself, %.2f%% inclusive", fn,
+                         self, incl);
+            note(out, p, str(f, "file"), num(f, "line"), num(f, "column"), msg);
+        }
         json_t *path = json_object_get(f, "hot_path");
         size_t n = json_array_size(path);
         for (size_t k = 0; k + 1 < n; k++) {

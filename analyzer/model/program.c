@@ -455,7 +455,7 @@ void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_na
         f->hot_via = NULL;
         f->hot_narrow = false;
         f->hot_weak_why = NULL;
-        f->hot_root = !f->cold_attr && (f->hot_attr || named_hot(f, hot_names, n_hot_names));
+        f->hot_root = !f->cold_attr && (f->hot_attr || f->profile_root || named_hot(f, hot_names, n_hot_names));
         if (f->hot_root) {
             f->hot_depth = 0;
             hs_vec_push(&queue, f);

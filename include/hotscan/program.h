@@ -37,6 +37,10 @@ typedef struct {
     bool is_virtual;   /* a virtual call: this edge, or the one to the named method itself */
     const char *via;   /* interned: the callee as written ("c->cmd->proc") or the method's name */
     unsigned targets;  /* how many functions the call may reach (0 for a plain direct call) */
+    /* Added by hs_profile_map_program: a call the profile sampled that the static graph lacks
+     * (often an indirect one); its place is the caller's definition. */
+    bool sampled;
+    unsigned long long samples;
 } hs_call_edge;
 
 /* An indirect call with more possible targets than this is weak evidence of hotness. */
@@ -52,6 +56,8 @@ struct hs_function {
     hs_vec callees;    /* hs_call_edge* going out */
     hs_vec callers;    /* hs_call_edge* coming in */
 
+    bool profile_root;       /* its inclusive share of a --profile reaches the threshold
+                                (hs_profile_map_program): a hot root */
     /* Filled by hs_program_compute_hotness. */
     bool hot_root;
     int hot_depth;           /* calls from the nearest hot root; -1 when not reachable */
@@ -117,7 +123,8 @@ hs_call_edge *hs_program_add_call(hs_program *p, hs_function *caller, hs_functio
                                   const char *file, unsigned line, unsigned column, bool in_loop);
 
 /*
- * Marks hot roots (hot attribute, or a name in `hot_names`: qualified or unqualified),
+ * Marks hot roots (hot attribute, profile_root, or a name in `hot_names`: qualified or
+ * unqualified),
  * then the shortest path from a root to every function reachable without passing
  * through a cold function, and which functions are reachable only from cold code.
  */

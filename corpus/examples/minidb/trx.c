@@ -4,6 +4,15 @@
 
 static uint64_t next_trx_id;
 
+/* Same name as server.c's: static functions of one name, told apart by file in a profile. */
+static unsigned checksum(const unsigned char *p, size_t n)
+{
+    unsigned h = 7;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
 void trx_start_low(struct trx *trx)
 {
     trx->id = ++next_trx_id;
@@ -18,7 +27,7 @@ int row_search(struct session *s, int nrows)
     for (int i = 0; i < nrows; i++) {
         struct timeval tv;
         gettimeofday(&tv, NULL); // expect: timer-hot-path
-        found += (tv.tv_usec & 1) == 0;
+        found += (checksum((const unsigned char *)&tv, sizeof tv) & 1) == 0;
     }
     (void)s;
     return found;

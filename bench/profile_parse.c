@@ -1,0 +1,68 @@
+/*
+ * profile_parse.c - what reading a profile costs against reading its bytes: reads FILE once
+ * with plain read(2) (64 KiB at a time, nothing done with the bytes), twice, then with
+ * hs_profile_load (the streamed parse --profile does), and prints the times, the parse's ratio
+ * to two plain reads, and the peak RSS. The issue's target: a parse costs less than reading
+ * the file twice. bench/profile_parse.sh makes a large perf script from the fixtures.
+ *
+ * usage: profile_parse FILE
+ *
+ * Build (after building hotscan in ./build):
+ *   cc -O2 -Iinclude bench/profile_parse.c build/libhotscan_core.a -o build/profile_parse \
+ *      $(pkg-config --cflags --libs jansson yaml-0.1 libxxhash) -lm \
+ *      -L/usr/lib/llvm-19/lib -lclang -Wl,-rpath,/usr/lib/llvm-19/lib
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "hotscan/profile.h"
+
+static double read_once(const char *path, unsigned long long *bytes)
+{
+    double t0 = hs_now_seconds();
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        perror(path);
+        exit(2);
+    }
+    static char buf[1 << 16];
+    ssize_t n;
+    *bytes = 0;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        *bytes += (unsigned long long)n;
+    close(fd);
+    return hs_now_seconds() - t0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: profile_parse FILE\n");
+        return 2;
+    }
+    unsigned long long bytes;
+    read_once(argv[1], &bytes); /* warm the page cache */
+    double once = read_once(argv[1], &bytes);
+    double twice = read_once(argv[1], &bytes) + read_once(argv[1], &bytes);
+    double t0 = hs_now_seconds();
+    char *err = NULL;
+    hs_profile *p = hs_profile_load(argv[1], &err);
+    double parse = hs_now_seconds() - t0;
+    if (!p) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("%.0f MB, %llu samples, %zu distinct stacks, %zu frames\n", bytes / 1e6, p->samples, p->n_stacks,
+           p->n_frames);
+    printf("read once %.3f s, read twice %.3f s, parse %.3f s: parse / two reads = %.2f\n", once, twice, parse,
+           parse / twice);
+    printf("peak RSS %.1f MB\n", ru.ru_maxrss / 1024.0);
+    hs_profile_delete(p);
+    return 0;
+}
