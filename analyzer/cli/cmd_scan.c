@@ -42,6 +42,9 @@ typedef struct {
     int min_confidence;   /* findings below this rank are left out */
     const char *facts_dir; /* write each TU's facts here (debugging, future sharding) */
     const char *cache_dir; /* --cache DIR; NULL: the default place */
+    bool judge;            /* `hotscan judge`: PATHs are facts files, nothing is parsed */
+    unsigned shard_k, shard_n; /* --shard K/N; n == 0: the whole tree */
+    bool extract_only;     /* --facts-out: write the facts, judge nothing */
     bool no_cache;         /* --no-cache */
     hs_fix_level fix_level;
     const char *export_fixes; /* clang-tidy YAML of the verified fixes */
@@ -52,12 +55,18 @@ typedef struct {
     bool keep_unsampled;      /* findings in never-sampled functions keep their confidence */
 } scan_options;
 
-static void scan_usage(FILE *out)
+static void scan_usage(FILE *out, bool judge)
 {
+    if (judge)
+        fprintf(out, "usage: hotscan judge [options] FACTS...\n\n"
+                     "Reports on facts files (or folders of them) that 'scan --facts-out' or 'hotscan\n"
+                     "extract' wrote, as one scan of those TUs would: the same findings, fix-its and\n"
+                     "outputs. Takes scan's options; -p, --shard, --facts-out and --cache do not apply.\n\n");
+    else
+        fprintf(out, "usage: hotscan scan [options] [PATH...]\n\n"
+                     "Scans the translation units of a compile_commands.json, narrowed to PATHs (files or\n"
+                     "folders). A PATH the database does not list is parsed with default flags.\n\n");
     fprintf(out,
-            "usage: hotscan scan [options] [PATH...]\n\n"
-            "Scans the translation units of a compile_commands.json, narrowed to PATHs (files or\n"
-            "folders). A PATH the database does not list is parsed with default flags.\n\n"
             "options:\n"
             "  -p FILE|DIR          compile_commands.json or its folder (default: ./build, then .)\n"
             "  --hot FUNC           treat FUNC as a hot root (repeatable; qualified or plain name)\n"
@@ -87,6 +96,9 @@ static void scan_usage(FILE *out)
             "                       every file it includes are unchanged (default: .cache/hotscan\n"
             "                       beside the compile database, else $XDG_CACHE_HOME/hotscan)\n"
             "  --no-cache           parse every TU; read and write no cache\n"
+            "  --shard K/N          scan only the K-th of N parts of the TUs (1 <= K <= N), for a CI\n"
+            "                       matrix; with --facts-out, 'hotscan judge' joins the parts\n"
+            "  --facts-out DIR      write each TU's facts to DIR for 'hotscan judge' and stop there\n"
             "  --profile FILE       a CPU profile of the program (perf script with call chains, or\n"
             "                       folded stacks; see 'hotscan profile'): functions at or above\n"
             "                       --profile-threshold are hot roots, findings are ranked by\n"
@@ -118,7 +130,7 @@ static void free_list(hs_vec *v)
 
 static int parse_options(int argc, char **argv, scan_options *o)
 {
-    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX, OPT_MEMORY, OPT_PROFILE, OPT_PROFILE_THRESHOLD, OPT_KEEP_UNSAMPLED, OPT_CACHE, OPT_NO_CACHE };
+    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX, OPT_MEMORY, OPT_PROFILE, OPT_PROFILE_THRESHOLD, OPT_KEEP_UNSAMPLED, OPT_CACHE, OPT_NO_CACHE, OPT_SHARD, OPT_FACTS_OUT };
     static const struct option longopts[] = {
         {"hot", required_argument, NULL, OPT_HOT},
         {"format", required_argument, NULL, OPT_FORMAT},
@@ -135,6 +147,8 @@ static int parse_options(int argc, char **argv, scan_options *o)
         {"facts-dir", required_argument, NULL, OPT_FACTS_DIR},
         {"cache", required_argument, NULL, OPT_CACHE},
         {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+        {"shard", required_argument, NULL, OPT_SHARD},
+        {"facts-out", required_argument, NULL, OPT_FACTS_OUT},
         {"fix-level", required_argument, NULL, OPT_FIX_LEVEL},
         {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
         {"patch", required_argument, NULL, OPT_PATCH},
@@ -223,6 +237,22 @@ static int parse_options(int argc, char **argv, scan_options *o)
         case OPT_NO_CACHE:
             o->no_cache = true;
             break;
+        case OPT_SHARD: {
+            char *end = NULL;
+            unsigned long k = strtoul(optarg, &end, 10), n = 0;
+            if (end && *end == '/')
+                n = strtoul(end + 1, &end, 10);
+            if (!end || *end || k < 1 || n < 1 || k > n || n > 100000) {
+                fprintf(stderr, "hotscan: --shard needs K/N with 1 <= K <= N (e.g. 2/4), not '%s'\n", optarg);
+                return 2;
+            }
+            o->shard_k = (unsigned)k;
+            o->shard_n = (unsigned)n;
+            break;
+        }
+        case OPT_FACTS_OUT:
+            o->extract_only = true; /* and the facts go where --facts-dir puts them: */
+            /* fall through */
         case OPT_FACTS_DIR:
             o->facts_dir = optarg;
             if (mkdir(optarg, 0777) != 0 && errno != EEXIST) {
@@ -238,7 +268,7 @@ static int parse_options(int argc, char **argv, scan_options *o)
             }
             break;
         case 'h':
-            scan_usage(stdout);
+            scan_usage(stdout, o->judge);
             return hs_close_stdout("the help") ? 0 : 2;
         case OPT_HOT:
             hs_vec_push(&o->hot, hs_xstrdup(optarg));
@@ -337,22 +367,11 @@ static int parse_options(int argc, char **argv, scan_options *o)
 
 static hs_ruledata *load_rule_data(const scan_options *o)
 {
-    hs_ruledata *rd = hs_ruledata_create();
     char *err = NULL;
-    char *dir = hs_ruledata_default_dir();
-    bool ok = hs_ruledata_load_dir(rd, dir, &err);
-    free(dir);
-    for (size_t i = 0; ok && i < o->rule_dirs.len; i++) {
-        const char *extra = o->rule_dirs.items[i];
-        size_t n = strlen(extra);
-        ok = (n > 5 && strcmp(extra + n - 5, ".json") == 0) ? hs_ruledata_load_file(rd, extra, &err)
-                                                            : hs_ruledata_load_dir(rd, extra, &err);
-    }
-    if (!ok) {
+    hs_ruledata *rd = hs_ruledata_load_all((char *const *)o->rule_dirs.items, o->rule_dirs.len, &err);
+    if (!rd) {
         fprintf(stderr, "hotscan: error: %s\n", err);
         free(err);
-        hs_ruledata_delete(rd);
-        return NULL;
     }
     return rd;
 }
@@ -468,6 +487,38 @@ static hs_facts_cache *open_cache(const scan_options *o, const hs_discovery *dis
     return c;
 }
 
+/* `hotscan judge`: each facts file read and merged in discovery order, as workers' results
+ * would be; a file that no longer reads is that TU's error. */
+static void replay_facts(const hs_discovery *disc, hs_merge *merge)
+{
+    for (size_t i = 0; i < disc->facts_files.len; i++) {
+        json_error_t jerr;
+        hs_tu_result r = {0};
+        r.facts = json_load_file(disc->facts_files.items[i], 0, &jerr);
+        if (!r.facts)
+            r.error = hs_printf("%s:%d: %s", (char *)disc->facts_files.items[i], jerr.line, jerr.text);
+        hs_merge_tu_result(i, &r, merge);
+    }
+}
+
+/* --facts-out: what was written, the TUs that failed; 2 when any did. */
+static int finish_facts_out(const scan_options *o, const hs_merge *m, size_t n, int status)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(m->errors, i, e)
+        fprintf(stderr, "hotscan: error: %s: %s\n", json_string_value(json_object_get(e, "file")),
+                json_string_value(json_object_get(e, "message")));
+    if (!o->quiet) {
+        char *shard = o->shard_n ? hs_printf(" (shard %u/%u)", o->shard_k, o->shard_n) : hs_xstrdup("");
+        fprintf(stderr, "hotscan: wrote the facts of %zu of %zu translation unit%s%s to %s; 'hotscan judge %s' "
+                        "reports on them\n",
+                n - m->failed, n, n == 1 ? "" : "s", shard, o->facts_dir, o->facts_dir);
+        free(shard);
+    }
+    return status ? status : m->failed ? 2 : 0;
+}
+
 /* discover -> extract and merge (streamed) -> judge -> fix -> finalize -> emit. */
 static int run_scan(scan_options *o, char **paths, int npaths)
 {
@@ -498,7 +549,13 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     }
     hs_discovery disc;
     char *err = NULL;
-    if (!hs_discover(o->database, paths, npaths, &disc, &err)) {
+    bool found = o->judge ? hs_discover_from_facts(paths, npaths, &disc, &err)
+                          : hs_discover(o->database, paths, npaths, &disc, &err);
+    if (found && o->shard_n) {
+        disc.selected_tus = disc.tus.len;
+        hs_discovery_shard(&disc, o->shard_k, o->shard_n);
+    }
+    if (!found) {
         fprintf(stderr, "hotscan: error: %s\n", err);
         free(err);
         hs_discovery_free(&disc);
@@ -522,13 +579,15 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_tu_result *results = hs_xcalloc(n ? n : 1, sizeof *results);
     if (o->tu_memory > 0 && !hs_tu_memory_enforced() && !o->quiet)
         fprintf(stderr, "hotscan: note: --tu-memory is not enforced in this sanitizer build\n");
-    hs_facts_cache *cache = open_cache(o, &disc, rd);
+    hs_facts_cache *cache = o->judge ? NULL : open_cache(o, &disc, rd);
     hs_pool_options pool = {.jobs = o->jobs, .tu_timeout = o->tu_timeout, .tu_memory = o->tu_memory,
                             .rd = rd, .root = root, .cache = cache,
                             .progress = !o->quiet && isatty(STDERR_FILENO),
                             .on_result = hs_merge_tu_result, .user = &merge};
     int status = 0;
-    if (!hs_extract_all((hs_tu_input **)disc.tus.items, n, &pool, results, &err)) {
+    if (o->judge)
+        replay_facts(&disc, &merge);
+    else if (!hs_extract_all((hs_tu_input **)disc.tus.items, n, &pool, results, &err)) {
         fprintf(stderr, "hotscan: error: %s\n", err);
         free(err);
         status = 2;
@@ -538,6 +597,15 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_facts_cache_close(cache);
     if (!o->quiet)
         print_ignored_arguments(&merge);
+    if (o->extract_only) {
+        status = finish_facts_out(o, &merge, n, status);
+        hs_merge_free(&merge);
+        hs_discovery_free(&disc);
+        hs_ruledata_delete(rd);
+        hs_profile_delete(profile);
+        free(root);
+        return status;
+    }
 
     hs_judge_options jo = {.hot = (char **)o->hot.items, .n_hot = o->hot.len,
                            .enable = (char **)o->enable.items, .n_enable = o->enable.len,
@@ -594,8 +662,18 @@ static int run_scan(scan_options *o, char **paths, int npaths)
 
 int cmd_scan(int argc, char **argv)
 {
+    return hs_cli_scan(argc, argv, false);
+}
+
+int hs_cli_scan(int argc, char **argv, bool judge)
+{
     scan_options o = {0};
+    o.judge = judge;
     int status = parse_options(argc, argv, &o);
+    if (status < 0 && judge && (o.shard_n || o.extract_only)) {
+        fprintf(stderr, "hotscan: judge reads facts: --shard and --facts-out are scan options\n");
+        status = 2;
+    }
     if (status < 0)
         status = run_scan(&o, argv + optind, argc - optind);
     free_list(&o.hot);

@@ -9,5 +9,11 @@ int cmd_scan(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_judge(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+
+/* scan's and judge's shared body (cmd_scan.c): `judge` reads facts files instead of parsing. */
+#include <stdbool.h>
+int hs_cli_scan(int argc, char **argv, bool judge);
 
 #endif

@@ -18,6 +18,8 @@ static const command commands[] = {
     {"scan", cmd_scan, "find needless clock reads, seq_cst counters and os_event uses"},
     {"rules", cmd_rules, "list the rules and the API lists they use"},
     {"profile", cmd_profile, "record a CPU profile of a command with perf, for scan --profile"},
+    {"judge", cmd_judge, "report on facts that scan --facts-out (shards) or extract wrote"},
+    {"extract", cmd_extract, "write one TU's facts as a build step (a compiler launcher)"},
     {"apply", cmd_apply, "apply a JSON report's verified fixes (or --dry-run: show the diff)"},
 };
 

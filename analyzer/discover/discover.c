@@ -377,6 +377,10 @@ void hs_discovery_free(hs_discovery *d)
         free(d->notes.items[i]);
     hs_vec_free(&d->notes);
     free(d->database);
+    free(d->global_index);
+    for (size_t i = 0; i < d->facts_files.len; i++)
+        free(d->facts_files.items[i]);
+    hs_vec_free(&d->facts_files);
 }
 
 size_t hs_discovery_count_under(const hs_discovery *d, const char *root)

@@ -46,8 +46,24 @@ static json_t *parse_error_entry(const char *root, const char *file, json_t *par
 }
 
 /* DIR/<index>-<file name>.json; a failure to write is reported, not fatal. */
-static void write_facts(const hs_merge *m, const char *file, size_t index, json_t *facts)
+/*
+ * Writes one TU's facts to --facts-dir / --facts-out, with the command that made them and
+ * the TU's place among all the scan's TUs ("command"), which `hotscan judge` reads.
+ */
+static void write_facts(const hs_merge *m, const hs_tu_input *in, size_t index, json_t *facts)
 {
+    const char *file = in->file;
+    size_t place = m->disc->global_index ? m->disc->global_index[index] : index;
+    json_t *args = json_array();
+    for (int i = 0; i < in->argc; i++)
+        json_array_append_new(args, json_string(in->argv[i]));
+    json_object_set_new(facts, "command",
+                        json_pack("{s:i, s:s, s:o, s:i, s:i, s:i}", "index", (json_int_t)place, "directory",
+                                  in->directory ? in->directory : "", "arguments", args, "database_tus",
+                                  (json_int_t)m->disc->database_tus, "selected_tus",
+                                  (json_int_t)(m->disc->selected_tus ? m->disc->selected_tus : m->disc->tus.len),
+                                  "left_out", (json_int_t)m->disc->left_out));
+    index = place;
     char *rel = hs_path_relative(m->root, file);
     for (char *p = rel; *p; p++)
         if (*p == '/')
@@ -77,7 +93,7 @@ void hs_merge_tu_result(size_t index, hs_tu_result *result, void *user)
             m->from_cache++;
         json_object_del(facts, "from_cache");
         if (m->facts_dir)
-            write_facts(m, in->file, index, facts);
+            write_facts(m, in, index, facts);
         json_object_set_new(facts, "tu_index", json_integer((json_int_t)index));
         m->baseline_errors[index] = (int)json_integer_value(json_object_get(facts, "error_count"));
         hs_program_merge(m->program, facts);

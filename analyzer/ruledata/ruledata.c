@@ -658,3 +658,21 @@ char *hs_ruledata_default_dir(void)
     return hs_xstrdup("rules");
 #endif
 }
+
+hs_ruledata *hs_ruledata_load_all(char *const *extra, size_t n, char **err)
+{
+    hs_ruledata *rd = hs_ruledata_create();
+    char *dir = hs_ruledata_default_dir();
+    bool ok = hs_ruledata_load_dir(rd, dir, err);
+    free(dir);
+    for (size_t i = 0; ok && i < n; i++) {
+        size_t len = strlen(extra[i]);
+        ok = (len > 5 && strcmp(extra[i] + len - 5, ".json") == 0) ? hs_ruledata_load_file(rd, extra[i], err)
+                                                                  : hs_ruledata_load_dir(rd, extra[i], err);
+    }
+    if (!ok) {
+        hs_ruledata_delete(rd);
+        return NULL;
+    }
+    return rd;
+}

@@ -17,6 +17,10 @@ typedef struct {
     size_t left_out;     /* of them, how many the PATHs did not select when they selected
                             some: the scan then sees only part of the program (whole-program
                             verdicts must say so); 0 when the PATHs match none of it */
+    size_t selected_tus;  /* TUs the database and PATHs chose before a shard took its part */
+    size_t *global_index; /* each TU's place among all the TUs discovery found, when a shard
+                             or a judge run holds only some of them; NULL: its own index */
+    hs_vec facts_files;   /* char*: judge only: the facts file each TU is read from */
 } hs_discovery;
 
 /*
@@ -26,6 +30,14 @@ typedef struct {
 bool hs_discover(const char *database_option, char **paths, int npaths, hs_discovery *out,
                  char **err);
 void hs_discovery_free(hs_discovery *d);
+
+/* shards.c. Keeps the TUs whose index i has i % n == k - 1 (1 <= k <= n): a stable 1/n of
+ * the tree for one CI job; each keeps its place among all (global_index). */
+void hs_discovery_shard(hs_discovery *d, unsigned k, unsigned n);
+/* For `hotscan judge`: the TUs of the facts files under PATHs (files, or folders of *.json),
+ * each from its "command" member, ordered by their place in the scan that wrote them, so a
+ * judge over all shards merges as one whole scan does. False with *err naming the file. */
+bool hs_discover_from_facts(char **paths, int npaths, hs_discovery *out, char **err);
 /* How many of the TUs found lie under `root` (only code under the root is analyzed). */
 size_t hs_discovery_count_under(const hs_discovery *d, const char *root);
 

@@ -72,6 +72,9 @@ bool hs_ruledata_load_text(hs_ruledata *rd, const char *path, const char *text, 
                            char **err);
 /* Loads every *.json in a directory, in name order. */
 bool hs_ruledata_load_dir(hs_ruledata *rd, const char *dir, char **err);
+/* The bundled rule data, then each of `extra` (a folder of *.json, or one .json file), as
+ * `--rules` gives them; NULL with *err naming the file and the problem. */
+hs_ruledata *hs_ruledata_load_all(char *const *extra, size_t n, char **err);
 
 /* The timer API a callee with this qualified name is, or NULL. */
 const hs_timer_api *hs_ruledata_find_timer(const hs_ruledata *rd, const char *qualified_name);

@@ -404,5 +404,65 @@ cache_scan --cache "$work/cache-elsewhere"
 check "--cache DIR keeps the cache there" test -n "$(find "$work/cache-elsewhere" -name '*.json')"
 check "... and no temporary entry is left" test -z "$(find "$work/cache-elsewhere" "$work/cache/.cache" -name '*.tmp')"
 
+# Shards and judge (issue 15): the parts of a sharded scan, judged together, give exactly the
+# findings of one whole scan (fingerprints); so do facts written by `hotscan extract` as a
+# compiler launcher, which also runs the compiler.
+mkdir -p "$work/shards/src"
+cat >"$work/shards/src/common.h" <<'SRC'
+#include <stdatomic.h>
+#include <time.h>
+extern _Atomic long served;
+long stamp(void);
+void handle(int n);
+SRC
+cat >"$work/shards/src/a.c" <<'SRC'
+#include "common.h"
+__attribute__((hot)) void dispatch(int n) { for (int i = 0; i < n; i++) handle(i); }
+SRC
+cat >"$work/shards/src/b.c" <<'SRC'
+#include "common.h"
+_Atomic long served;
+void handle(int n) { (void)n; served++; (void)stamp(); }
+SRC
+cat >"$work/shards/src/c.c" <<'SRC'
+#include "common.h"
+long stamp(void) { return (long)clock(); }
+SRC
+printf '[' >"$work/shards/compile_commands.json"
+sep=
+for f in a b c; do
+  printf '%s{"directory": "%s", "file": "src/%s.c", "arguments": ["cc", "-c", "src/%s.c", "-o", "%s.o"]}' \
+    "$sep" "$work/shards" "$f" "$f" "$f" >>"$work/shards/compile_commands.json"
+  sep=,
+done
+printf ']\n' >>"$work/shards/compile_commands.json"
+fps() { python3 -c "import json; d=json.load(open('$1')); print(sorted((f['fingerprint'], f['rule'], f['confidence'], len(f.get('fixes', []))) for f in d['findings']))"; }
+(cd "$work/shards" && "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -p . -o "$work/whole.json")
+check "shards: the whole scan has cross-TU findings" test "$(python3 -c "import json; print(len(json.load(open('$work/whole.json'))['findings']) >= 2)")" = True
+for k in 1 2; do
+  (cd "$work/shards" && "$HOTSCAN" scan -q --no-cache -p . --shard $k/2 --facts-out "$work/facts" 2>"$work/err"); st=$?
+  check "--shard $k/2 --facts-out exits 0" test $st -eq 0
+done
+check "... each TU's facts written once" test "$(ls "$work/facts" | wc -l)" -eq 3
+(cd "$work/shards" && "$HOTSCAN" judge -q --format json --exit-zero --min-confidence low "$work/facts" -o "$work/judged.json")
+check "judge over both shards = the whole scan (fingerprints, confidence, fixes)" test "$(fps "$work/judged.json")" = "$(fps "$work/whole.json")"
+(cd "$work/shards" && "$HOTSCAN" judge -q --format json --exit-zero --min-confidence low "$work/facts"/0001-*.json -o "$work/one.json")
+check "judge of one shard's part says the rest is left out" \
+  test "$(python3 -c "import json; d=json.load(open('$work/one.json')); print(all('left out' in f['message'] for f in d['findings'] if f['rule'] == 'atomic-seqcst-counter'))")" = True
+run scan --shard 3/2 src; check "--shard 3/2 exits 2" test $status -eq 2
+run judge "$work/no-such-facts"; check "judge of a missing folder exits 2" test $status -eq 2
+check "... naming it" err_has "no-such-facts"
+echo '{"tu": "x.c"}' >"$work/bad-facts.json"
+run judge "$work/bad-facts.json"; check "judge of a file without a command exits 2, naming it" test $status -eq 2 -a -n "$(grep bad-facts "$work/err")"
+for f in a b c; do
+  (cd "$work/shards" && "$HOTSCAN" extract --facts-out "$work/launched" --root "$work/shards" -- cc -c src/$f.c -o $f.o) || echo "FAIL: extract -- cc $f.c"
+done
+check "extract runs the compiler" test -f "$work/shards/a.o" -a -f "$work/shards/c.o"
+check "... and writes each TU's facts" test "$(ls "$work/launched" | wc -l)" -eq 3
+(cd "$work/shards" && "$HOTSCAN" judge -q --format json --exit-zero --min-confidence low "$work/launched" -o "$work/launched.json")
+check "judge over extract's facts = the whole scan" test "$(fps "$work/launched.json")" = "$(fps "$work/whole.json")"
+(cd "$work/shards" && "$HOTSCAN" extract --facts-out "$work/launched" -- cc -c src/missing.c -o m.o 2>"$work/err"); st=$?
+check "extract keeps the compiler's exit status" test $st -ne 0
+
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0
