@@ -53,7 +53,8 @@ with tempfile.TemporaryDirectory() as tmp:
             stats = os.path.join(tmp, "stats")
             if os.path.exists(stats):
                 os.unlink(stats)
-            env.update(extra, HOTSCAN_BENCH_VERIFY_STATS=stats)
+            # HOTSCAN_NO_CACHE: every run parses (a facts-cache hit would skip extraction).
+            env.update(extra, HOTSCAN_BENCH_VERIFY_STATS=stats, HOTSCAN_NO_CACHE="1")
             cmd = [sys.executable, os.path.join(here, "measure.py"), "--json", "--", hotscan, "scan",
                    "--format", "json", "--exit-zero", "--min-confidence", "low", "-j", "1",
                    "-o", os.path.join(tmp, "report.json"), "-p", db, "--root", root or db] + args[1:]

@@ -331,6 +331,7 @@ def interrupted(_signum, _frame):
 
 
 def main():
+    os.environ["HOTSCAN_NO_CACHE"] = "1"  # every run parses: no facts-cache writes or hits
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="1000,4000", help="TU counts, comma-separated")
