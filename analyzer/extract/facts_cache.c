@@ -153,44 +153,108 @@ static char *identity(const hs_facts_cache *c, const hs_tu_input *in, const char
     return hs_buf_take(&b);
 }
 
-static char *entry_path(const hs_facts_cache *c, const char *id)
+/* An entry is two files: BASE.facts.json (the facts document, as a worker hands it over)
+ * and BASE.key (what it was made from), BASE named by the identity's digest. */
+static char *entry_base(const hs_facts_cache *c, const char *id)
 {
     char hex[33];
     hex128(XXH3_128bits(id, strlen(id)), hex);
-    return hs_printf("%s/%.2s/%s.json", c->dir, hex, hex + 2);
+    return hs_printf("%s/%.2s/%s", c->dir, hex, hex + 2);
 }
 
-json_t *hs_facts_cache_get(hs_facts_cache *c, const hs_tu_input *in, const char *root)
+/* The identity, digested with another seed than the file name: the key file's check. */
+static void identity_check(const char *id, char out[17])
+{
+    snprintf(out, 17, "%016llx", (unsigned long long)XXH3_64bits_withSeed(id, strlen(id), 0x68737363));
+}
+
+/*
+ * Whether one input line "HASH SIZE MTIME_NS PATH" still holds: a file whose size and
+ * modification time (ns) are as recorded is trusted without reading it, as make and
+ * ccache's file_stat_matches trust them; otherwise its bytes are hashed again.
+ */
+static bool input_unchanged(hs_facts_cache *c, char *line)
+{
+    char *sp1 = strchr(line, ' '), *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL, *sp3 = sp2 ? strchr(sp2 + 1, ' ') : NULL;
+    if (!sp3)
+        return false;
+    *sp1 = *sp2 = *sp3 = '\0';
+    const char *hash = line, *path = sp3 + 1;
+    long long size = atoll(sp1 + 1), mtime = atoll(sp2 + 1);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return false;
+    if ((long long)st.st_size == size && (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec == mtime)
+        return true;
+    return strcmp(content_hash(c, path), hash) == 0;
+}
+
+/* Writes `data` to `path` through a temporary file and a rename. */
+static bool write_atomically(const char *path, const char *data, size_t n)
+{
+    char *tmp = hs_printf("%s.%ld.tmp", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    bool ok = false;
+    if (fd >= 0) {
+        size_t done = 0;
+        while (done < n) {
+            ssize_t w = write(fd, data + done, n - done);
+            if (w <= 0)
+                break;
+            done += (size_t)w;
+        }
+        ok = close(fd) == 0 && done == n && rename(tmp, path) == 0;
+        if (!ok)
+            unlink(tmp);
+    }
+    free(tmp);
+    return ok;
+}
+
+bool hs_facts_cache_fetch(hs_facts_cache *c, const hs_tu_input *in, const char *root, const char *dest)
 {
     if (!c)
-        return NULL;
+        return false;
     char *id = identity(c, in, root);
-    char *path = entry_path(c, id);
-    json_t *entry = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
-    free(path);
-    json_t *facts = NULL;
-    bool ok = json_is_object(entry) && json_is_integer(json_object_get(entry, "format")) &&
-              json_integer_value(json_object_get(entry, "format")) == CACHE_FORMAT &&
-              json_is_string(json_object_get(entry, "identity")) &&
-              strcmp(json_string_value(json_object_get(entry, "identity")), id) == 0 &&
-              json_is_array(json_object_get(entry, "inputs")) && json_is_object(json_object_get(entry, "facts"));
-    size_t i;
-    json_t *input;
-    if (ok) {
-        json_array_foreach(json_object_get(entry, "inputs"), i, input) {
-            const char *file = json_string_value(json_array_get(input, 0));
-            const char *hash = json_string_value(json_array_get(input, 1));
-            if (!file || !hash || strcmp(content_hash(c, file), hash) != 0) {
-                ok = false;
-                break;
-            }
-        }
-    }
+    char *base = entry_base(c, id);
+    char *key_path = hs_printf("%s.key", base), *facts_path = hs_printf("%s.facts.json", base);
+    char *text = hs_read_file(key_path, NULL);
+    char check[17];
+    identity_check(id, check);
+    char *want = hs_printf("hotscan-facts-cache %d %s ", CACHE_FORMAT, check);
+    bool ok = text && strncmp(text, want, strlen(want)) == 0 && strlen(text) > strlen(want) + 32 &&
+              text[strlen(want) + 32] == '\n';
+    char facts_digest[33] = "";
     if (ok)
-        facts = json_incref(json_object_get(entry, "facts"));
-    json_decref(entry);
+        memcpy(facts_digest, text + strlen(want), 32);
+    for (char *line = ok ? text + strlen(want) + 33 : NULL; ok && line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (!nl) {
+            ok = false; /* a key cut short */
+            break;
+        }
+        *nl = '\0';
+        ok = input_unchanged(c, line);
+        line = nl + 1;
+    }
+    /* The document must be the one the key vouches for (a cut or damaged file is a miss);
+     * it is handed over by a hard link when it can be (same file system), else copied. */
+    size_t size = 0;
+    char *facts = ok ? hs_read_file(facts_path, &size) : NULL;
+    char got[33] = "";
+    if (facts)
+        hex128(XXH3_128bits(facts, size), got);
+    ok = facts && strcmp(got, facts_digest) == 0;
+    if (ok && link(facts_path, dest) != 0)
+        ok = write_atomically(dest, facts, size);
+    free(facts);
+    free(want);
+    free(text);
+    free(key_path);
+    free(facts_path);
+    free(base);
     free(id);
-    return facts;
+    return ok;
 }
 
 bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *facts,
@@ -198,46 +262,47 @@ bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *ro
 {
     if (!c || !json_is_array(inputs))
         return false;
-    json_t *hashed = json_array();
+    char *id = identity(c, in, root);
+    char check[17];
+    identity_check(id, check);
+    char *text = json_dumps(facts, JSON_COMPACT);
+    char digest[33] = "";
+    if (text)
+        hex128(XXH3_128bits(text, strlen(text)), digest);
+    hs_buf key;
+    hs_buf_init(&key);
+    char *head = hs_printf("hotscan-facts-cache %d %s %s\n", CACHE_FORMAT, check, digest);
+    hs_buf_puts(&key, head);
+    free(head);
+    bool ok = text != NULL;
     size_t i;
     json_t *input;
     json_array_foreach(inputs, i, input) {
         const char *file = json_string_value(input);
-        const char *hash = file ? content_hash(c, file) : "";
+        struct stat st;
+        const char *hash = file && !strchr(file, '\n') && stat(file, &st) == 0 ? content_hash(c, file) : "";
         if (!hash[0]) {
-            json_decref(hashed); /* a file that cannot be read again cannot be checked */
-            return false;
+            ok = false; /* a file that cannot be read again cannot be checked */
+            break;
         }
-        json_array_append_new(hashed, json_pack("[s, s]", file, hash));
+        char *line = hs_printf("%s %lld %lld %s\n", hash, (long long)st.st_size,
+                               (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec, file);
+        hs_buf_puts(&key, line);
+        free(line);
     }
-    char *id = identity(c, in, root);
-    char *path = entry_path(c, id);
-    json_t *entry = json_pack("{s:i, s:s, s:o, s:O}", "format", CACHE_FORMAT, "identity", id, "inputs", hashed,
-                              "facts", facts);
-    char *dir = hs_xstrndup(path, (size_t)(strrchr(path, '/') - path));
-    bool ok = false;
-    if (entry && mkdir_p(dir) == 0) {
-        char *text = json_dumps(entry, JSON_COMPACT);
-        char *tmp = hs_printf("%s.%ld.tmp", path, (long)getpid());
-        int fd = text ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
-        if (fd >= 0) {
-            size_t n = strlen(text), done = 0;
-            while (done < n) {
-                ssize_t w = write(fd, text + done, n - done);
-                if (w <= 0)
-                    break;
-                done += (size_t)w;
-            }
-            ok = close(fd) == 0 && done == n && rename(tmp, path) == 0;
-            if (!ok)
-                unlink(tmp);
-        }
-        free(tmp);
-        free(text);
-    }
-    json_decref(entry);
+    char *base = entry_base(c, id);
+    char *dir = hs_xstrndup(base, (size_t)(strrchr(base, '/') - base));
+    char *facts_path = hs_printf("%s.facts.json", base), *key_path = hs_printf("%s.key", base);
+    char *key_text = hs_buf_take(&key);
+    /* The facts first: a key is never there before the document it vouches for. */
+    ok = ok && mkdir_p(dir) == 0 && write_atomically(facts_path, text, strlen(text)) &&
+         write_atomically(key_path, key_text, strlen(key_text));
+    free(key_text);
+    free(facts_path);
+    free(key_path);
+    free(text);
     free(dir);
-    free(path);
+    free(base);
     free(id);
     return ok;
 }

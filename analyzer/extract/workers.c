@@ -218,6 +218,16 @@ static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_
     return r;
 }
 
+/* A cache hit: the TU's facts file linked into place as the result (facts_cache.c). */
+static bool fetch_cached(hs_facts_cache *cache, const char *tmpdir, uint32_t i, const hs_tu_input *in,
+                         const char *root)
+{
+    char *path = result_path(tmpdir, i, "json");
+    bool ok = hs_facts_cache_fetch(cache, in, root, path);
+    free(path);
+    return ok;
+}
+
 static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool_options *opt,
                         const char *tmpdir)
 {
@@ -247,6 +257,7 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         char *err = NULL;
         hs_extract_error code = HS_EXTRACT_OK;
         json_t *facts = NULL;
+        bool cached = false;
         struct stat fst, dst;
         if (!opt->verify_jobs && stat(in->directory, &dst) == 0 && stat(in->file, &fst) != 0)
             err = hs_printf("cannot read %s: %s", in->file, strerror(errno));
@@ -255,8 +266,8 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
                             in->file);
         else if (opt->verify_jobs)
             facts = run_verify_job(index, tus, &opt->verify_jobs[i], &code, &err);
-        else if ((facts = hs_facts_cache_get(opt->cache, in, opt->root)) != NULL)
-            json_object_set_new(facts, "from_cache", json_true()); /* counted by the merge */
+        else if (opt->cache && (cached = fetch_cached(opt->cache, tmpdir, i, in, opt->root)))
+            ; /* its facts file is in place */
         else {
             facts = hs_extract_tu(index, in, opt->rd, opt->root, &code, &err);
             json_t *inputs = facts ? json_incref(json_object_get(facts, "inputs")) : NULL;
@@ -298,7 +309,7 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         }
         /* After a recovered crash libclang's state is suspect: say so, and start afresh.
          * A result that could not be written at all (a full disk) travels as its errno. */
-        uint32_t reply[2] = {i, (crashed ? 1u : 0u) | ((uint32_t)(write_err & 0xffff) << 8)};
+        uint32_t reply[2] = {i, (crashed ? 1u : 0u) | (cached ? 2u : 0u) | ((uint32_t)(write_err & 0xffff) << 8)};
         if (!write_all(res_fd, reply, sizeof reply))
             break;
         if (crashed)
@@ -591,6 +602,7 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                     else if (!write_err)
                         collect(tmpdir, idx, 0, &results[idx]);
                     results[idx].seconds = now - w->started;
+                    results[idx].from_cache = (reply[1] & 2u) != 0;
                     w->busy = -1;
                     done++;
                     if (reply[1] & 1u)

@@ -18,9 +18,10 @@ typedef struct hs_facts_cache hs_facts_cache;
  * the rule data `rd` loaded. */
 hs_facts_cache *hs_facts_cache_open(const char *dir, const hs_ruledata *rd, char **err);
 void hs_facts_cache_close(hs_facts_cache *c);
-/* The TU's cached facts (a new reference) when every file its parse read is unchanged, else
- * NULL (no entry, a corrupt one, or a changed input). */
-json_t *hs_facts_cache_get(hs_facts_cache *c, const hs_tu_input *in, const char *root);
+/* When the TU has an entry and every file its parse read is unchanged, puts its facts
+ * document at `dest` (a hard link, or a copy) and returns true; false for no entry, a
+ * corrupt one or a changed input. */
+bool hs_facts_cache_fetch(hs_facts_cache *c, const hs_tu_input *in, const char *root, const char *dest);
 /* Stores facts with the files the parse read (`inputs`, real paths); false when not stored. */
 bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *facts,
                         json_t *inputs);

@@ -18,6 +18,7 @@ typedef struct {
     json_t *facts;   /* the TU's facts, or NULL when it failed */
     char *error;     /* why it failed, or NULL */
     double seconds;
+    bool from_cache; /* the facts came from the facts cache: nothing was parsed */
 } hs_tu_result;
 
 /* A fix to check: parse TU `tu` with these files' contents replaced in memory. */

@@ -392,12 +392,17 @@ check "... the same findings" test "$(json "sorted(f['fingerprint'] for f in d['
 printf '/* edited */\n' >>"$work/cache/src/clock.h"
 cache_scan
 check "an edited header re-parses only the TU that includes it" test "$(json "d['summary']['tus_from_cache']")" = 1
-for e in "$work"/cache/.cache/hotscan/*/*.json; do printf '{"format": 1, "identity": ' >"$e"; done
 cache_scan
-check "corrupt entries are ignored" test "$(json "d['summary']['tus_from_cache']")" = 0
+for e in "$work"/cache/.cache/hotscan/*/*.facts.json; do printf '{"facts_version": 2, "tu": ' >"$e"; done
+cache_scan
+check "damaged facts files are ignored" test "$(json "d['summary']['tus_from_cache']")" = 0
 check "... with the same findings" test "$(json "sorted(f['fingerprint'] for f in d['findings'])")" = "$first"
 cache_scan
 check "... and rewritten" test "$(json "d['summary']['tus_from_cache']")" = 2
+for e in "$work"/cache/.cache/hotscan/*/*.key; do head -c 30 "$e" >"$e.cut" && mv "$e.cut" "$e"; done
+cache_scan
+check "cut key files are ignored" test "$(json "d['summary']['tus_from_cache']")" = 0
+check "... with the same findings" test "$(json "sorted(f['fingerprint'] for f in d['findings'])")" = "$first"
 cache_scan --no-cache
 check "--no-cache parses every TU" test "$(json "d['summary']['tus_from_cache']")" = 0
 cache_scan --cache "$work/cache-elsewhere"
