@@ -18,6 +18,7 @@ static const command commands[] = {
     {"scan", cmd_scan, "find needless clock reads, seq_cst counters and os_event uses"},
     {"rules", cmd_rules, "list the rules and the API lists they use"},
     {"apply", cmd_apply, "apply a JSON report's verified fixes (or --dry-run: show the diff)"},
+    {"validate", cmd_validate, "prove a fix: its code changes (--codegen) and a benchmark of both variants"},
 };
 
 static void usage(FILE *out)
