@@ -57,6 +57,8 @@ static void validate_usage(FILE *out)
             "  --warmup K            discarded runs per variant first (default 1)\n"
             "  --metric REGEX        the number to compare: the last match in a run's output (its\n"
             "                        first group when it has one); default: the run's wall time\n"
+            "  --measure wall|cpu    without --metric: wall time (default) or the run's CPU time\n"
+            "                        (user + system; steadier on a loaded machine)\n"
             "  --higher-is-better    the metric is a rate (qps); default with --metric\n"
             "  --lower-is-better     the metric is a time (ns/op); default for wall time\n"
             "  --alpha A             significance level (default 0.01)\n"
@@ -414,7 +416,7 @@ static void text_bench(hs_buf *b, json_t *r)
     bool wall = strcmp(json_string_value(json_object_get(r, "unit")), "s") == 0;
     hs_buf_printf(b, "benchmark: %lld runs per variant after %lld warm-up, A B B A order; metric: %s (%s is better)\n",
                   json_integer_value(json_object_get(r, "runs")), json_integer_value(json_object_get(r, "warmup")),
-                  wall ? "wall time" : json_string_value(json_object_get(r, "metric")),
+                  json_string_value(json_object_get(r, "metric")),
                   json_is_true(json_object_get(r, "higher_is_better")) ? "higher" : "lower");
     const char *names[] = {"baseline", "patched"};
     for (int i = 0; i < 2; i++) {
@@ -447,7 +449,7 @@ int cmd_validate(int argc, char **argv)
 {
     enum { OPT_PATCH = 256, OPT_FINDINGS, OPT_ROOT, OPT_CODEGEN, OPT_COMPILER, OPT_TARGETS, OPT_BUILD, OPT_BENCH,
            OPT_RUNS, OPT_WARMUP, OPT_METRIC, OPT_HIGHER, OPT_LOWER, OPT_ALPHA, OPT_BUILD_TIMEOUT,
-           OPT_BENCH_TIMEOUT, OPT_FORMAT };
+           OPT_BENCH_TIMEOUT, OPT_FORMAT, OPT_MEASURE };
     static const struct option longopts[] = {
         {"patch", required_argument, NULL, OPT_PATCH},
         {"findings", required_argument, NULL, OPT_FINDINGS},
@@ -466,6 +468,7 @@ int cmd_validate(int argc, char **argv)
         {"build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT},
         {"bench-timeout", required_argument, NULL, OPT_BENCH_TIMEOUT},
         {"format", required_argument, NULL, OPT_FORMAT},
+        {"measure", required_argument, NULL, OPT_MEASURE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -527,6 +530,14 @@ int cmd_validate(int argc, char **argv)
         case OPT_BENCH_TIMEOUT:
             if (!parse_number("--bench-timeout", optarg, 0.1, &o.bench.bench_timeout))
                 return 2;
+            break;
+        case OPT_MEASURE:
+            if (strcmp(optarg, "cpu") == 0 || strcmp(optarg, "wall") == 0)
+                o.bench.cpu_time = strcmp(optarg, "cpu") == 0;
+            else {
+                fprintf(stderr, "hotscan: unknown --measure '%s' (wall or cpu)\n", optarg);
+                return 2;
+            }
             break;
         case OPT_FORMAT:
             if (strcmp(optarg, "json") == 0)

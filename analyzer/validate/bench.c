@@ -147,18 +147,18 @@ static bool bench_once(const hs_bench_options *o, const variant *v, const regex_
     bool ok = !r.failed_start && !r.timed_out && r.status == 0;
     if (ok && re && !read_metric(re, r.output ? r.output : "", value)) {
         char *tail = hs_tail_lines(r.output ? r.output : "", 20);
-        *err = hs_printf("the benchmark on the %s variant (run %d) printed nothing that matches --metric '%s'; its "
-                         "output ends:\n%s", v->name, run, o->metric, tail);
+        *err = hs_printf("the benchmark on the %s variant (%s run %d) printed nothing that matches --metric '%s'; "
+                         "its output ends:\n%s", v->name, run < 0 ? "warm-up" : "measured", abs(run), o->metric, tail);
         free(tail);
         hs_proc_result_free(&r);
         return false;
     }
     if (ok && !re)
-        *value = r.seconds;
+        *value = o->cpu_time ? r.cpu_seconds : r.seconds;
     if (!ok) {
         char *tail = hs_tail_lines(r.output ? r.output : "", 20);
-        *err = hs_printf("the benchmark failed on the %s variant (run %d, status %d%s, in %s); its log ends:\n%s",
-                         v->name, run, r.status, r.timed_out ? ", timed out" : "", v->dir, tail);
+        *err = hs_printf("the benchmark failed on the %s variant (%s run %d, status %d%s, in %s); its log ends:\n%s",
+                         v->name, run < 0 ? "warm-up" : "measured", abs(run), r.status, r.timed_out ? ", timed out" : "", v->dir, tail);
         free(tail);
     }
     hs_proc_result_free(&r);
@@ -277,7 +277,7 @@ json_t *hs_bench_run(const hs_bench_options *o, const char *workdir, char **err)
         const char *verdict = !significant ? "no significant change" : better ? "significant improvement"
                                                                                : "significant regression";
         result = json_pack("{s:s, s:s, s:b, s:i, s:i, s:s, s:o, s:o, s:f, s:[f,f], s:f, s:s, s:f, s:f, s:b, s:s, s:o}",
-                           "metric", o->metric ? o->metric : "wall time (s)", "unit", o->metric ? "" : "s",
+                           "metric", o->metric ? o->metric : o->cpu_time ? "CPU time (s)" : "wall time (s)", "unit", o->metric ? "" : "s",
                            "higher_is_better", o->higher_better, "runs", o->runs, "warmup", o->warmup,
                            "order", "A B B A (alternating pairs)", "baseline", summary_json(values[0], n),
                            "patched", summary_json(values[1], n), "ratio", ratio, "ratio_interval", lo, hi,

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,6 +66,8 @@ void hs_proc_run(char *const argv[], const char *dir, double timeout, hs_proc_re
     hs_buf buf;
     hs_buf_init(&buf);
     int wstatus = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
     bool reaped = false, eof = false;
     for (;;) {
         char chunk[65536];
@@ -81,7 +84,7 @@ void hs_proc_run(char *const argv[], const char *dir, double timeout, hs_proc_re
         }
         if (n == 0)
             eof = true;
-        if (!reaped && waitpid(pid, &wstatus, WNOHANG) == pid)
+        if (!reaped && wait4(pid, &wstatus, WNOHANG, &ru) == pid)
             reaped = true;
         if (reaped && eof)
             break;
@@ -107,7 +110,7 @@ void hs_proc_run(char *const argv[], const char *dir, double timeout, hs_proc_re
         if (timeout > 0 && hs_now_seconds() - start > timeout) {
             out->timed_out = true;
             kill(-pid, SIGKILL);
-            waitpid(pid, &wstatus, 0);
+            wait4(pid, &wstatus, 0, &ru);
             reaped = true;
             break;
         }
@@ -119,6 +122,8 @@ void hs_proc_run(char *const argv[], const char *dir, double timeout, hs_proc_re
     kill(-pid, SIGKILL); /* whatever the step left behind */
     hs_cleanup_forget_pid(pid);
     close(fds[0]);
+    out->cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+                       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
     out->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
     out->output = hs_buf_take(&buf);
 }

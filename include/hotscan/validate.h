@@ -22,6 +22,7 @@ typedef struct {
     bool timed_out;
     bool failed_start;
     double seconds;   /* wall time */
+    double cpu_seconds; /* user + system CPU time of the child and what it waited for */
     char *output;     /* stdout and stderr, interleaved (at most the last 1 MiB) */
 } hs_proc_result;
 
@@ -89,7 +90,8 @@ typedef struct {
     const char *build;       /* shell command run in each copy's root */
     const char *bench;       /* shell command run in each copy's root, once per run */
     int runs, warmup;        /* measured runs and discarded warm-up runs per variant */
-    const char *metric;      /* POSIX extended regex for the number, or NULL: wall time */
+    const char *metric;      /* POSIX extended regex for the number, or NULL: a time */
+    bool cpu_time;           /* without a metric: CPU time (user + system) instead of wall time */
     bool higher_better;
     double build_timeout, bench_timeout;
     double alpha;            /* significance level of the Mann-Whitney test */
