@@ -9,5 +9,6 @@ int cmd_scan(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif

@@ -104,4 +104,12 @@ typedef struct {
  * its log tail. The copies are removed before it returns. */
 json_t *hs_bench_run(const hs_bench_options *o, const char *workdir, char **err);
 
+/* ---- calibration (calibrate.c) ---- */
+
+struct hs_ruledata;
+/* Measures on this host each clock API of the rule data and the atomic operations; rule data
+ * with a "calibration" section, or NULL with *err. Scratch files go in workdir. */
+json_t *hs_calibrate(const struct hs_ruledata *rd, const char *compiler, int repeats, const char *workdir,
+                     char **err);
+
 #endif

@@ -117,6 +117,23 @@ check "git: uncommitted changes are in the copies" out_has "uncommitted changes"
 check "git: the worktrees are gone" test "$(git worktree list | wc -l)" -eq 1
 check "git: the working tree keeps its change" test "$(git status --porcelain)" = " M server.c"
 
+# --- calibrate: its output is rule data that scan reads back and quotes ---
+"$HOTSCAN" calibrate --repeat 1 -o "$work/calibration.json" 2>"$work/err"
+check "calibrate exits 0" test $? -eq 0
+check "calibrate measured clock()" test "$(python3 -c "import json; d=json.load(open('$work/calibration.json')); print(d['calibration']['ns_per_call']['clock()'] > 0)")" = True
+check "calibrate measured the atomics" test "$(python3 -c "import json; d=json.load(open('$work/calibration.json')); n=d['calibration']['ns_per_call']; print(all(k in n for k in ('atomic increment (relaxed)', 'atomic increment (seq_cst)', 'atomic store (relaxed)', 'atomic store (seq_cst)')))")" = True
+check "calibrate measured clock ids" test "$(python3 -c "import json; d=json.load(open('$work/calibration.json')); print('clock_gettime(CLOCK_MONOTONIC)' in d['calibration']['ns_per_call'])")" = True
+cd "$work/minidb"
+"$HOTSCAN" scan --hot dispatch_command --calibration "$work/calibration.json" trx.c server.c >"$work/out" 2>"$work/err"
+check "scan reads the calibration back" test $? -eq 1
+check "scan quotes the measured cost" out_has "clock() on a hot path costs [0-9.]* [nµ]s here (a system call)"
+"$HOTSCAN" scan --hot dispatch_command trx.c server.c >"$work/out" 2>"$work/err"
+check "without it, the cost class" out_has "clock() on a hot path costs a system call on every read"
+python3 -c "import json; d=json.load(open('$work/calibration.json')); d['calibration']['ns_per_call']['clock()'] = 'slow'; json.dump(d, open('$work/bad_calibration.json', 'w'))"
+"$HOTSCAN" scan --hot dispatch_command --calibration "$work/bad_calibration.json" trx.c >"$work/out" 2>"$work/err"
+check "a bad calibration exits 2" test $? -eq 2
+check "a bad calibration is named" err_has "bad_calibration.json.*calibration.ns_per_call.clock()"
+
 # --- usage errors ---
 "$HOTSCAN" validate --codegen >"$work/out" 2>"$work/err"
 check "no fix exits 2" test $? -eq 2
