@@ -337,6 +337,10 @@ static json_t *run_codegen(const validate_options *o, const char *diff, const ch
             continue;
         char *rel = hs_path_relative(root, tu->file);
         json_t *entry = json_pack("{s:s, s:b, s:[]}", "file", rel, "default_flags", tu->default_flags, "changes");
+        /* The same file built twice (memcached and memcached-debug): its object file tells them apart. */
+        for (int a = 1; a + 1 < tu->argc; a++)
+            if (strcmp(tu->argv[a], "-o") == 0)
+                json_object_set_new(entry, "object", json_string(tu->argv[a + 1]));
         json_t *changes = json_object_get(entry, "changes");
         json_t *unchanged = json_array();
         json_t *profiles = json_object(); /* target -> the patched variant's profile */
@@ -394,8 +398,10 @@ static void text_codegen(hs_buf *b, json_t *cg)
         json_t *changes = json_object_get(tu, "changes");
         size_t changed = 0;
         json_array_foreach(changes, j, c) changed += !json_is_true(json_object_get(c, "unchanged"));
-        hs_buf_printf(b, "%s: %zu change%s in the instructions that matter\n",
-                      json_string_value(json_object_get(tu, "file")), changed, changed == 1 ? "" : "s");
+        json_t *object = json_object_get(tu, "object");
+        hs_buf_printf(b, "%s%s%s%s: %zu change%s in the instructions that matter\n",
+                      json_string_value(json_object_get(tu, "file")), object ? " (-o " : "",
+                      object ? json_string_value(object) : "", object ? ")" : "", changed, changed == 1 ? "" : "s");
         json_array_foreach(changes, j, c) {
             const char *summary = json_string_value(json_object_get(c, "summary"));
             hs_buf_printf(b, "  %s: %s\n", json_string_value(json_object_get(c, "name")), summary);

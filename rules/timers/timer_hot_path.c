@@ -57,9 +57,9 @@ static char *measured_phrase(const hs_ruledata *rd, const hs_clock_read *read, c
     free(name);
     if (!known)
         return NULL;
-    if (ns >= 1000)
-        return hs_printf("%.2g \u00b5s here (%s)", ns / 1000, cost_kind(cost));
-    return hs_printf("%.2g ns here (%s)", ns, cost_kind(cost));
+    bool micro = ns >= 1000;
+    double v = micro ? ns / 1000 : ns;
+    return hs_printf(v < 10 ? "%.1f %s here (%s)" : "%.0f %s here (%s)", v, micro ? "\u00b5s" : "ns", cost_kind(cost));
 }
 
 /* A loop call from a caller hot by a strong path, by a call that is strong itself (not a

@@ -17,7 +17,14 @@ failed=0
 check() {
     local name=$1
     shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
+    if "$@"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $name"
+        echo "  stdout:"; tail -15 "$work/out" 2>/dev/null | sed 's/^/    /'
+        echo "  stderr:"; tail -15 "$work/err" 2>/dev/null | sed 's/^/    /'
+    fi
 }
 out_has() { grep -q -- "$1" "$work/out"; }
 err_has() { grep -q -- "$1" "$work/err"; }
