@@ -203,9 +203,9 @@ void hs_asm_diff(json_t *base, json_t *patched, const char *target, json_t *chan
         if (gone.len || came.len) {
             char *summary = hs_printf("%s %s -> %s", target, gone.len ? gone.data : "(none)",
                                       came.len ? came.data : "(none)");
-            json_t *change = json_pack("{s:s, s:s, s:O, s:O, s:s}", "function", k, "target", target,
-                                       "before", a ? a : json_object(), "after", b ? b : json_object(),
-                                       "summary", summary);
+            json_t *change = json_pack("{s:s, s:s, s:o, s:o, s:s}", "function", k, "target", target,
+                                       "before", a ? json_incref(a) : json_object(), "after",
+                                       b ? json_incref(b) : json_object(), "summary", summary);
             json_array_append_new(changes, change);
             free(summary);
         }
