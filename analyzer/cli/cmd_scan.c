@@ -74,6 +74,7 @@ static void scan_usage(FILE *out, bool judge)
             "  -o FILE              write the report to FILE instead of standard output\n"
             "  -j N                 parse N translation units at once (default: all cores)\n"
             "  --rules DIR          load extra rule data (*.json) from DIR (repeatable)\n"
+            "  --calibration FILE   measured costs (hotscan calibrate -o FILE): messages quote them\n"
             "  --enable RULE[,RULE] run only these rules (repeatable)\n"
             "  --disable RULE[,RULE] do not run these rules (repeatable)\n"
             "  --root DIR           report paths relative to DIR; only files under it are\n"
@@ -135,6 +136,7 @@ static int parse_options(int argc, char **argv, scan_options *o)
         {"hot", required_argument, NULL, OPT_HOT},
         {"format", required_argument, NULL, OPT_FORMAT},
         {"rules", required_argument, NULL, OPT_RULES},
+        {"calibration", required_argument, NULL, OPT_RULES},
         {"enable", required_argument, NULL, OPT_ENABLE},
         {"disable", required_argument, NULL, OPT_DISABLE},
         {"root", required_argument, NULL, OPT_ROOT},

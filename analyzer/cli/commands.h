@@ -11,6 +11,8 @@ int cmd_apply(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /* scan's and judge's shared body (cmd_scan.c): `judge` reads facts files instead of parsing. */
 #include <stdbool.h>

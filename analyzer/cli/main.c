@@ -21,6 +21,8 @@ static const command commands[] = {
     {"judge", cmd_judge, "report on facts that scan --facts-out (shards) or extract wrote"},
     {"extract", cmd_extract, "write one TU's facts as a build step (a compiler launcher)"},
     {"apply", cmd_apply, "apply a JSON report's verified fixes (or --dry-run: show the diff)"},
+    {"validate", cmd_validate, "prove a fix: its code changes (--codegen) and a benchmark of both variants"},
+    {"calibrate", cmd_calibrate, "measure what clock reads and atomics cost here; writes rule data for scan"},
 };
 
 static void usage(FILE *out)
@@ -29,7 +31,7 @@ static void usage(FILE *out)
                  "hotscan finds needless costs in large C and C++ trees with libclang.\n\n"
                  "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n'hotscan <command> --help' describes a command's options.\n"
                  "'hotscan PATH...' is short for 'hotscan scan PATH...'.\n"
                  "Exit status: 0 no findings, 1 findings, 2 usage or input error.\n");

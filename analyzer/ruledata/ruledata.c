@@ -40,6 +40,7 @@ hs_ruledata *hs_ruledata_create(void)
 {
     hs_ruledata *rd = hs_xcalloc(1, sizeof *rd);
     rd->clock_ids = hs_strmap_create();
+    rd->calibration = hs_strmap_create();
     rd->blocking = hs_strmap_create();
     rd->relaxed_types = hs_strmap_create();
     rd->event_types = hs_strmap_create();
@@ -91,6 +92,12 @@ void hs_ruledata_delete(hs_ruledata *rd)
         free(rd->files.items[i]);
     hs_vec_free(&rd->files);
     hs_strmap_delete(rd->clock_ids);
+    const char *cal_key;
+    void *cal_value;
+    for (size_t it = 0; hs_strmap_next(rd->calibration, &it, &cal_key, &cal_value);)
+        free(cal_value);
+    hs_strmap_delete(rd->calibration);
+    free(rd->calibration_host);
     hs_strmap_delete(rd->blocking);
     hs_strmap_delete(rd->relaxed_types);
     hs_strmap_delete(rd->event_types);
@@ -336,6 +343,58 @@ static bool load_name_set(hs_strmap *set, json_t *arr, const char *path, const c
     return true;
 }
 
+/* "calibration": what `hotscan calibrate` measured: {"host": "...", "measured": "...",
+ * "method": "...", "ns_per_call": {"clock()": 1362.5, ...}}. */
+static bool load_calibration(hs_ruledata *rd, json_t *obj, const char *path, char **err)
+{
+    if (!json_is_object(obj))
+        return bad(err, path, "calibration", "an object (host, measured, method, ns_per_call)", obj);
+    const char *key;
+    json_t *val;
+    json_object_foreach(obj, key, val) {
+        if (strcmp(key, "host") == 0 || strcmp(key, "measured") == 0 || strcmp(key, "method") == 0) {
+            char *where = hs_printf("calibration.%s", key);
+            bool ok = json_is_string(val) || bad(err, path, where, "a string", val);
+            free(where);
+            if (!ok)
+                return false;
+            if (strcmp(key, "host") == 0) {
+                free(rd->calibration_host);
+                rd->calibration_host = hs_xstrdup(json_string_value(val));
+            }
+        } else if (strcmp(key, "ns_per_call") == 0) {
+            if (!json_is_object(val))
+                return bad(err, path, "calibration.ns_per_call", "an object mapping reads to nanoseconds", val);
+            const char *name;
+            json_t *ns;
+            json_object_foreach(val, name, ns) {
+                if (!json_is_number(ns) || json_number_value(ns) < 0) {
+                    char *where = hs_printf("calibration.ns_per_call.%s", name);
+                    bad(err, path, where, "a number of nanoseconds (0 or more)", ns);
+                    free(where);
+                    return false;
+                }
+                double *v = hs_xmalloc(sizeof *v);
+                *v = json_number_value(ns);
+                free(hs_strmap_put(rd->calibration, name, v));
+            }
+        } else {
+            *err = hs_printf("%s: calibration.%s: unknown key; expected host, measured, method, ns_per_call",
+                             path, key);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool hs_ruledata_calibrated_ns(const hs_ruledata *rd, const char *read_name, double *ns)
+{
+    const double *v = hs_strmap_get(rd->calibration, read_name);
+    if (v)
+        *ns = *v;
+    return v != NULL;
+}
+
 static bool load_clock_ids(hs_ruledata *rd, json_t *obj, const char *path, char **err)
 {
     if (!json_is_object(obj))
@@ -478,6 +537,8 @@ bool hs_ruledata_load_text(hs_ruledata *rd, const char *path, const char *text, 
             ok = load_timers(rd, val, path, err);
         } else if (strcmp(key, "clock_ids") == 0) {
             ok = load_clock_ids(rd, val, path, err);
+        } else if (strcmp(key, "calibration") == 0) {
+            ok = load_calibration(rd, val, path, err);
         } else if (strcmp(key, "blocking_functions") == 0) {
             ok = load_name_set(rd->blocking, val, path, key, err);
         } else if (strcmp(key, "hot_functions") == 0) {
@@ -501,7 +562,7 @@ bool hs_ruledata_load_text(hs_ruledata *rd, const char *path, const char *text, 
             *err = hs_printf("%s: %s: unknown section; expected one of description, comment, "
                              "timers, clock_ids, blocking_functions, hot_functions, "
                              "atomic_wrappers, relaxed_types, events, event_types, "
-                             "timer_replacements", path, key);
+                             "timer_replacements, calibration", path, key);
             ok = false;
         }
         if (!ok)

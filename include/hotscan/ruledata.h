@@ -59,6 +59,9 @@ typedef struct hs_ruledata {
     hs_strmap *event_types;   /* type names whose objects are events (os_event_t) */
     hs_vec replacements;      /* hs_timer_replacement* */
     hs_vec files;             /* char*: the files loaded, in order */
+    hs_strmap *calibration;   /* "clock()", "clock_gettime(CLOCK_MONOTONIC)", ... -> double*:
+                                 ns per call measured on this host (hotscan calibrate) */
+    char *calibration_host;   /* where it was measured, or NULL */
 } hs_ruledata;
 
 hs_ruledata *hs_ruledata_create(void);
@@ -82,6 +85,10 @@ const hs_event_api *hs_ruledata_find_event(const hs_ruledata *rd, const char *qu
 bool hs_ruledata_is_blocking(const hs_ruledata *rd, const char *qualified_name);
 /* Cost of a clock id such as "CLOCK_MONOTONIC"; false when unknown. */
 bool hs_ruledata_clock_id_cost(const hs_ruledata *rd, const char *clock_id, hs_cost *out);
+
+/* The measured cost of a read named as hs_clock_read_name names it ("clock()"); false
+ * when no calibration holds it. */
+bool hs_ruledata_calibrated_ns(const hs_ruledata *rd, const char *read_name, double *ns);
 
 /* Where the bundled rule data lives: rules/ next to the executable, else the source tree. */
 char *hs_ruledata_default_dir(void);

@@ -1,0 +1,72 @@
+/*
+ * patch.c - what a fix's unified diff touches and applying it to a copy: validate builds the
+ * patched variant from the diff (a --patch file, or the one a report's verified fixes make)
+ * and never applies it to the user's own tree.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "hotscan/validate.h"
+
+/* The path of a "+++ " or "--- " line: up to a tab or the end, the b/ or a/ prefix gone. */
+static char *diff_path(const char *line, size_t len)
+{
+    const char *p = line + 4;
+    size_t n = len - 4;
+    const char *tab = memchr(p, '\t', n);
+    if (tab)
+        n = (size_t)(tab - p);
+    while (n && (p[n - 1] == '\r' || p[n - 1] == ' '))
+        n--;
+    if (n >= 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/') {
+        p += 2;
+        n -= 2;
+    }
+    return hs_xstrndup(p, n);
+}
+
+bool hs_patch_files(const char *diff_text, hs_vec *files, char **err)
+{
+    const char *line = diff_text;
+    while (*line) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (len > 4 && strncmp(line, "+++ ", 4) == 0) {
+            char *path = diff_path(line, len);
+            if (strcmp(path, "/dev/null") == 0) { /* a deleted file: the --- line names it */
+                free(path);
+                path = NULL;
+            }
+            bool seen = false;
+            for (size_t i = 0; path && i < files->len; i++)
+                seen = seen || strcmp(files->items[i], path) == 0;
+            if (path && !seen)
+                hs_vec_push(files, path);
+            else
+                free(path);
+        }
+        if (!end)
+            break;
+        line = end + 1;
+    }
+    if (files->len == 0) {
+        *err = hs_xstrdup("no file in it: a unified diff has '+++ b/PATH' lines (hotscan scan "
+                          "--patch FILE writes one)");
+        return false;
+    }
+    return true;
+}
+
+bool hs_patch_apply(const char *diff_path_name, const char *dir, char **err)
+{
+    char *argv[] = {"patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch",
+                    "--reject-file=-", "-i", (char *)diff_path_name, NULL};
+    hs_proc_result r;
+    hs_proc_run(argv, dir, 120, &r);
+    bool ok = !r.failed_start && !r.timed_out && r.status == 0;
+    if (!ok)
+        *err = hs_printf("patch -p1 failed in %s (status %d%s): %s", dir, r.status,
+                         r.timed_out ? ", timed out" : "", r.output ? r.output : "");
+    hs_proc_result_free(&r);
+    return ok;
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# `hotscan validate`: --codegen on a counter example (AArch64 ldaddal -> ldadd, x86 xchg -> mov
+# for a seq_cst -> relaxed store, x86 lock inc unchanged) and on the bundled example; the
+# benchmark on the bundled example (corpus/examples/minidb, its bench/validate_driver):
+# hotscan's own clock() fix is a significant improvement, an edit that changes nothing is
+# not; failures name the variant; the user's tree (a plain folder, a git repository) is left
+# as it was. The benchmark checks compare the two variants with each other (CPU time, 15
+# alternating runs each, alpha 0.01 and a 99% interval that must exclude 1), never against
+# an absolute speed. Usage: validate.sh /path/to/hotscan /path/to/source-tree
+set -u
+HOTSCAN=$(realpath "$1")
+SRC=$(realpath "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+check() {
+    local name=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $name"
+        echo "  stdout:"; tail -15 "$work/out" 2>/dev/null | sed 's/^/    /'
+        echo "  stderr:"; tail -15 "$work/err" 2>/dev/null | sed 's/^/    /'
+    fi
+}
+out_has() { grep -q -- "$1" "$work/out"; }
+err_has() { grep -q -- "$1" "$work/err"; }
+json() { python3 -c "import json,sys; d=json.load(open('$work/out')); print($1)"; }
+
+# --- codegen on a counter example ---
+mkdir -p "$work/cg"
+cd "$work/cg"
+cat >counter.cc <<'C'
+#include <atomic>
+#include <cstdint>
+#include <ctime>
+std::atomic<uint64_t> events_total{0};
+std::atomic<bool> ready{false};
+void insert_events_waits_history_long() { events_total++; }
+void mark_ready() { ready.store(true); }
+long stamp() { return (long)clock(); }
+C
+cp counter.cc fixed.cc
+sed -i 's/events_total++;/events_total.fetch_add(1, std::memory_order_relaxed);/; s/ready.store(true);/ready.store(true, std::memory_order_relaxed);/' fixed.cc
+diff -u --label a/counter.cc --label b/counter.cc counter.cc fixed.cc >fix.diff
+rm fixed.cc
+# The TU's own flags, with ones a cross compile must drop (-march=native) and ones codegen
+# overrides (-O0, -g, -c -o).
+printf '[{"directory": "%s", "command": "g++ -std=c++17 -O0 -g -march=native -DCOUNT=1 -c counter.cc -o counter.o", "file": "counter.cc"}]\n' "$work/cg" >compile_commands.json
+sum_before=$(md5sum counter.cc)
+"$HOTSCAN" validate --codegen --patch fix.diff >"$work/out" 2>"$work/err"
+status=$?
+check "codegen exits 0" test $status -eq 0
+check "codegen: aarch64 ldaddal -> ldadd" out_has "insert_events_waits_history_long(): aarch64 ldaddal -> ldadd"
+check "codegen: x86 xchg -> mov for the store" out_has "mark_ready(): x86_64 xchg -> mov"
+check "codegen: aarch64 store-release -> str" out_has "mark_ready(): aarch64 stlrb -> str"
+check "codegen: x86 lock inc unchanged" out_has "insert_events_waits_history_long(): x86_64 unchanged (lock inc)"
+check "codegen: an unchanged function is not listed" test "$(grep -c stamp "$work/out")" -eq 0
+check "codegen leaves the tree alone" test "$(md5sum counter.cc)" = "$sum_before"
+"$HOTSCAN" validate --codegen --patch fix.diff --targets aarch64 --format json -o "$work/out" 2>"$work/err"
+check "codegen json" test "$(json "[c['summary'] for c in d['codegen']['tus'][0]['changes'] if c['function']=='_Z32insert_events_waits_history_longv']")" = "['aarch64 ldaddal -> ldadd']"
+check "codegen json: --targets aarch64 only" test "$(json "sorted(set(c['target'] for c in d['codegen']['tus'][0]['changes']))")" = "['aarch64']"
+# A patch that does not apply says so.
+sed 's/events_total++;/events_total += 2;/' fix.diff >bad.diff
+"$HOTSCAN" validate --codegen --patch bad.diff >"$work/out" 2>"$work/err"
+check "a patch that does not apply exits 2" test $? -eq 2
+check "a patch that does not apply is named" err_has "does not apply"
+
+# --- codegen and benchmark on the bundled example, with hotscan's own fixes ---
+cp -r "$SRC/corpus/examples/minidb" "$work/minidb"
+rm -f "$work/minidb/bench/validate_driver"
+cd "$work/minidb"
+"$HOTSCAN" scan --hot dispatch_command --exit-zero -q --format json -o "$work/findings.json" . 2>"$work/err"
+"$HOTSCAN" scan --hot dispatch_command --exit-zero -q --patch "$work/fix.diff" . >/dev/null 2>&1
+tree_before=$(cd "$work/minidb" && find . -type f | sort | xargs md5sum)
+"$HOTSCAN" validate --codegen --findings "$work/findings.json" >"$work/out" 2>"$work/err"
+check "codegen from a report exits 0" test $? -eq 0
+check "codegen from a report: the counters" out_has "count_statement: aarch64 ldaddal x3 -> ldadd x3"
+check "codegen from a report: the clock() call gone" out_has "trx_start_low: x86_64 call clock -> (none)"
+
+# The clock() fix: one clock() of two per statement (a system call here) goes.
+bench=(--build 'sh bench/build.sh' --bench 'bench/validate_driver 40000' --runs 15 --warmup 1 --measure cpu)
+"$HOTSCAN" validate --patch "$work/fix.diff" "${bench[@]}" --format json -o "$work/out" 2>"$work/err"
+check "bench exits 0" test $? -eq 0
+check "bench: the clock() fix is a significant improvement" test "$(json "d['benchmark']['verdict']")" = "significant improvement"
+check "bench: ratio below 1" test "$(json "d['benchmark']['ratio'] < 1 and d['benchmark']['ratio_interval'][1] < 1")" = True
+check "bench: 15 runs each" test "$(json "len(d['benchmark']['baseline']['values'])")" = 15
+check "bench: the test is named" test "$(json "'Mann-Whitney' in d['benchmark']['test']")" = True
+# An edit that changes nothing: a comment.
+printf -- '--- a/trx.c\n+++ b/trx.c\n@@ -1,2 +1,3 @@\n /* trx_start_low as in MariaDB 10.2 before MDEV-12345: clock() per transaction, twice. */\n+/* (a comment: no change in the code) */\n #include <sys/time.h>\n' >"$work/null.diff"
+"$HOTSCAN" validate --patch "$work/null.diff" "${bench[@]}" >"$work/out" 2>"$work/err"
+check "bench: a null edit exits 0" test $? -eq 0
+check "bench: a null edit is no significant change" out_has "verdict: no significant change"
+check "bench leaves the tree alone" test "$(cd "$work/minidb" && find . -type f | sort | xargs md5sum)" = "$tree_before"
+
+# A build that fails in one variant says which, with its log tail.
+printf -- '--- a/trx.c\n+++ b/trx.c\n@@ -1,2 +1,3 @@\n /* trx_start_low as in MariaDB 10.2 before MDEV-12345: clock() per transaction, twice. */\n+#error broken by the fix\n #include <sys/time.h>\n' >"$work/broken.diff"
+"$HOTSCAN" validate --patch "$work/broken.diff" "${bench[@]}" >"$work/out" 2>"$work/err"
+check "a failed build exits 2" test $? -eq 2
+check "a failed build names the variant" err_has "build failed on the patched variant"
+check "a failed build shows its log" err_has "broken by the fix"
+# A benchmark that hangs is stopped at its timeout.
+"$HOTSCAN" validate --patch "$work/null.diff" --build true --bench 'sleep 30' --runs 3 --bench-timeout 0.5 >"$work/out" 2>"$work/err"
+check "a hung benchmark exits 2" test $? -eq 2
+check "a hung benchmark says it timed out" err_has "failed on the baseline variant (warm-up run 1, status .*timed out"
+# --metric reads the number the benchmark prints.
+"$HOTSCAN" validate --patch "$work/null.diff" --build true --bench 'echo "rate: 100 qps"' --runs 3 --warmup 0 --metric 'rate: ([0-9.]+)' --format json -o "$work/out" 2>"$work/err"
+check "--metric reads the number" test "$(json "d['benchmark']['baseline']['median']")" = 100.0
+check "--metric is higher-is-better" test "$(json "d['benchmark']['higher_is_better']")" = True
+
+# --- in a git repository: worktrees, the user's working tree and worktree list untouched ---
+cp -r "$SRC/corpus/examples/minidb" "$work/repo"
+rm -f "$work/repo/bench/validate_driver"
+cd "$work/repo"
+git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm base
+echo "/* uncommitted */" >>server.c
+"$HOTSCAN" validate --patch "$work/null.diff" --build 'sh bench/build.sh && grep -q uncommitted server.c' --bench 'bench/validate_driver 1000' --runs 3 --warmup 0 >"$work/out" 2>"$work/err"
+check "git: exits 0" test $? -eq 0
+check "git: worktrees are used" err_has "git worktree"
+check "git: uncommitted changes are in the copies" out_has "uncommitted changes"
+check "git: the worktrees are gone" test "$(git worktree list | wc -l)" -eq 1
+check "git: the working tree keeps its change" test "$(git status --porcelain)" = " M server.c"
+
+# --- calibrate: its output is rule data that scan reads back and quotes ---
+"$HOTSCAN" calibrate --repeat 1 -o "$work/calibration.json" 2>"$work/err"
+check "calibrate exits 0" test $? -eq 0
+check "calibrate measured clock()" test "$(python3 -c "import json; d=json.load(open('$work/calibration.json')); print(d['calibration']['ns_per_call']['clock()'] > 0)")" = True
+check "calibrate measured the atomics" test "$(python3 -c "import json; d=json.load(open('$work/calibration.json')); n=d['calibration']['ns_per_call']; print(all(k in n for k in ('atomic increment (relaxed)', 'atomic increment (seq_cst)', 'atomic store (relaxed)', 'atomic store (seq_cst)')))")" = True
+check "calibrate measured clock ids" test "$(python3 -c "import json; d=json.load(open('$work/calibration.json')); print('clock_gettime(CLOCK_MONOTONIC)' in d['calibration']['ns_per_call'])")" = True
+cd "$work/minidb"
+"$HOTSCAN" scan --hot dispatch_command --calibration "$work/calibration.json" trx.c server.c >"$work/out" 2>"$work/err"
+check "scan reads the calibration back" test $? -eq 1
+check "scan quotes the measured cost" out_has "clock() on a hot path costs [0-9.]* [nµ]s here (a system call)"
+"$HOTSCAN" scan --hot dispatch_command trx.c server.c >"$work/out" 2>"$work/err"
+check "without it, the cost class" out_has "clock() on a hot path costs a system call on every read"
+python3 -c "import json; d=json.load(open('$work/calibration.json')); d['calibration']['ns_per_call']['clock()'] = 'slow'; json.dump(d, open('$work/bad_calibration.json', 'w'))"
+"$HOTSCAN" scan --hot dispatch_command --calibration "$work/bad_calibration.json" trx.c >"$work/out" 2>"$work/err"
+check "a bad calibration exits 2" test $? -eq 2
+check "a bad calibration is named" err_has "bad_calibration.json.*calibration.ns_per_call.clock()"
+
+# --- usage errors ---
+"$HOTSCAN" validate --codegen >"$work/out" 2>"$work/err"
+check "no fix exits 2" test $? -eq 2
+"$HOTSCAN" validate --patch "$work/null.diff" >"$work/out" 2>"$work/err"
+check "nothing to do exits 2" test $? -eq 2
+check "nothing to do says so" err_has "nothing to validate"
+"$HOTSCAN" validate --patch "$work/null.diff" --build true >"$work/out" 2>"$work/err"
+check "--build without --bench exits 2" test $? -eq 2
+
+echo "validate: $passed passed, $failed failed"
+test $failed -eq 0
