@@ -17,6 +17,8 @@
 #include "hotscan/findings.h"
 #include "hotscan/judge.h"
 #include "hotscan/merge.h"
+#include "hotscan/program.h"
+#include "hotscan/suppress.h"
 #include "hotscan/verify.h"
 #include "hotscan/workers.h"
 #include "hotscan/tempfiles.h"
@@ -43,6 +45,7 @@ typedef struct {
     const char *export_fixes; /* clang-tidy YAML of the verified fixes */
     const char *patch;        /* unified diff of the verified fixes */
     bool fix;                 /* apply the verified fixes */
+    bool report_unused_suppressions; /* NOLINTs naming a hotscan rule that suppress nothing */
 } scan_options;
 
 static void scan_usage(FILE *out)
@@ -76,6 +79,8 @@ static void scan_usage(FILE *out)
             "  --fix-level safe|aggressive  which fix-its to offer (default: safe); aggressive\n"
             "                       adds coarse clocks and the project's timer replacements\n"
             "  --facts-dir DIR      also write each translation unit's facts (JSON) to DIR\n"
+            "  --report-unused-suppressions  report NOLINT comments naming a hotscan rule\n"
+            "                       that suppress nothing (they count as findings)\n"
             "  --exit-zero          exit 0 even when there are findings (errors still exit 2)\n"
             "  -h, --help           show this help\n\n"
             "Exit status: 0 no findings, 1 findings, 2 usage or input error (including a\n"
@@ -99,7 +104,7 @@ static void free_list(hs_vec *v)
 
 static int parse_options(int argc, char **argv, scan_options *o)
 {
-    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX, OPT_MEMORY };
+    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX, OPT_MEMORY, OPT_REPORT_UNUSED };
     static const struct option longopts[] = {
         {"hot", required_argument, NULL, OPT_HOT},
         {"format", required_argument, NULL, OPT_FORMAT},
@@ -118,6 +123,7 @@ static int parse_options(int argc, char **argv, scan_options *o)
         {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
         {"patch", required_argument, NULL, OPT_PATCH},
         {"fix", no_argument, NULL, OPT_FIX},
+        {"report-unused-suppressions", no_argument, NULL, OPT_REPORT_UNUSED},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -162,6 +168,9 @@ static int parse_options(int argc, char **argv, scan_options *o)
             break;
         case OPT_FIX:
             o->fix = true;
+            break;
+        case OPT_REPORT_UNUSED:
+            o->report_unused_suppressions = true;
             break;
         case OPT_FIX_LEVEL:
             if (strcmp(optarg, "safe") == 0)
@@ -307,10 +316,35 @@ static hs_ruledata *load_rule_data(const scan_options *o)
     return rd;
 }
 
-/* Prints what a person should know after the scan: errors, hidden findings, the summary. */
-static void print_summary(const scan_options *o, json_t *report, const hs_merge *m, size_t hidden,
-                          size_t n, double seconds)
+/* What the scan left out of the report, and why, for the summary. */
+typedef struct {
+    size_t hidden;     /* below --min-confidence */
+    size_t suppressed; /* by NOLINT comments */
+    size_t unused;     /* suppressions that suppressed nothing (--report-unused-suppressions) */
+} hs_scan_counts;
+
+/* With --report-unused-suppressions: the files whose suppressions are checked are the TUs
+ * under the root and every file under it that defines a function the model knows. */
+static void load_scanned_files(hs_suppressions *sup, const hs_discovery *disc, const hs_program *p,
+                               const char *root)
 {
+    for (size_t i = 0; i < disc->tus.len; i++) {
+        const char *file = ((hs_tu_input *)disc->tus.items[i])->file;
+        if (hs_path_is_under(root, file))
+            hs_suppressions_load(sup, file);
+    }
+    for (size_t i = 0; p && i < p->function_list.len; i++) {
+        const hs_function *f = p->function_list.items[i];
+        if (f->file && f->defined && hs_path_is_under(root, f->file))
+            hs_suppressions_load(sup, f->file);
+    }
+}
+
+/* Prints what a person should know after the scan: errors, hidden findings, the summary. */
+static void print_summary(const scan_options *o, json_t *report, const hs_merge *m,
+                          const hs_scan_counts *counts, size_t n, double seconds)
+{
+    size_t hidden = counts->hidden;
     json_t *errors = json_object_get(report, "errors");
     size_t nfind = json_array_size(json_object_get(report, "findings")), nerr = json_array_size(errors);
     size_t i;
@@ -320,6 +354,18 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
                 json_string_value(json_object_get(e, "message")));
     if (o->quiet)
         return;
+    if (counts->unused && o->format != HS_FORMAT_TEXT) {
+        json_array_foreach(json_object_get(report, "unused_suppressions"), i, e)
+            fprintf(stderr, "%s:%lld:%lld: warning: %s %s [unused-suppression]\n",
+                    json_string_value(json_object_get(e, "file")),
+                    (long long)json_integer_value(json_object_get(e, "line")),
+                    (long long)json_integer_value(json_object_get(e, "column")),
+                    json_string_value(json_object_get(e, "text")),
+                    json_string_value(json_object_get(e, "message")));
+    }
+    if (counts->suppressed)
+        fprintf(stderr, "hotscan: note: %zu finding%s suppressed by NOLINT comments\n", counts->suppressed,
+                counts->suppressed == 1 ? "" : "s");
     if (hidden)
         fprintf(stderr, "hotscan: note: %zu lower-confidence finding%s left out (--min-confidence low shows them)\n",
                 hidden, hidden == 1 ? "" : "s");
@@ -427,27 +473,46 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                            .tus_in_database = disc.database_tus};
     json_t *extra;
     json_t *findings = hs_judge_run(merge.program, rd, &jo, &extra);
+    /* Suppressed findings are marked now (their fixes are not verified) and dropped after the
+     * fingerprints are made, so a NOLINT on one finding does not renumber its twins. */
+    hs_suppressions *sup = hs_suppressions_create(root);
+    hs_suppressions_mark(sup, findings);
+    if (o->report_unused_suppressions)
+        load_scanned_files(sup, &disc, merge.program, root);
     hs_merge_release_program(&merge);
 
     /* Only fix-its the report will show are verified: each costs a reparse of its TU. */
     json_t *files_map = json_object();
     json_t *shown = hs_findings_at_least(findings, o->min_confidence);
+    hs_findings_drop_marked(shown, "suppressed");
     hs_fix_verify(shown, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
                   stderr);
     json_decref(shown);
     /* Fingerprints first, so they do not depend on what --min-confidence leaves out. */
     hs_findings_finalize(findings, root);
-    size_t hidden = hs_findings_drop_below(findings, o->min_confidence);
+    hs_scan_counts counts = {0};
+    counts.suppressed = hs_findings_drop_marked(findings, "suppressed");
+    counts.hidden = hs_findings_drop_below(findings, o->min_confidence);
+    json_t *unused = o->report_unused_suppressions ? hs_suppressions_unused(sup) : NULL;
+    hs_suppressions_delete(sup);
+    counts.unused = json_array_size(unused);
 
     double seconds = hs_now_seconds() - t0;
     json_t *report = hs_report_new(root, n, findings, merge.errors, files_map, extra, seconds);
     merge.errors = NULL;
+    json_t *summary = json_object_get(report, "summary");
+    json_object_set_new(summary, "suppressed", json_integer((json_int_t)counts.suppressed));
+    if (unused) {
+        json_object_set_new(summary, "unused_suppressions", json_integer((json_int_t)counts.unused));
+        json_object_set_new(report, "unused_suppressions", unused);
+    }
     if (!write_report(o, report))
         status = 2;
     if (!hs_emit_fix_outputs(report, o->patch, o->export_fixes, o->fix, stderr))
         status = 2;
-    print_summary(o, report, &merge, hidden, n, seconds);
-    size_t nfind = json_array_size(findings), nerr = json_array_size(json_object_get(report, "errors"));
+    print_summary(o, report, &merge, &counts, n, seconds);
+    size_t nfind = json_array_size(findings) + counts.unused;
+    size_t nerr = json_array_size(json_object_get(report, "errors"));
     if (status == 0)
         status = nerr ? 2 : (nfind && !o->exit_zero) ? 1 : 0;
     json_decref(report);

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# End-to-end checks of what a CI step uses: NOLINT suppressions, .hotscan.yml, --baseline,
+# --diff-base, --extra-arg and compile-command sanitizing, SARIF helpUri, and the pre-commit
+# and GitHub Actions recipes run as written. Usage: ci.sh /path/to/hotscan
+set -u
+HOTSCAN=$(realpath "$1")
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+check() { # name, then a command that must succeed
+    local name=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $name"
+    fi
+}
+
+# Runs hotscan in $work/proj, capturing stdout, stderr and the exit status.
+run() {
+    (cd "$work/proj" && "$HOTSCAN" "$@" >"$work/out" 2>"$work/err")
+    status=$?
+}
+out_has() { grep -q -- "$1" "$work/out"; }
+err_has() { grep -q -- "$1" "$work/err"; }
+json() { python3 -c "import json,sys; d=json.load(open('$work/out')); print($1)"; }
+lines() { json "sorted(set((f['file'], f['line']) for f in d['findings']))"; }
+
+mkdir -p "$work/proj/src"
+cd "$work/proj"
+
+# --- suppressions: every spelling, in C and C++, in and around macros ---
+cat >src/sup.c <<'C'
+#include <time.h>
+#define READ_CLOCK() clock()
+#define SPIN(n, t) \
+    for (int i = 0; i < (n); i++) (t) += clock()
+__attribute__((hot)) long s1(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; } // NOLINT
+__attribute__((hot)) long s2(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; } // NOLINT(timer-hot-path)
+__attribute__((hot)) long s3(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; } // NOLINT(bugprone-foo)
+// NOLINTNEXTLINE(hotscan-timer-hot-path)
+__attribute__((hot)) long s4(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }
+__attribute__((hot)) long s5(int n) { long t = 0; for (int i = 0; i < n; i++) t += READ_CLOCK(); return t; } /* NOLINT(hotscan-*) */
+// NOLINTBEGIN(timer-hot-path)
+__attribute__((hot)) long s6(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }
+// NOLINTEND(timer-hot-path)
+__attribute__((hot)) long s7(int n) { const char *x = "// NOLINT"; long t = 0; for (int i = 0; i < n; i++) t += clock(); return t + x[0]; }
+__attribute__((hot)) long s8(int n) {
+    long t = 0;
+    SPIN(n, t); // NOLINT(timer-hot-path)
+    return t;
+}
+int unused_one(void) { return 1; } // NOLINT(atomic-seqcst-counter)
+C
+cat >src/sup.cc <<'C'
+#include <atomic>
+static std::atomic<long> hits;
+static std::atomic<long> misses;
+static std::atomic<long> drops;
+#define COUNT(c) (c).fetch_add(1)
+#define BUMP(c) \
+    do { (c)++; } while (0)
+void on_hit() { hits++; }
+void on_miss() { COUNT(misses); } // NOLINT(atomic-seqcst-counter)
+void on_drop() {
+  BUMP(drops); // NOLINT(hotscan-atomic-seqcst-counter)
+}
+long get() { return hits.load(std::memory_order_relaxed) + misses.load(std::memory_order_relaxed) + drops.load(std::memory_order_relaxed); }
+C
+run scan -q --format json --min-confidence low src/sup.c
+check "C: only the unsuppressed findings are left" test "$(lines)" = "[('src/sup.c', 7), ('src/sup.c', 14)]"
+check "C: the summary counts the suppressed" test "$(json "d['summary']['suppressed']")" = 6
+check "C: findings left: exit 1" test $status -eq 1
+run scan --min-confidence low src/sup.c
+check "the text summary says how many were suppressed" err_has "6 findings suppressed by NOLINT"
+run scan -q --format json --min-confidence low src/sup.cc
+check "C++: a macro's use carries the suppression" test "$(lines)" = "[('src/sup.cc', 8)]"
+check "C++: the summary counts the suppressed" test "$(json "d['summary']['suppressed']")" = 2
+run scan -q --min-confidence low --report-unused-suppressions src/sup.c
+check "an unused suppression naming a hotscan rule is reported" \
+  out_has "src/sup.c:20:.*NOLINT(atomic-seqcst-counter) suppresses no finding \[unused-suppression\]"
+check "... and no other" test "$(grep -c unused-suppression "$work/out")" = 1
+run scan -q --min-confidence low --report-unused-suppressions --format json --exit-zero src/sup.cc
+check "no unused suppression in the C++ file" test "$(json "len(d['unused_suppressions'])")" = 0
+printf '#include <time.h>\nint f(void) { return 1; } // NOLINT(timer-hot-path)\n' >src/stale.c
+run scan -q --report-unused-suppressions src/stale.c
+check "an unused suppression alone fails the run" test $status -eq 1
+run scan -q src/stale.c
+check "... only when asked for" test $status -eq 0
+rm src/stale.c
+
+echo "$passed passed, $failed failed"
+test "$failed" -eq 0
