@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "config.h"
 #include "hotscan/common.h"
 #include "hotscan/discover.h"
 #include "hotscan/emit.h"
@@ -33,6 +35,7 @@ typedef struct {
     hs_vec rule_dirs;     /* char* */
     hs_vec enable;        /* char* */
     hs_vec disable;       /* char* */
+    hs_vec exclude;       /* char*: patterns of paths (relative to the root) left out */
     const char *root;
     double tu_timeout;
     long long tu_memory;  /* bytes per worker, 0 none, HS_TU_MEMORY_DEFAULT */
@@ -55,16 +58,19 @@ static void scan_usage(FILE *out)
             "Scans the translation units of a compile_commands.json, narrowed to PATHs (files or\n"
             "folders). A PATH the database does not list is parsed with default flags.\n\n"
             "options:\n"
-            "  -p FILE|DIR          compile_commands.json or its folder (default: ./build, then .)\n"
+            "  -p, --compile-commands FILE|DIR  compile_commands.json or its folder\n"
+            "                       (default: ./build, then .)\n"
             "  --hot FUNC           treat FUNC as a hot root (repeatable; qualified or plain name)\n"
             "  --format text|json|sarif  output format (default: text)\n"
-            "  -o FILE              write the report to FILE instead of standard output\n"
-            "  -j N                 parse N translation units at once (default: all cores)\n"
+            "  -o, --output FILE    write the report to FILE instead of standard output\n"
+            "  -j, --jobs N         parse N translation units at once (default: all cores)\n"
             "  --rules DIR          load extra rule data (*.json) from DIR (repeatable)\n"
             "  --enable RULE[,RULE] run only these rules (repeatable)\n"
             "  --disable RULE[,RULE] do not run these rules (repeatable)\n"
             "  --root DIR           report paths relative to DIR; only files under it are\n"
             "                       analyzed (default: the current directory)\n"
+            "  --exclude PATTERN    leave out files whose path under the root matches PATTERN\n"
+            "                       (a glob, or a folder; repeatable)\n"
             "  --tu-timeout SEC     give up on a translation unit after SEC seconds (default 300)\n"
             "  --tu-memory SIZE     cap each worker's memory (e.g. 4G, 512M; 0: no cap; default:\n"
             "                       3/4 of the machine's memory shared by the workers, >= 2G)\n"
@@ -82,7 +88,13 @@ static void scan_usage(FILE *out)
             "  --report-unused-suppressions  report NOLINT comments naming a hotscan rule\n"
             "                       that suppress nothing (they count as findings)\n"
             "  --exit-zero          exit 0 even when there are findings (errors still exit 2)\n"
+            "  --config FILE        read options from FILE instead of the .hotscan.yml found\n"
+            "                       in the root (or --root) or the nearest folder above it\n"
+            "  --no-config          read no .hotscan.yml\n"
             "  -h, --help           show this help\n\n"
+            "A .hotscan.yml maps these long option names to values (hot: [main_loop],\n"
+            "min-confidence: low); the command line's options replace its values.\n"
+            "'hotscan config --dump' prints the options in effect.\n\n"
             "Exit status: 0 no findings, 1 findings, 2 usage or input error (including a\n"
             "translation unit that failed to parse: the rest is still reported).\n");
 }
@@ -102,195 +114,319 @@ static void free_list(hs_vec *v)
     hs_vec_free(v);
 }
 
-static int parse_options(int argc, char **argv, scan_options *o)
+enum {
+    OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR,
+    OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX,
+    OPT_MEMORY, OPT_REPORT_UNUSED, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXCLUDE
+};
+
+/* The option table: the command line and .hotscan.yml (whose keys are these long names). */
+static const struct option scan_longopts[] = {
+    {"compile-commands", required_argument, NULL, 'p'},
+    {"hot", required_argument, NULL, OPT_HOT},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"rules", required_argument, NULL, OPT_RULES},
+    {"enable", required_argument, NULL, OPT_ENABLE},
+    {"disable", required_argument, NULL, OPT_DISABLE},
+    {"root", required_argument, NULL, OPT_ROOT},
+    {"exclude", required_argument, NULL, OPT_EXCLUDE},
+    {"tu-timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"tu-memory", required_argument, NULL, OPT_MEMORY},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"quiet", no_argument, NULL, 'q'},
+    {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
+    {"min-confidence", required_argument, NULL, OPT_MIN_CONFIDENCE},
+    {"facts-dir", required_argument, NULL, OPT_FACTS_DIR},
+    {"fix-level", required_argument, NULL, OPT_FIX_LEVEL},
+    {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
+    {"patch", required_argument, NULL, OPT_PATCH},
+    {"fix", no_argument, NULL, OPT_FIX},
+    {"report-unused-suppressions", no_argument, NULL, OPT_REPORT_UNUSED},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* What the table cannot say: repeatable options (a list in .hotscan.yml), paths (relative
+ * to the config file's folder there), and options only the command line takes. */
+static const hs_opt_meta scan_optmeta[] = {
+    {"compile-commands", HS_OPT_PATH},
+    {"hot", HS_OPT_LIST},
+    {"output", HS_OPT_PATH},
+    {"rules", HS_OPT_LIST | HS_OPT_PATH},
+    {"enable", HS_OPT_LIST},
+    {"disable", HS_OPT_LIST},
+    {"root", HS_OPT_PATH},
+    {"exclude", HS_OPT_LIST},
+    {"facts-dir", HS_OPT_PATH},
+    {"export-fixes", HS_OPT_PATH},
+    {"patch", HS_OPT_PATH},
+    {"config", HS_OPT_CLI_ONLY},
+    {"no-config", HS_OPT_CLI_ONLY},
+    {"help", HS_OPT_CLI_ONLY},
+    {NULL, 0},
+};
+
+static const hs_opt_spec scan_spec = {scan_longopts, scan_optmeta};
+
+static bool known_rule(const char *id)
 {
-    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX, OPT_MEMORY, OPT_REPORT_UNUSED };
-    static const struct option longopts[] = {
-        {"hot", required_argument, NULL, OPT_HOT},
-        {"format", required_argument, NULL, OPT_FORMAT},
-        {"rules", required_argument, NULL, OPT_RULES},
-        {"enable", required_argument, NULL, OPT_ENABLE},
-        {"disable", required_argument, NULL, OPT_DISABLE},
-        {"root", required_argument, NULL, OPT_ROOT},
-        {"tu-timeout", required_argument, NULL, OPT_TIMEOUT},
-        {"tu-memory", required_argument, NULL, OPT_MEMORY},
-        {"color", required_argument, NULL, OPT_COLOR},
-        {"quiet", no_argument, NULL, 'q'},
-        {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
-        {"min-confidence", required_argument, NULL, OPT_MIN_CONFIDENCE},
-        {"facts-dir", required_argument, NULL, OPT_FACTS_DIR},
-        {"fix-level", required_argument, NULL, OPT_FIX_LEVEL},
-        {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
-        {"patch", required_argument, NULL, OPT_PATCH},
-        {"fix", no_argument, NULL, OPT_FIX},
-        {"report-unused-suppressions", no_argument, NULL, OPT_REPORT_UNUSED},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    if (hs_rule_find(id))
+        return true;
+    size_t nrules;
+    const hs_rule *const *rules = hs_rules_all(&nrules);
+    fprintf(stderr, "hotscan: unknown rule '%s'; the rules are:", id);
+    for (size_t r = 0; r < nrules; r++)
+        fprintf(stderr, " %s", rules[r]->id);
+    fprintf(stderr, "\n");
+    return false;
+}
+
+/* Applies one option (from the command line or the config file); 2 after saying what is
+ * wrong with its value, -1 to go on. */
+static int apply_option(scan_options *o, int c, const char *arg)
+{
+    switch (c) {
+    case 'p':
+        o->database = arg;
+        break;
+    case 'o':
+        o->output = arg;
+        break;
+    case 'j': {
+        char *end;
+        long j = strtol(arg, &end, 10);
+        if (*end || j < 1 || j > 1024) {
+            fprintf(stderr, "hotscan: -j needs a number of jobs from 1 to 1024, not '%s'\n", arg);
+            return 2;
+        }
+        o->jobs = (int)j;
+        break;
+    }
+    case 'q':
+        o->quiet = true;
+        break;
+    case OPT_EXIT_ZERO:
+        o->exit_zero = true;
+        break;
+    case OPT_EXPORT_FIXES:
+        o->export_fixes = arg;
+        break;
+    case OPT_PATCH:
+        o->patch = arg;
+        break;
+    case OPT_FIX:
+        o->fix = true;
+        break;
+    case OPT_REPORT_UNUSED:
+        o->report_unused_suppressions = true;
+        break;
+    case OPT_FIX_LEVEL:
+        if (strcmp(arg, "safe") == 0)
+            o->fix_level = HS_FIX_SAFE;
+        else if (strcmp(arg, "aggressive") == 0)
+            o->fix_level = HS_FIX_AGGRESSIVE;
+        else {
+            fprintf(stderr, "hotscan: unknown --fix-level '%s' (safe or aggressive)\n", arg);
+            return 2;
+        }
+        break;
+    case OPT_FACTS_DIR:
+        o->facts_dir = arg;
+        if (mkdir(arg, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "hotscan: --facts-dir %s: %s\n", arg, strerror(errno));
+            return 2;
+        }
+        break;
+    case OPT_MIN_CONFIDENCE:
+        o->min_confidence = hs_confidence_rank(arg);
+        if (!o->min_confidence) {
+            fprintf(stderr, "hotscan: unknown --min-confidence '%s' (low, medium or high)\n", arg);
+            return 2;
+        }
+        break;
+    case OPT_HOT:
+        hs_vec_push(&o->hot, hs_xstrdup(arg));
+        break;
+    case OPT_FORMAT:
+        if (strcmp(arg, "text") == 0)
+            o->format = HS_FORMAT_TEXT;
+        else if (strcmp(arg, "json") == 0)
+            o->format = HS_FORMAT_JSON;
+        else if (strcmp(arg, "sarif") == 0)
+            o->format = HS_FORMAT_SARIF;
+        else {
+            fprintf(stderr, "hotscan: unknown --format '%s' (text, json or sarif)\n", arg);
+            return 2;
+        }
+        break;
+    case OPT_RULES:
+        hs_vec_push(&o->rule_dirs, hs_xstrdup(arg));
+        break;
+    case OPT_ENABLE:
+    case OPT_DISABLE: {
+        hs_vec *list = c == OPT_ENABLE ? &o->enable : &o->disable;
+        size_t before = list->len;
+        push_list(list, arg);
+        for (size_t i = before; i < list->len; i++)
+            if (!known_rule(list->items[i]))
+                return 2;
+        break;
+    }
+    case OPT_EXCLUDE:
+        hs_vec_push(&o->exclude, hs_xstrdup(arg));
+        break;
+    case OPT_ROOT:
+        o->root = arg;
+        break;
+    case OPT_TIMEOUT: {
+        char *end;
+        double t = strtod(arg, &end);
+        if (end == arg || *end || !(t >= 0) || t > 1e9) {
+            fprintf(stderr, "hotscan: --tu-timeout needs seconds (0.5, 300; 0: no limit), not '%s'\n", arg);
+            return 2;
+        }
+        o->tu_timeout = t;
+        break;
+    }
+    case OPT_MEMORY: {
+        char *end;
+        errno = 0;
+        long long v = strtoll(arg, &end, 10);
+        long long unit = 1LL << 20; /* a bare number is MiB */
+        if (end != arg && (*end == 'K' || *end == 'k'))
+            unit = 1LL << 10, end++;
+        else if (end != arg && (*end == 'M' || *end == 'm'))
+            unit = 1LL << 20, end++;
+        else if (end != arg && (*end == 'G' || *end == 'g'))
+            unit = 1LL << 30, end++;
+        if (end == arg || *end || errno || v < 0 || v > (1LL << 50) / unit ||
+            (v > 0 && v * unit < (64LL << 20))) {
+            fprintf(stderr, "hotscan: --tu-memory needs a size of at least 64M (e.g. 4G, "
+                            "512M; a bare number is MiB; 0: no cap), not '%s'\n", arg);
+            return 2;
+        }
+        o->tu_memory = v * unit;
+        break;
+    }
+    case OPT_COLOR:
+        if (strcmp(arg, "auto") == 0)
+            o->color = -1;
+        else if (strcmp(arg, "always") == 0)
+            o->color = 1;
+        else if (strcmp(arg, "never") == 0)
+            o->color = 0;
+        else {
+            fprintf(stderr, "hotscan: unknown --color '%s' (auto, always or never)\n", arg);
+            return 2;
+        }
+        break;
+    default:
+        break;
+    }
+    return -1;
+}
+
+static void set_defaults(scan_options *o)
+{
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = ncpu > 0 ? (int)ncpu : 1;
     o->tu_timeout = 300;
     o->tu_memory = HS_TU_MEMORY_DEFAULT;
     o->color = -1;
     o->min_confidence = 2;
+}
+
+/* The value of --NAME (--NAME VALUE or --NAME=VALUE) in the first argc words, before getopt
+ * runs: the config file is read before the command line's options are applied over it. */
+static const char *prescan(int argc, char **argv, const char *name, bool *flag)
+{
+    size_t n = strlen(name);
+    const char *found = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] != '-' || strncmp(a + 2, name, n) != 0)
+            continue;
+        if (a[2 + n] == '=')
+            found = a + 3 + n;
+        else if (a[2 + n] == '\0' && flag)
+            *flag = true;
+        else if (a[2 + n] == '\0' && i + 1 < argc)
+            found = argv[++i];
+    }
+    return found;
+}
+
+/* Reads .hotscan.yml (--config FILE, or found by walking up from --root or the current
+ * folder; none with --no-config) into `set`. 2 after saying why it could not. */
+static int load_config(int argc, char **argv, hs_opt_set *set)
+{
+    bool no_config = false;
+    prescan(argc, argv, "no-config", &no_config);
+    const char *given = prescan(argc, argv, "config", NULL);
+    const char *root = prescan(argc, argv, "root", NULL);
+    if (no_config && !given)
+        return -1;
+    char *path = given ? hs_xstrdup(given) : hs_config_find(root ? root : ".");
+    if (!path)
+        return -1;
+    char *err = NULL;
+    int status = -1;
+    if (!hs_config_load(set, &scan_spec, path, &err)) {
+        fprintf(stderr, "hotscan: error: %s\n", err);
+        free(err);
+        status = 2;
+    }
+    free(path);
+    return status;
+}
+
+/*
+ * The options: .hotscan.yml's, then the command line's over them (a scalar replaces the
+ * file's value, a list replaces the file's list), applied in that order; `ncli` is how many
+ * words of argv are options and PATHs (the rest, after "--", are compiler flags).
+ */
+static int parse_options(int argc, char **argv, scan_options *o, hs_opt_set *set)
+{
+    set_defaults(o);
+    int status = load_config(argc, argv, set);
+    if (status >= 0)
+        return status;
     optind = 1;
     opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":p:o:j:qh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'p':
-            o->database = optarg;
-            break;
-        case 'o':
-            o->output = optarg;
-            break;
-        case 'j': {
-            char *end;
-            long j = strtol(optarg, &end, 10);
-            if (*end || j < 1 || j > 1024) {
-                fprintf(stderr, "hotscan: -j needs a number of jobs from 1 to 1024, not '%s'\n", optarg);
-                return 2;
-            }
-            o->jobs = (int)j;
-            break;
-        }
-        case 'q':
-            o->quiet = true;
-            break;
-        case OPT_EXIT_ZERO:
-            o->exit_zero = true;
-            break;
-        case OPT_EXPORT_FIXES:
-            o->export_fixes = optarg;
-            break;
-        case OPT_PATCH:
-            o->patch = optarg;
-            break;
-        case OPT_FIX:
-            o->fix = true;
-            break;
-        case OPT_REPORT_UNUSED:
-            o->report_unused_suppressions = true;
-            break;
-        case OPT_FIX_LEVEL:
-            if (strcmp(optarg, "safe") == 0)
-                o->fix_level = HS_FIX_SAFE;
-            else if (strcmp(optarg, "aggressive") == 0)
-                o->fix_level = HS_FIX_AGGRESSIVE;
-            else {
-                fprintf(stderr, "hotscan: unknown --fix-level '%s' (safe or aggressive)\n", optarg);
-                return 2;
-            }
-            break;
-        case OPT_FACTS_DIR:
-            o->facts_dir = optarg;
-            if (mkdir(optarg, 0777) != 0 && errno != EEXIST) {
-                fprintf(stderr, "hotscan: --facts-dir %s: %s\n", optarg, strerror(errno));
-                return 2;
-            }
-            break;
-        case OPT_MIN_CONFIDENCE:
-            o->min_confidence = hs_confidence_rank(optarg);
-            if (!o->min_confidence) {
-                fprintf(stderr, "hotscan: unknown --min-confidence '%s' (low, medium or high)\n", optarg);
-                return 2;
-            }
-            break;
-        case 'h':
+    int c, index;
+    while ((c = getopt_long(argc, argv, ":p:o:j:qh", scan_longopts, &index)) != -1) {
+        if (c == 'h') {
             scan_usage(stdout);
             return hs_close_stdout("the help") ? 0 : 2;
-        case OPT_HOT:
-            hs_vec_push(&o->hot, hs_xstrdup(optarg));
-            break;
-        case OPT_FORMAT:
-            if (strcmp(optarg, "text") == 0)
-                o->format = HS_FORMAT_TEXT;
-            else if (strcmp(optarg, "json") == 0)
-                o->format = HS_FORMAT_JSON;
-            else if (strcmp(optarg, "sarif") == 0)
-                o->format = HS_FORMAT_SARIF;
-            else {
-                fprintf(stderr, "hotscan: unknown --format '%s' (text, json or sarif)\n", optarg);
-                return 2;
-            }
-            break;
-        case OPT_RULES:
-            hs_vec_push(&o->rule_dirs, hs_xstrdup(optarg));
-            break;
-        case OPT_ENABLE:
-            push_list(&o->enable, optarg);
-            break;
-        case OPT_DISABLE:
-            push_list(&o->disable, optarg);
-            break;
-        case OPT_ROOT:
-            o->root = optarg;
-            break;
-        case OPT_TIMEOUT: {
-            char *end;
-            double t = strtod(optarg, &end);
-            if (end == optarg || *end || !(t >= 0) || t > 1e9) {
-                fprintf(stderr, "hotscan: --tu-timeout needs seconds (0.5, 300; 0: no limit), not '%s'\n", optarg);
-                return 2;
-            }
-            o->tu_timeout = t;
-            break;
         }
-        case OPT_MEMORY: {
-            char *end;
-            errno = 0;
-            long long v = strtoll(optarg, &end, 10);
-            long long unit = 1LL << 20; /* a bare number is MiB */
-            if (end != optarg && (*end == 'K' || *end == 'k'))
-                unit = 1LL << 10, end++;
-            else if (end != optarg && (*end == 'M' || *end == 'm'))
-                unit = 1LL << 20, end++;
-            else if (end != optarg && (*end == 'G' || *end == 'g'))
-                unit = 1LL << 30, end++;
-            if (end == optarg || *end || errno || v < 0 || v > (1LL << 50) / unit ||
-                (v > 0 && v * unit < (64LL << 20))) {
-                fprintf(stderr, "hotscan: --tu-memory needs a size of at least 64M (e.g. 4G, "
-                                "512M; a bare number is MiB; 0: no cap), not '%s'\n", optarg);
-                return 2;
-            }
-            o->tu_memory = v * unit;
-            break;
-        }
-        case OPT_COLOR:
-            if (strcmp(optarg, "auto") == 0)
-                o->color = -1;
-            else if (strcmp(optarg, "always") == 0)
-                o->color = 1;
-            else if (strcmp(optarg, "never") == 0)
-                o->color = 0;
-            else {
-                fprintf(stderr, "hotscan: unknown --color '%s' (auto, always or never)\n", optarg);
-                return 2;
-            }
-            break;
-        case ':':
+        if (c == ':') {
             fprintf(stderr, "hotscan: option '%s' needs a value\n", argv[optind - 1]);
             return 2;
-        default:
-            fprintf(stderr, "hotscan: unknown option '%s' (see 'hotscan scan --help')\n",
-                    argv[optind - 1]);
+        }
+        if (c == '?') {
+            fprintf(stderr, "hotscan: unknown option '%s' (see 'hotscan scan --help')\n", argv[optind - 1]);
+            return 2;
+        }
+        const struct option *opt = hs_opt_find(&scan_spec, NULL, c);
+        if (!opt)
+            opt = &scan_longopts[index];
+        if (c != OPT_CONFIG && c != OPT_NO_CONFIG)
+            hs_opt_set_record(set, &scan_spec, opt, opt->has_arg == no_argument ? NULL : optarg, NULL, true);
+    }
+    int paths_at = optind;
+    for (size_t i = 0; i < set->entries.len; i++) {
+        const hs_opt_entry *e = set->entries.items[i];
+        if (apply_option(o, e->opt->val, e->value) >= 0) {
+            if (e->origin)
+                fprintf(stderr, "hotscan: (that is '%s' in %s)\n", e->opt->name, e->origin);
             return 2;
         }
     }
-    size_t nrules;
-    const hs_rule *const *rules = hs_rules_all(&nrules);
-    hs_vec *lists[2] = {&o->enable, &o->disable};
-    for (int l = 0; l < 2; l++) {
-        for (size_t i = 0; i < lists[l]->len; i++) {
-            if (!hs_rule_find(lists[l]->items[i])) {
-                fprintf(stderr, "hotscan: unknown rule '%s'; the rules are:", (char *)lists[l]->items[i]);
-                for (size_t r = 0; r < nrules; r++)
-                    fprintf(stderr, " %s", rules[r]->id);
-                fprintf(stderr, "\n");
-                return 2;
-            }
-        }
-    }
+    optind = paths_at;
     return -1; /* go on */
 }
 
@@ -412,6 +548,49 @@ static bool write_report(const scan_options *o, json_t *report)
     return ok;
 }
 
+/* --exclude: a glob matched against the path under the root (`*` crosses '/'), or a folder. */
+static bool excluded(const scan_options *o, const char *root, const char *path)
+{
+    if (!o->exclude.len)
+        return false;
+    char *rel = path[0] == '/' ? hs_path_relative(root, path) : hs_xstrdup(path);
+    bool hit = false;
+    for (size_t i = 0; !hit && i < o->exclude.len; i++) {
+        char *pat = hs_xstrdup(o->exclude.items[i]);
+        size_t n = strlen(pat);
+        while (n > 1 && pat[n - 1] == '/')
+            pat[--n] = '\0';
+        char *under = hs_printf("%s/*", pat);
+        hit = fnmatch(pat, rel, 0) == 0 || fnmatch(under, rel, 0) == 0;
+        free(under);
+        free(pat);
+    }
+    free(rel);
+    return hit;
+}
+
+static void drop_excluded_tus(const scan_options *o, const char *root, hs_discovery *disc)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < disc->tus.len; i++) {
+        hs_tu_input *in = disc->tus.items[i];
+        if (excluded(o, root, in->file)) {
+            hs_tu_input_free(in);
+            disc->left_out++; /* the program the scan sees lacks it */
+        }
+        else
+            disc->tus.items[kept++] = in;
+    }
+    disc->tus.len = kept;
+}
+
+static void drop_excluded_findings(const scan_options *o, const char *root, json_t *findings)
+{
+    for (size_t i = json_array_size(findings); o->exclude.len && i-- > 0;)
+        if (excluded(o, root, json_string_value(json_object_get(json_array_get(findings, i), "file"))))
+            json_array_remove(findings, i);
+}
+
 /* discover -> extract and merge (streamed) -> judge -> fix -> finalize -> emit. */
 static int run_scan(scan_options *o, char **paths, int npaths)
 {
@@ -440,6 +619,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     if (!o->quiet)
         for (size_t i = 0; i < disc.notes.len; i++)
             fprintf(stderr, "hotscan: note: %s\n", (char *)disc.notes.items[i]);
+    drop_excluded_tus(o, root, &disc);
     size_t n = disc.tus.len;
     if (!o->quiet && n > 0 && hs_discovery_count_under(&disc, root) == 0)
         fprintf(stderr, "hotscan: note: none of the %zu translation units lies under the root %s, and only "
@@ -473,6 +653,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                            .tus_in_database = disc.database_tus};
     json_t *extra;
     json_t *findings = hs_judge_run(merge.program, rd, &jo, &extra);
+    drop_excluded_findings(o, root, findings);
     /* Suppressed findings are marked now (their fixes are not verified) and dropped after the
      * fingerprints are made, so a NOLINT on one finding does not renumber its twins. */
     hs_suppressions *sup = hs_suppressions_create(root);
@@ -526,9 +707,35 @@ static int run_scan(scan_options *o, char **paths, int npaths)
 int cmd_scan(int argc, char **argv)
 {
     scan_options o = {0};
-    int status = parse_options(argc, argv, &o);
+    hs_opt_set set;
+    hs_opt_set_init(&set);
+    int status = parse_options(argc, argv, &o, &set);
     if (status < 0)
         status = run_scan(&o, argv + optind, argc - optind);
+    hs_opt_set_free(&set);
+    free_list(&o.exclude);
+    free_list(&o.hot);
+    free_list(&o.rule_dirs);
+    free_list(&o.enable);
+    free_list(&o.disable);
+    return status;
+}
+
+int scan_dump_config(int argc, char **argv, FILE *out)
+{
+    scan_options o = {0};
+    hs_opt_set set;
+    hs_opt_set_init(&set);
+    int status = parse_options(argc, argv, &o, &set);
+    if (status < 0) {
+        if (optind < argc)
+            fprintf(stderr, "hotscan: note: PATHs are not options; '%s' and the rest are not in the dump\n",
+                    argv[optind]);
+        hs_opt_set_dump(out, &set, &scan_spec);
+        status = hs_close_stdout("the options") ? 0 : 2;
+    }
+    hs_opt_set_free(&set);
+    free_list(&o.exclude);
     free_list(&o.hot);
     free_list(&o.rule_dirs);
     free_list(&o.enable);

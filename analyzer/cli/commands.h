@@ -8,5 +8,10 @@
 int cmd_scan(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+
+#include <stdio.h>
+/* `hotscan config --dump`'s work: scan's options (.hotscan.yml, then argv) as YAML. */
+int scan_dump_config(int argc, char **argv, FILE *out);
 
 #endif

@@ -94,5 +94,65 @@ run scan -q src/stale.c
 check "... only when asked for" test $status -eq 0
 rm src/stale.c
 
+# --- .hotscan.yml: discovery, precedence, errors, --config, --no-config, config --dump ---
+mkdir -p "$work/cfg/sub/src" "$work/cfg/myrules"
+cp src/sup.c "$work/cfg/sub/src/sup.c"
+cat >"$work/cfg/.hotscan.yml" <<'Y'
+# found by walking up from the root (cfg/sub)
+min-confidence: low
+disable: [timer-duplicate]
+exit-zero: true
+rules: myrules
+Y
+cp "$SRC/rules/timers/"*.json "$work/cfg/myrules/" 2>/dev/null || true
+cfgrun() { (cd "$work/cfg/sub" && "$HOTSCAN" "$@" >"$work/out" 2>"$work/err"); status=$?; }
+cfgrun config --dump
+check "config --dump exits 0" test $status -eq 0
+check "the file is found by walking up" out_has "# hotscan's effective options: $work/cfg/.hotscan.yml"
+check "a scalar from the file" out_has "^min-confidence: low"
+check "a path in the file is relative to its folder" out_has "  - $work/cfg/myrules"
+cfgrun config --dump --min-confidence high --disable os-event
+check "the command line's scalar wins" out_has "^min-confidence: high"
+check "the command line's list replaces the file's" test "$(grep -c -- '  - ' "$work/out")" = 2
+check "... so the file's timer-duplicate is gone" test "$(grep -c timer-duplicate "$work/out")" = 0
+cfgrun scan -q src/sup.c
+check "the file's exit-zero applies" test $status -eq 0
+printf '#include <time.h>\nlong handler(void) { return clock(); }\n' >"$work/cfg/sub/src/plain.c"
+cfgrun scan -q --format json src/plain.c
+check "no hot root, no finding" test "$(json "d['summary']['findings']")" = 0
+printf 'hot: [handler]\n' >"$work/other.yml"
+cfgrun scan -q --format json --config "$work/other.yml" src/plain.c
+check "the file's hot roots apply to a scan" test "$(json "d['summary']['findings']")" = 1
+cfgrun scan -q --no-config src/sup.c
+check "--no-config ignores the file" test $status -eq 1
+printf 'min-confidence: high\nhot: [nothing]\n' >"$work/other.yml"
+cfgrun config --dump --config "$work/other.yml"
+check "--config FILE is read instead" out_has "^min-confidence: high"
+printf 'hot: [a]\n\nmin-confidence: low\nbogus-key: 1\n' >"$work/other.yml"
+cfgrun scan --config "$work/other.yml" src/sup.c
+check "an unknown key exits 2" test $status -eq 2
+check "... naming the file and line" err_has "other.yml:4: unknown key 'bogus-key'"
+check "... and listing the keys" err_has "the keys are the long options: .*min-confidence"
+printf 'format: xml\n' >"$work/other.yml"
+cfgrun scan --config "$work/other.yml" src/sup.c
+check "a bad value in the file exits 2" test $status -eq 2
+check "... and says where it came from" err_has "that is 'format' in $work/other.yml:1"
+printf 'hot: [a\n' >"$work/other.yml"
+cfgrun scan --config "$work/other.yml" src/sup.c
+check "YAML that does not parse exits 2 naming the file" err_has "other.yml:2:.*not valid YAML"
+printf 'min-confidence: [low, high]\n' >"$work/other.yml"
+cfgrun scan --config "$work/other.yml" src/sup.c
+check "a list for a scalar is an error" err_has "other.yml:1: 'min-confidence' takes one value, not a list"
+printf 'config: x.yml\n' >"$work/other.yml"
+cfgrun scan --config "$work/other.yml" src/sup.c
+check "config is no key of a config" err_has "unknown key 'config'"
+cfgrun scan --config "$work/missing.yml" src/sup.c
+check "a missing --config exits 2" test $status -eq 2
+printf 'exclude: [src/sup.c]\n' >"$work/other.yml"
+cfgrun scan -q --config "$work/other.yml" src/sup.c
+check "exclude leaves a file out" test $status -eq 0
+cfgrun scan -q --exclude src src/sup.c
+check "--exclude a folder" test $status -eq 0
+
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0
