@@ -36,6 +36,8 @@ typedef struct {
     hs_vec enable;        /* char* */
     hs_vec disable;       /* char* */
     hs_vec exclude;       /* char*: patterns of paths (relative to the root) left out */
+    hs_vec extra_before;  /* char*: compiler flags put first on every TU's command */
+    hs_vec extra_after;   /* char*: and last (--extra-arg, the flags after "--") */
     const char *root;
     double tu_timeout;
     long long tu_memory;  /* bytes per worker, 0 none, HS_TU_MEMORY_DEFAULT */
@@ -49,12 +51,14 @@ typedef struct {
     const char *patch;        /* unified diff of the verified fixes */
     bool fix;                 /* apply the verified fixes */
     bool report_unused_suppressions; /* NOLINTs naming a hotscan rule that suppress nothing */
+    int argc_all;             /* argv's words, the compiler flags after "--" included */
+    int npaths;               /* PATHs: argv[optind] on, before any "--" */
 } scan_options;
 
 static void scan_usage(FILE *out)
 {
     fprintf(out,
-            "usage: hotscan scan [options] [PATH...]\n\n"
+            "usage: hotscan scan [options] [PATH...] [-- COMPILER FLAGS]\n\n"
             "Scans the translation units of a compile_commands.json, narrowed to PATHs (files or\n"
             "folders). A PATH the database does not list is parsed with default flags.\n\n"
             "options:\n"
@@ -71,6 +75,9 @@ static void scan_usage(FILE *out)
             "                       analyzed (default: the current directory)\n"
             "  --exclude PATTERN    leave out files whose path under the root matches PATTERN\n"
             "                       (a glob, or a folder; repeatable)\n"
+            "  --extra-arg ARG      add ARG to every TU's compiler command (repeatable); the\n"
+            "                       flags after \"--\" are added the same way\n"
+            "  --extra-arg-before ARG  put ARG first on every command (repeatable)\n"
             "  --tu-timeout SEC     give up on a translation unit after SEC seconds (default 300)\n"
             "  --tu-memory SIZE     cap each worker's memory (e.g. 4G, 512M; 0: no cap; default:\n"
             "                       3/4 of the machine's memory shared by the workers, >= 2G)\n"
@@ -117,7 +124,8 @@ static void free_list(hs_vec *v)
 enum {
     OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR,
     OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX,
-    OPT_MEMORY, OPT_REPORT_UNUSED, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXCLUDE
+    OPT_MEMORY, OPT_REPORT_UNUSED, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXCLUDE,
+    OPT_EXTRA_ARG, OPT_EXTRA_ARG_BEFORE
 };
 
 /* The option table: the command line and .hotscan.yml (whose keys are these long names). */
@@ -132,6 +140,8 @@ static const struct option scan_longopts[] = {
     {"disable", required_argument, NULL, OPT_DISABLE},
     {"root", required_argument, NULL, OPT_ROOT},
     {"exclude", required_argument, NULL, OPT_EXCLUDE},
+    {"extra-arg", required_argument, NULL, OPT_EXTRA_ARG},
+    {"extra-arg-before", required_argument, NULL, OPT_EXTRA_ARG_BEFORE},
     {"tu-timeout", required_argument, NULL, OPT_TIMEOUT},
     {"tu-memory", required_argument, NULL, OPT_MEMORY},
     {"color", required_argument, NULL, OPT_COLOR},
@@ -161,6 +171,8 @@ static const hs_opt_meta scan_optmeta[] = {
     {"disable", HS_OPT_LIST},
     {"root", HS_OPT_PATH},
     {"exclude", HS_OPT_LIST},
+    {"extra-arg", HS_OPT_LIST},
+    {"extra-arg-before", HS_OPT_LIST},
     {"facts-dir", HS_OPT_PATH},
     {"export-fixes", HS_OPT_PATH},
     {"patch", HS_OPT_PATH},
@@ -279,6 +291,12 @@ static int apply_option(scan_options *o, int c, const char *arg)
     case OPT_EXCLUDE:
         hs_vec_push(&o->exclude, hs_xstrdup(arg));
         break;
+    case OPT_EXTRA_ARG:
+        hs_vec_push(&o->extra_after, hs_xstrdup(arg));
+        break;
+    case OPT_EXTRA_ARG_BEFORE:
+        hs_vec_push(&o->extra_before, hs_xstrdup(arg));
+        break;
     case OPT_ROOT:
         o->root = arg;
         break;
@@ -392,6 +410,16 @@ static int load_config(int argc, char **argv, hs_opt_set *set)
 static int parse_options(int argc, char **argv, scan_options *o, hs_opt_set *set)
 {
     set_defaults(o);
+    o->argc_all = argc;
+    /* "-- FLAGS": compiler flags for every TU, as clang-tidy takes them; getopt sees the rest. */
+    int nflags_at = argc;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            nflags_at = i;
+            break;
+        }
+    int ncli = nflags_at;
+    argc = ncli;
     int status = load_config(argc, argv, set);
     if (status >= 0)
         return status;
@@ -418,6 +446,8 @@ static int parse_options(int argc, char **argv, scan_options *o, hs_opt_set *set
             hs_opt_set_record(set, &scan_spec, opt, opt->has_arg == no_argument ? NULL : optarg, NULL, true);
     }
     int paths_at = optind;
+    for (int i = nflags_at + 1; i < o->argc_all; i++)
+        hs_opt_set_record(set, &scan_spec, hs_opt_find(&scan_spec, "extra-arg", 0), argv[i], NULL, true);
     for (size_t i = 0; i < set->entries.len; i++) {
         const hs_opt_entry *e = set->entries.items[i];
         if (apply_option(o, e->opt->val, e->value) >= 0) {
@@ -427,6 +457,7 @@ static int parse_options(int argc, char **argv, scan_options *o, hs_opt_set *set
         }
     }
     optind = paths_at;
+    o->npaths = ncli - paths_at;
     return -1; /* go on */
 }
 
@@ -591,6 +622,26 @@ static void drop_excluded_findings(const scan_options *o, const char *root, json
             json_array_remove(findings, i);
 }
 
+/* Every TU's command made fit for libclang, with the user's extra flags; a note says which
+ * precompiled-header options were dropped. */
+static void adjust_commands(const scan_options *o, hs_discovery *disc)
+{
+    hs_strmap *dropped = hs_strmap_create();
+    for (size_t i = 0; i < disc->tus.len; i++)
+        hs_tu_input_adjust(disc->tus.items[i], (char *const *)o->extra_before.items, o->extra_before.len,
+                           (char *const *)o->extra_after.items, o->extra_after.len, dropped);
+    if (hs_strmap_size(dropped) && !o->quiet) {
+        fprintf(stderr, "hotscan: note: precompiled headers are not used (libclang cannot read another "
+                        "compiler's); dropped:");
+        const char *k;
+        size_t shown = 0;
+        for (size_t it = 0; hs_strmap_next(dropped, &it, &k, NULL);)
+            fprintf(stderr, "%s %s", shown++ ? "," : "", k);
+        fprintf(stderr, "\n");
+    }
+    hs_strmap_delete(dropped);
+}
+
 /* discover -> extract and merge (streamed) -> judge -> fix -> finalize -> emit. */
 static int run_scan(scan_options *o, char **paths, int npaths)
 {
@@ -620,6 +671,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         for (size_t i = 0; i < disc.notes.len; i++)
             fprintf(stderr, "hotscan: note: %s\n", (char *)disc.notes.items[i]);
     drop_excluded_tus(o, root, &disc);
+    adjust_commands(o, &disc);
     size_t n = disc.tus.len;
     if (!o->quiet && n > 0 && hs_discovery_count_under(&disc, root) == 0)
         fprintf(stderr, "hotscan: note: none of the %zu translation units lies under the root %s, and only "
@@ -711,9 +763,11 @@ int cmd_scan(int argc, char **argv)
     hs_opt_set_init(&set);
     int status = parse_options(argc, argv, &o, &set);
     if (status < 0)
-        status = run_scan(&o, argv + optind, argc - optind);
+        status = run_scan(&o, argv + optind, o.npaths);
     hs_opt_set_free(&set);
     free_list(&o.exclude);
+    free_list(&o.extra_before);
+    free_list(&o.extra_after);
     free_list(&o.hot);
     free_list(&o.rule_dirs);
     free_list(&o.enable);
@@ -728,7 +782,7 @@ int scan_dump_config(int argc, char **argv, FILE *out)
     hs_opt_set_init(&set);
     int status = parse_options(argc, argv, &o, &set);
     if (status < 0) {
-        if (optind < argc)
+        if (o.npaths > 0)
             fprintf(stderr, "hotscan: note: PATHs are not options; '%s' and the rest are not in the dump\n",
                     argv[optind]);
         hs_opt_set_dump(out, &set, &scan_spec);
@@ -736,6 +790,8 @@ int scan_dump_config(int argc, char **argv, FILE *out)
     }
     hs_opt_set_free(&set);
     free_list(&o.exclude);
+    free_list(&o.extra_before);
+    free_list(&o.extra_after);
     free_list(&o.hot);
     free_list(&o.rule_dirs);
     free_list(&o.enable);

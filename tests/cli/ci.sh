@@ -154,5 +154,53 @@ check "exclude leaves a file out" test $status -eq 0
 cfgrun scan -q --exclude src src/sup.c
 check "--exclude a folder" test $status -eq 0
 
+# --- extra compiler arguments: --extra-arg, --extra-arg-before, "-- FLAGS", the config ---
+cat >src/flag.c <<'C'
+#include <time.h>
+#ifdef WANT_SPIN
+__attribute__((hot)) long spin(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }
+#endif
+#if LEVEL > 2
+__attribute__((hot)) long spin2(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }
+#endif
+C
+run scan -q --no-config src/flag.c
+check "without the flag, no finding" test $status -eq 0
+run scan -q --no-config src/flag.c -- -DWANT_SPIN
+check "-- FLAGS reach the compiler (not read as PATHs)" test $status -eq 1
+run scan -q --no-config --format json --extra-arg -DWANT_SPIN --extra-arg=-DLEVEL=3 src/flag.c
+check "--extra-arg, repeatable" test "$(json "len(d['findings'])")" = 2
+run scan -q --no-config --format json --extra-arg-before -DWANT_SPIN src/flag.c
+check "--extra-arg-before" test "$(json "len(d['findings'])")" = 1
+run scan -q --no-config --format json --extra-arg-before -DLEVEL=3 --extra-arg -ULEVEL src/flag.c
+check "--extra-arg comes after --extra-arg-before" test "$(json "len(d['findings'])")" = 0
+printf 'extra-arg: [-DWANT_SPIN]\n' >"$work/other.yml"
+run scan -q --config "$work/other.yml" src/flag.c
+check "extra-arg in the config" test $status -eq 1
+run config --dump --no-config -- -DX=1 -I inc
+check "config --dump shows the -- flags as extra-arg" test "$(grep -c '^  - ' "$work/out")" = 3
+
+# --- precompiled headers and flags libclang cannot use ---
+mkdir -p "$work/pch"
+printf '#include <time.h>\n' >"$work/pch/pch.h"
+echo 'not a PCH from this clang' >"$work/pch/pch.h.pch"
+echo 'not a PCH either' >"$work/pch/pch.h.gch"
+printf '__attribute__((hot)) long s(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }\n' >"$work/pch/cmake.c"
+cp "$work/pch/cmake.c" "$work/pch/driver.c"
+cp "$work/pch/cmake.c" "$work/pch/plain.c"
+cat >"$work/pch/compile_commands.json" <<J
+[{"directory": "$work/pch", "file": "cmake.c", "arguments": ["clang", "-Xclang", "-include-pch", "-Xclang", "$work/pch/pch.h.pch", "-Xclang", "-include", "-Xclang", "$work/pch/pch.h", "-c", "cmake.c"]},
+ {"directory": "$work/pch", "file": "driver.c", "arguments": ["clang", "-include", "pch.h", "-c", "driver.c"]},
+ {"directory": "$work/pch", "file": "plain.c", "arguments": ["clang", "-include-pch", "pch.h.pch", "-include", "$work/pch/pch.h", "-c", "plain.c"]}]
+J
+(cd "$work/pch" && "$HOTSCAN" scan --no-config --format json -p . >"$work/out" 2>"$work/err"); status=$?
+check "PCH options dropped: every TU parses" test "$(json "len(d['errors'])")" = 0
+check "... and is analyzed (-include kept)" test "$(json "len(d['findings'])")" = 3
+check "... exit 1 (findings, no errors)" test $status -eq 1
+check "a note says what was dropped" err_has "precompiled headers are not used.*-Xclang -include-pch"
+(cd "$work/pch" && "$HOTSCAN" scan --no-config -p . --extra-arg=-include-pch --extra-arg="$work/pch/pch.h.pch" plain.c >"$work/out" 2>"$work/err"); status=$?
+check "a TU that still fails exits 2" test $status -eq 2
+check "... saying why in clang's words" err_has "plain.c: libclang could not read the AST: .*pch.h.pch' is not a valid precompiled PCH file"
+
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0
