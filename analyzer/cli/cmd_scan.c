@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "config.h"
+#include "hotscan/baseline.h"
 #include "hotscan/common.h"
 #include "hotscan/discover.h"
 #include "hotscan/emit.h"
@@ -51,6 +52,7 @@ typedef struct {
     const char *patch;        /* unified diff of the verified fixes */
     bool fix;                 /* apply the verified fixes */
     bool report_unused_suppressions; /* NOLINTs naming a hotscan rule that suppress nothing */
+    const char *baseline;     /* an earlier report: its findings are left out */
     int argc_all;             /* argv's words, the compiler flags after "--" included */
     int npaths;               /* PATHs: argv[optind] on, before any "--" */
 } scan_options;
@@ -92,6 +94,8 @@ static void scan_usage(FILE *out)
             "  --fix-level safe|aggressive  which fix-its to offer (default: safe); aggressive\n"
             "                       adds coarse clocks and the project's timer replacements\n"
             "  --facts-dir DIR      also write each translation unit's facts (JSON) to DIR\n"
+            "  --baseline REPORT    leave out findings already in REPORT (an earlier JSON\n"
+            "                       report or SARIF log), by fingerprint\n"
             "  --report-unused-suppressions  report NOLINT comments naming a hotscan rule\n"
             "                       that suppress nothing (they count as findings)\n"
             "  --exit-zero          exit 0 even when there are findings (errors still exit 2)\n"
@@ -125,7 +129,7 @@ enum {
     OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR,
     OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX,
     OPT_MEMORY, OPT_REPORT_UNUSED, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXCLUDE,
-    OPT_EXTRA_ARG, OPT_EXTRA_ARG_BEFORE
+    OPT_EXTRA_ARG, OPT_EXTRA_ARG_BEFORE, OPT_BASELINE
 };
 
 /* The option table: the command line and .hotscan.yml (whose keys are these long names). */
@@ -154,6 +158,7 @@ static const struct option scan_longopts[] = {
     {"patch", required_argument, NULL, OPT_PATCH},
     {"fix", no_argument, NULL, OPT_FIX},
     {"report-unused-suppressions", no_argument, NULL, OPT_REPORT_UNUSED},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
     {"help", no_argument, NULL, 'h'},
@@ -174,6 +179,7 @@ static const hs_opt_meta scan_optmeta[] = {
     {"extra-arg", HS_OPT_LIST},
     {"extra-arg-before", HS_OPT_LIST},
     {"facts-dir", HS_OPT_PATH},
+    {"baseline", HS_OPT_PATH},
     {"export-fixes", HS_OPT_PATH},
     {"patch", HS_OPT_PATH},
     {"config", HS_OPT_CLI_ONLY},
@@ -290,6 +296,9 @@ static int apply_option(scan_options *o, int c, const char *arg)
     }
     case OPT_EXCLUDE:
         hs_vec_push(&o->exclude, hs_xstrdup(arg));
+        break;
+    case OPT_BASELINE:
+        o->baseline = arg;
         break;
     case OPT_EXTRA_ARG:
         hs_vec_push(&o->extra_after, hs_xstrdup(arg));
@@ -488,6 +497,7 @@ typedef struct {
     size_t hidden;     /* below --min-confidence */
     size_t suppressed; /* by NOLINT comments */
     size_t unused;     /* suppressions that suppressed nothing (--report-unused-suppressions) */
+    size_t baselined;  /* in the --baseline report */
 } hs_scan_counts;
 
 /* With --report-unused-suppressions: the files whose suppressions are checked are the TUs
@@ -530,6 +540,9 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
                     json_string_value(json_object_get(e, "text")),
                     json_string_value(json_object_get(e, "message")));
     }
+    if (o->baseline)
+        fprintf(stderr, "hotscan: note: %zu finding%s already in the baseline %s left out\n", counts->baselined,
+                counts->baselined == 1 ? "" : "s", o->baseline);
     if (counts->suppressed)
         fprintf(stderr, "hotscan: note: %zu finding%s suppressed by NOLINT comments\n", counts->suppressed,
                 counts->suppressed == 1 ? "" : "s");
@@ -622,6 +635,27 @@ static void drop_excluded_findings(const scan_options *o, const char *root, json
             json_array_remove(findings, i);
 }
 
+/* Marks the findings --baseline holds before fix-its are verified (a baselined finding's fix
+ * would cost a reparse for nothing): the fingerprints come from a finalized copy, which
+ * gives each finding the fingerprint the real finalize will (the same findings, the same
+ * order). */
+static void mark_baselined(json_t *findings, const char *root, const hs_strmap *baseline)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(findings, i, f) json_object_set_new(f, "_index", json_integer((json_int_t)i));
+    json_t *copy = json_deep_copy(findings);
+    hs_findings_finalize(copy, root);
+    hs_baseline_mark(copy, baseline);
+    json_array_foreach(copy, i, f) {
+        if (json_is_true(json_object_get(f, "baselined")))
+            json_object_set_new(json_array_get(findings, (size_t)json_integer_value(json_object_get(f, "_index"))),
+                                "baselined", json_true());
+    }
+    json_decref(copy);
+    json_array_foreach(findings, i, f) json_object_del(f, "_index");
+}
+
 /* Every TU's command made fit for libclang, with the user's extra flags; a note says which
  * precompiled-header options were dropped. */
 static void adjust_commands(const scan_options *o, hs_discovery *disc)
@@ -652,8 +686,21 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         fprintf(stderr, "hotscan: error: --root %s: %s\n", o->root ? o->root : ".", strerror(errno));
         return 2;
     }
+    hs_strmap *baseline = NULL;
+    if (o->baseline) {
+        char *berr = NULL;
+        baseline = hs_strmap_create();
+        if (!hs_baseline_load(o->baseline, baseline, &berr)) {
+            fprintf(stderr, "hotscan: error: %s\n", berr);
+            free(berr);
+            hs_strmap_delete(baseline);
+            free(root);
+            return 2;
+        }
+    }
     hs_ruledata *rd = load_rule_data(o);
     if (!rd) {
+        hs_strmap_delete(baseline);
         free(root);
         return 2;
     }
@@ -716,8 +763,13 @@ static int run_scan(scan_options *o, char **paths, int npaths)
 
     /* Only fix-its the report will show are verified: each costs a reparse of its TU. */
     json_t *files_map = json_object();
+    if (baseline) {
+        mark_baselined(findings, root, baseline);
+        hs_strmap_delete(baseline);
+    }
     json_t *shown = hs_findings_at_least(findings, o->min_confidence);
     hs_findings_drop_marked(shown, "suppressed");
+    hs_findings_drop_marked(shown, "baselined");
     hs_fix_verify(shown, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
                   stderr);
     json_decref(shown);
@@ -725,6 +777,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_findings_finalize(findings, root);
     hs_scan_counts counts = {0};
     counts.suppressed = hs_findings_drop_marked(findings, "suppressed");
+    counts.baselined = hs_findings_drop_marked(findings, "baselined");
     counts.hidden = hs_findings_drop_below(findings, o->min_confidence);
     json_t *unused = o->report_unused_suppressions ? hs_suppressions_unused(sup) : NULL;
     hs_suppressions_delete(sup);
@@ -735,6 +788,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     merge.errors = NULL;
     json_t *summary = json_object_get(report, "summary");
     json_object_set_new(summary, "suppressed", json_integer((json_int_t)counts.suppressed));
+    if (o->baseline)
+        json_object_set_new(summary, "baselined", json_integer((json_int_t)counts.baselined));
     if (unused) {
         json_object_set_new(summary, "unused_suppressions", json_integer((json_int_t)counts.unused));
         json_object_set_new(report, "unused_suppressions", unused);

@@ -202,5 +202,56 @@ check "a note says what was dropped" err_has "precompiled headers are not used.*
 check "a TU that still fails exits 2" test $status -eq 2
 check "... saying why in clang's words" err_has "plain.c: libclang could not read the AST: .*pch.h.pch' is not a valid precompiled PCH file"
 
+# --- --baseline: a throwaway git repository, the report of its first commit ---
+mkdir -p "$work/repo/src"
+cd "$work/repo"
+git init -q . && git config user.email t@example.com && git config user.name t
+cat >src/srv.c <<'C'
+#include <stdatomic.h>
+#include <time.h>
+static _Atomic long served;
+static _Atomic long dropped;
+__attribute__((hot)) long loop(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }
+void serve(void) { served++; }
+void drop(void) { atomic_fetch_add(&dropped, 1); }
+long stats(void) { return atomic_load_explicit(&served, memory_order_relaxed) + atomic_load_explicit(&dropped, memory_order_relaxed); }
+C
+cat >compile_commands.json <<J
+[{"directory": "$work/repo", "file": "src/srv.c", "arguments": ["clang", "-c", "src/srv.c"]}]
+J
+git add -A && git commit -qm first
+repo() { (cd "$work/repo" && "$HOTSCAN" "$@" >"$work/out" 2>"$work/err"); status=$?; }
+repo scan -q --no-config -p . --format json -o "$work/base.json"
+check "the first run finds the three" test "$(python3 -c "import json; print(len(json.load(open('$work/base.json'))['findings']))")" = 3
+repo scan -q --no-config -p . --format sarif -o "$work/base.sarif"
+repo scan --no-config -p . --baseline "$work/base.json"
+check "with its own report as the baseline: clean" test $status -eq 0
+check "the summary says how many were baselined" err_has "3 findings already in the baseline"
+sed -i '1i /* a comment that moves every line */\n' src/srv.c
+repo scan -q --no-config -p . --format json --baseline "$work/base.json"
+check "line shifts do not bring old findings back" test "$(json "(len(d['findings']), d['summary']['baselined'])")" = "(0, 3)"
+cat >>src/srv.c <<'C'
+static _Atomic long retried;
+void retry(void) { retried++; }
+long retries(void) { return atomic_load_explicit(&retried, memory_order_relaxed); }
+C
+repo scan -q --no-config -p . --format json --baseline "$work/base.json"
+check "only the new finding is reported" test "$(json "[f['variable'] for f in d['findings']]")" = "['retried']"
+check "... and fails the run" test $status -eq 1
+repo scan -q --no-config -p . --format json --baseline "$work/base.sarif"
+check "a SARIF log is a baseline too" test "$(json "[f['variable'] for f in d['findings']]")" = "['retried']"
+printf 'baseline: ../base.json\n' >"$work/repo/.hotscan.yml"
+repo scan -q -p . --format json
+check "baseline in .hotscan.yml, relative to it" test "$(json "d['summary']['baselined']")" = 3
+rm "$work/repo/.hotscan.yml"
+echo '{"nothing": 1}' >"$work/bad.json"
+repo scan -q --no-config -p . --baseline "$work/bad.json"
+check "a baseline that is no report exits 2" test $status -eq 2
+check "... naming it" err_has "bad.json: not a hotscan report"
+repo scan -q --no-config -p . --baseline "$work/none.json"
+check "a missing baseline exits 2" test $status -eq 2
+git checkout -q src/srv.c
+cd "$work/proj"
+
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0
