@@ -15,6 +15,7 @@
 #include "config.h"
 #include "hotscan/baseline.h"
 #include "hotscan/common.h"
+#include "hotscan/diffbase.h"
 #include "hotscan/discover.h"
 #include "hotscan/emit.h"
 #include "hotscan/findings.h"
@@ -53,6 +54,7 @@ typedef struct {
     bool fix;                 /* apply the verified fixes */
     bool report_unused_suppressions; /* NOLINTs naming a hotscan rule that suppress nothing */
     const char *baseline;     /* an earlier report: its findings are left out */
+    const char *diff_base;    /* a git revision: only findings on lines changed since it */
     int argc_all;             /* argv's words, the compiler flags after "--" included */
     int npaths;               /* PATHs: argv[optind] on, before any "--" */
 } scan_options;
@@ -96,6 +98,9 @@ static void scan_usage(FILE *out)
             "  --facts-dir DIR      also write each translation unit's facts (JSON) to DIR\n"
             "  --baseline REPORT    leave out findings already in REPORT (an earlier JSON\n"
             "                       report or SARIF log), by fingerprint\n"
+            "  --diff-base REV      report only findings on lines changed since the git\n"
+            "                       revision REV (and hot-path findings whose path runs\n"
+            "                       through a changed function)\n"
             "  --report-unused-suppressions  report NOLINT comments naming a hotscan rule\n"
             "                       that suppress nothing (they count as findings)\n"
             "  --exit-zero          exit 0 even when there are findings (errors still exit 2)\n"
@@ -129,7 +134,7 @@ enum {
     OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR,
     OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX,
     OPT_MEMORY, OPT_REPORT_UNUSED, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXCLUDE,
-    OPT_EXTRA_ARG, OPT_EXTRA_ARG_BEFORE, OPT_BASELINE
+    OPT_EXTRA_ARG, OPT_EXTRA_ARG_BEFORE, OPT_BASELINE, OPT_DIFF_BASE
 };
 
 /* The option table: the command line and .hotscan.yml (whose keys are these long names). */
@@ -159,6 +164,7 @@ static const struct option scan_longopts[] = {
     {"fix", no_argument, NULL, OPT_FIX},
     {"report-unused-suppressions", no_argument, NULL, OPT_REPORT_UNUSED},
     {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"diff-base", required_argument, NULL, OPT_DIFF_BASE},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
     {"help", no_argument, NULL, 'h'},
@@ -299,6 +305,9 @@ static int apply_option(scan_options *o, int c, const char *arg)
         break;
     case OPT_BASELINE:
         o->baseline = arg;
+        break;
+    case OPT_DIFF_BASE:
+        o->diff_base = arg;
         break;
     case OPT_EXTRA_ARG:
         hs_vec_push(&o->extra_after, hs_xstrdup(arg));
@@ -498,6 +507,7 @@ typedef struct {
     size_t suppressed; /* by NOLINT comments */
     size_t unused;     /* suppressions that suppressed nothing (--report-unused-suppressions) */
     size_t baselined;  /* in the --baseline report */
+    size_t outside_diff; /* on no line --diff-base's change touched */
 } hs_scan_counts;
 
 /* With --report-unused-suppressions: the files whose suppressions are checked are the TUs
@@ -543,6 +553,9 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
     if (o->baseline)
         fprintf(stderr, "hotscan: note: %zu finding%s already in the baseline %s left out\n", counts->baselined,
                 counts->baselined == 1 ? "" : "s", o->baseline);
+    if (o->diff_base)
+        fprintf(stderr, "hotscan: note: %zu finding%s on lines not changed since %s left out (--diff-base)\n",
+                counts->outside_diff, counts->outside_diff == 1 ? "" : "s", o->diff_base);
     if (counts->suppressed)
         fprintf(stderr, "hotscan: note: %zu finding%s suppressed by NOLINT comments\n", counts->suppressed,
                 counts->suppressed == 1 ? "" : "s");
@@ -698,8 +711,21 @@ static int run_scan(scan_options *o, char **paths, int npaths)
             return 2;
         }
     }
+    hs_changed_lines *changed = NULL;
+    if (o->diff_base) {
+        char *derr = NULL;
+        changed = hs_changed_lines_from_git(root, o->diff_base, &derr);
+        if (!changed) {
+            fprintf(stderr, "hotscan: error: %s\n", derr);
+            free(derr);
+            hs_strmap_delete(baseline);
+            free(root);
+            return 2;
+        }
+    }
     hs_ruledata *rd = load_rule_data(o);
     if (!rd) {
+        hs_changed_lines_delete(changed);
         hs_strmap_delete(baseline);
         free(root);
         return 2;
@@ -757,6 +783,9 @@ static int run_scan(scan_options *o, char **paths, int npaths)
      * fingerprints are made, so a NOLINT on one finding does not renumber its twins. */
     hs_suppressions *sup = hs_suppressions_create(root);
     hs_suppressions_mark(sup, findings);
+    if (changed)
+        hs_changed_lines_mark(changed, findings, merge.program);
+    hs_changed_lines_delete(changed);
     if (o->report_unused_suppressions)
         load_scanned_files(sup, &disc, merge.program, root);
     hs_merge_release_program(&merge);
@@ -770,6 +799,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     json_t *shown = hs_findings_at_least(findings, o->min_confidence);
     hs_findings_drop_marked(shown, "suppressed");
     hs_findings_drop_marked(shown, "baselined");
+    hs_findings_drop_marked(shown, "outside_diff");
     hs_fix_verify(shown, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
                   stderr);
     json_decref(shown);
@@ -778,6 +808,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_scan_counts counts = {0};
     counts.suppressed = hs_findings_drop_marked(findings, "suppressed");
     counts.baselined = hs_findings_drop_marked(findings, "baselined");
+    counts.outside_diff = hs_findings_drop_marked(findings, "outside_diff");
     counts.hidden = hs_findings_drop_below(findings, o->min_confidence);
     json_t *unused = o->report_unused_suppressions ? hs_suppressions_unused(sup) : NULL;
     hs_suppressions_delete(sup);
@@ -790,6 +821,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     json_object_set_new(summary, "suppressed", json_integer((json_int_t)counts.suppressed));
     if (o->baseline)
         json_object_set_new(summary, "baselined", json_integer((json_int_t)counts.baselined));
+    if (o->diff_base)
+        json_object_set_new(summary, "outside_diff", json_integer((json_int_t)counts.outside_diff));
     if (unused) {
         json_object_set_new(summary, "unused_suppressions", json_integer((json_int_t)counts.unused));
         json_object_set_new(report, "unused_suppressions", unused);

@@ -251,6 +251,58 @@ check "... naming it" err_has "bad.json: not a hotscan report"
 repo scan -q --no-config -p . --baseline "$work/none.json"
 check "a missing baseline exits 2" test $status -eq 2
 git checkout -q src/srv.c
+
+# --- --diff-base: only what changed since a revision ---
+cat >src/path.c <<'C'
+#include <time.h>
+long tick(void) { return clock(); }
+long handler(void) {
+    return tick();
+}
+C
+cat >compile_commands.json <<J
+[{"directory": "$work/repo", "file": "src/srv.c", "arguments": ["clang", "-c", "src/srv.c"]},
+ {"directory": "$work/repo", "file": "src/path.c", "arguments": ["clang", "-c", "src/path.c"]},
+ {"directory": "$work/repo", "file": "src/new.c", "arguments": ["clang", "-c", "src/new.c"]}]
+J
+printf 'int unused_now(void) { return 0; }\n' >src/new.c
+git add -A && git commit -qm second && git tag base
+repo scan -q --no-config -p . --format json --diff-base base
+check "no change since the revision: nothing to report" test "$(json "(len(d['findings']), d['summary']['outside_diff'])")" = "(0, 3)"
+check "... exit 0" test $status -eq 0
+git checkout -q -b feature
+cat >>src/srv.c <<'C'
+static _Atomic long retried;
+void retry(void) { retried++; }
+long retries(void) { return atomic_load_explicit(&retried, memory_order_relaxed); }
+C
+git commit -qam "a new counter"
+repo scan -q --no-config -p . --format json --diff-base base
+check "a committed change: only its finding" test "$(json "[f['variable'] for f in d['findings']]")" = "['retried']"
+check "... fails the run" test $status -eq 1
+repo scan -q --no-config -p . --format json --diff-base HEAD
+check "against HEAD nothing changed" test "$(json "len(d['findings'])")" = 0
+sed -i 's/^long handler(void) {/__attribute__((hot)) long handler(void) {/' src/path.c
+repo scan -q --no-config -p . --format json --diff-base HEAD
+check "an uncommitted change that makes old code hot reports it (its hot path runs through the change)" \
+  test "$(json "[(f['function'], f['line']) for f in d['findings']]")" = "[('tick', 2)]"
+git checkout -q src/path.c
+cat >src/untracked_hot.c <<'C'
+#include <time.h>
+__attribute__((hot)) long spin(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }
+C
+repo scan -q --no-config -p . --format json --diff-base HEAD src/untracked_hot.c src/srv.c
+check "an untracked file is all new" test "$(json "[f['file'] for f in d['findings']]")" = "['src/untracked_hot.c']"
+rm src/untracked_hot.c
+repo scan -q --no-config -p . --diff-base no-such-rev
+check "an unknown revision exits 2" test $status -eq 2
+check "... in git's words" err_has "diff-base no-such-rev: fatal: bad revision 'no-such-rev'"
+(cd "$work/proj" && "$HOTSCAN" scan -q --no-config --diff-base HEAD src/sup.c >"$work/out" 2>"$work/err"); status=$?
+check "outside a git work tree exits 2" test $status -eq 2
+check "... saying so" err_has "is not in a git work tree"
+repo scan -q --no-config -p . --format json --diff-base base --baseline "$work/base.json"
+check "--diff-base and --baseline together: the baseline is applied first" \
+  test "$(json "(len(d['findings']), d['summary']['baselined'], d['summary']['outside_diff'])")" = "(1, 3, 0)"
 cd "$work/proj"
 
 echo "$passed passed, $failed failed"
