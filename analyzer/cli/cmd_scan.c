@@ -55,6 +55,7 @@ typedef struct {
     bool report_unused_suppressions; /* NOLINTs naming a hotscan rule that suppress nothing */
     const char *baseline;     /* an earlier report: its findings are left out */
     const char *diff_base;    /* a git revision: only findings on lines changed since it */
+    const char *docs_url;     /* where the docs are (SARIF helpUri); default: the installed docs */
     int argc_all;             /* argv's words, the compiler flags after "--" included */
     int npaths;               /* PATHs: argv[optind] on, before any "--" */
 } scan_options;
@@ -101,6 +102,8 @@ static void scan_usage(FILE *out)
             "  --diff-base REV      report only findings on lines changed since the git\n"
             "                       revision REV (and hot-path findings whose path runs\n"
             "                       through a changed function)\n"
+            "  --docs-url URL       where the docs are, for SARIF's helpUri (default: the\n"
+            "                       installed docs, as a file: URL)\n"
             "  --report-unused-suppressions  report NOLINT comments naming a hotscan rule\n"
             "                       that suppress nothing (they count as findings)\n"
             "  --exit-zero          exit 0 even when there are findings (errors still exit 2)\n"
@@ -134,7 +137,7 @@ enum {
     OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR,
     OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX,
     OPT_MEMORY, OPT_REPORT_UNUSED, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXCLUDE,
-    OPT_EXTRA_ARG, OPT_EXTRA_ARG_BEFORE, OPT_BASELINE, OPT_DIFF_BASE
+    OPT_EXTRA_ARG, OPT_EXTRA_ARG_BEFORE, OPT_BASELINE, OPT_DIFF_BASE, OPT_DOCS_URL
 };
 
 /* The option table: the command line and .hotscan.yml (whose keys are these long names). */
@@ -165,6 +168,7 @@ static const struct option scan_longopts[] = {
     {"report-unused-suppressions", no_argument, NULL, OPT_REPORT_UNUSED},
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"diff-base", required_argument, NULL, OPT_DIFF_BASE},
+    {"docs-url", required_argument, NULL, OPT_DOCS_URL},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
     {"help", no_argument, NULL, 'h'},
@@ -308,6 +312,13 @@ static int apply_option(scan_options *o, int c, const char *arg)
         break;
     case OPT_DIFF_BASE:
         o->diff_base = arg;
+        break;
+    case OPT_DOCS_URL:
+        if (!strstr(arg, "://") && strncmp(arg, "file:", 5) != 0) {
+            fprintf(stderr, "hotscan: --docs-url needs an absolute URL (https://..., file:///...), not '%s'\n", arg);
+            return 2;
+        }
+        o->docs_url = arg;
         break;
     case OPT_EXTRA_ARG:
         hs_vec_push(&o->extra_after, hs_xstrdup(arg));
@@ -818,6 +829,10 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     json_t *report = hs_report_new(root, n, findings, merge.errors, files_map, extra, seconds);
     merge.errors = NULL;
     json_t *summary = json_object_get(report, "summary");
+    char *docs = o->docs_url ? hs_xstrdup(o->docs_url) : hs_docs_default_url();
+    if (docs)
+        json_object_set_new(json_object_get(report, "tool"), "docs_url", json_string(docs));
+    free(docs);
     json_object_set_new(summary, "suppressed", json_integer((json_int_t)counts.suppressed));
     if (o->baseline)
         json_object_set_new(summary, "baselined", json_integer((json_int_t)counts.baselined));
