@@ -2227,8 +2227,6 @@ static void emit_function(hs_walk *x, CXCursor c, int temperature, bool defined)
                           hs_qualified_name(x, c), "defined", defined, "hot", (temperature & 1) != 0,
                           "cold", (temperature & 2) != 0, "noreturn", (temperature & 4) != 0);
     hs_fact_set_position(f, &pos, NULL);
-    /* Where it ends: --diff-base asks whether a changed line lies inside a function. */
-    json_object_set_new(f, "end_line", json_integer(end.line >= pos.line ? end.line : pos.line));
     json_array_append_new(x->functions, f);
     free(usr);
 }

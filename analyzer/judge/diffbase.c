@@ -1,7 +1,7 @@
 /*
  * diffbase.c - --diff-base: which lines a change touched, so a CI step on a pull request
  * reports only what the pull request brings (clang-tidy-diff's model), and a finding whose
- * hot path now runs through code the change touched (a new call that makes old code hot)
+ * hot path the change made (a new call on the path, a function on it newly marked hot)
  * counts too. git is run directly (fork and exec, no shell), its diff read with -U0.
  */
 #define _GNU_SOURCE
@@ -290,7 +290,10 @@ static bool touches(const hs_changed_lines *c, json_t *f, const hs_strmap *funct
         char *key = hs_printf("%s\x1f%s", json_string_value(json_object_get(e, "function")), sfile ? sfile : "");
         const hs_function *fn = hs_strmap_get(functions, key);
         free(key);
-        if (fn && hs_changed_lines_any(c, fn->file, fn->line, fn->end_line))
+        /* The function's first line: its name, return type and attributes (a new hot attribute,
+         * a changed signature). A change elsewhere in its body does not count: in a hot
+         * root (redis's readQueryFromClient) it would bring back every old finding below it. */
+        if (fn && hs_changed_lines_any(c, fn->file, fn->line, fn->line))
             return true;
     }
     return false;

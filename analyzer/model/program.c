@@ -160,7 +160,6 @@ void hs_program_merge(hs_program *p, json_t *facts)
             f->file = hs_intern_str(p->strings, str(fj, "file"));
             f->line = hs_facts_uint(fj, "line");
             f->column = hs_facts_uint(fj, "column");
-            f->end_line = hs_facts_uint(fj, "end_line");
         }
         f->defined |= defined;
     }

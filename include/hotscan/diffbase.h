@@ -30,8 +30,8 @@ bool hs_changed_lines_any(const hs_changed_lines *c, const char *file, unsigned 
 size_t hs_changed_lines_files(const hs_changed_lines *c);
 
 /* Sets "outside_diff": true on each finding (absolute paths, before finalize) that touches no
- * changed line: not its own range, not a related place, and (with `p`) no function on its
- * hot path. Returns how many. */
+ * changed line: not its own range, not a related place, not a call its hot path takes, and
+ * (with `p`) not the first line of a function on its hot path. Returns how many. */
 size_t hs_changed_lines_mark(const hs_changed_lines *c, json_t *findings, const hs_program *p);
 
 #endif

@@ -47,7 +47,6 @@ struct hs_function {
     const char *name;  /* qualified name */
     const char *file;  /* definition, or first declaration seen; NULL when never seen */
     unsigned line, column;
-    unsigned end_line; /* the line its definition (or that declaration) ends on; 0 when unknown */
     bool defined;
     bool hot_attr, cold_attr;
     hs_vec callees;    /* hs_call_edge* going out */

@@ -1,7 +1,8 @@
 /*
  * test_diffbase.c - unit tests for --diff-base's diff reader and marker
  * (analyzer/judge/diffbase.c): hunk ranges, removals, quoted and deleted paths, and which
- * findings touch a change (their range, a related place, a function on the hot path).
+ * findings touch a change (their range, a related place, a call on the hot path, the first
+ * line of a function on it; not a body edit elsewhere in such a function).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -62,27 +63,35 @@ static void test_mark(void **state)
     hs_program *p = hs_program_create();
     hs_function *root = hs_program_function(p, "c:@F@root", "root");
     root->file = "/top/src/a.c";
-    root->line = 1;
-    root->end_line = 5;
+    root->line = 3; /* its first line changed (a new attribute, say) */
     root->defined = true;
+    hs_function *mid = hs_program_function(p, "c:@F@mid", "mid");
+    mid->file = "/top/src/a.c";
+    mid->line = 10; /* its body changed (11-13), not its first line */
+    mid->defined = true;
     json_t *findings = json_pack(
         "[{s:s, s:i, s:i, s:[], s:[]},"     /* on a changed line */
         " {s:s, s:i, s:i, s:[], s:[]},"     /* on none */
         " {s:s, s:i, s:i, s:[{s:s, s:i}], s:[]}," /* its related place changed */
-        " {s:s, s:i, s:i, s:[], s:[{s:s, s:s, s:i}, {s:s, s:s, s:i}]}]", /* its path's root changed */
+        " {s:s, s:i, s:i, s:[], s:[{s:s, s:s, s:i}, {s:s, s:s, s:i}]}," /* its path's root changed */
+        " {s:s, s:i, s:i, s:[], s:[{s:s, s:s, s:i}, {s:s, s:s, s:i}]}]", /* only a body on its path did */
         "file", "/top/src/a.c", "line", 12, "end_line", 12, "related", "hot_path",
         "file", "/top/src/b.c", "line", 3, "end_line", 3, "related", "hot_path",
         "file", "/top/src/b.c", "line", 4, "end_line", 4, "related", "file", "/top/src/a.c", "line", 3, "hot_path",
         "file", "/top/src/b.c", "line", 9, "end_line", 9, "related", "hot_path", "function", "root", "file",
-        "/top/src/a.c", "line", 2, "function", "leaf", "file", "/top/src/b.c", "line", 9);
+        "/top/src/a.c", "line", 2, "function", "leaf", "file", "/top/src/b.c", "line", 9,
+        "file", "/top/src/b.c", "line", 9, "end_line", 9, "related", "hot_path", "function", "mid", "file",
+        "/top/src/a.c", "line", 10, "function", "leaf", "file", "/top/src/b.c", "line", 9);
     assert_non_null(findings);
-    assert_int_equal(hs_changed_lines_mark(c, findings, p), 1);
+    assert_int_equal(hs_changed_lines_mark(c, findings, p), 2);
     assert_true(json_is_true(json_object_get(json_array_get(findings, 1), "outside_diff")));
+    assert_null(json_object_get(json_array_get(findings, 3), "outside_diff"));
+    assert_true(json_is_true(json_object_get(json_array_get(findings, 4), "outside_diff")));
     /* Without the model only the path's own lines count: line 2 did not change. */
     json_t *again = json_deep_copy(findings);
     for (size_t i = 0; i < json_array_size(again); i++)
         json_object_del(json_array_get(again, i), "outside_diff");
-    assert_int_equal(hs_changed_lines_mark(c, again, NULL), 2);
+    assert_int_equal(hs_changed_lines_mark(c, again, NULL), 3);
     assert_true(json_is_true(json_object_get(json_array_get(again, 3), "outside_diff")));
     json_decref(again);
     json_decref(findings);
