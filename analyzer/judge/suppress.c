@@ -365,7 +365,8 @@ json_t *hs_suppressions_unused(hs_suppressions *s)
         for (size_t i = 0; i < fe->len; i++) {
             entry *e = &fe->items[i];
             const char *message = NULL;
-            if ((e->kind == KIND_BEGIN || e->kind == KIND_END) && !e->paired)
+            bool hotscan_s = !e->checks || each_check(e->checks, name_is_hotscan, NULL);
+            if ((e->kind == KIND_BEGIN || e->kind == KIND_END) && !e->paired && hotscan_s)
                 message = e->kind == KIND_BEGIN ? "NOLINTBEGIN without a matching NOLINTEND (it lasts to "
                                                   "the end of the file)"
                                                 : "NOLINTEND without a matching NOLINTBEGIN";

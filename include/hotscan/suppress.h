@@ -36,8 +36,8 @@ size_t hs_suppressions_mark(hs_suppressions *s, json_t *findings);
 void hs_suppressions_load(hs_suppressions *s, const char *file);
 
 /* The suppressions that name a hotscan rule explicitly (not bare NOLINT or `*`, which other
- * tools' checks share) and suppressed nothing, and NOLINTBEGIN/NOLINTEND that do not pair
- * up: a new array of {file, line, column, text, message}, sorted by file and line, with files
+ * tools' checks share) and suppressed nothing, and NOLINTBEGIN/NOLINTEND (bare or naming a
+ * hotscan rule) that do not pair up: a new array of {file, line, column, text, message}, sorted by file and line, with files
  * relative to the root. */
 json_t *hs_suppressions_unused(hs_suppressions *s);
 

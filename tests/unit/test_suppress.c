@@ -104,7 +104,8 @@ static void test_unused(void **state)
                               "clock(); // NOLINT(bugprone-foo, *)\n"
                               "clock(); // NOLINT(hotscan-os-event)\n"
                               "// NOLINTEND(atomic-seqcst-counter)\n"
-                              "// NOLINTBEGIN(os-event)\n");
+                              "// NOLINTBEGIN(os-event)\n"
+                              "// NOLINTEND(bugprone-foo)\n");
     assert_true(hs_suppressions_matches(s, "/p/a.c", 1, "timer-hot-path"));
     json_t *unused = hs_suppressions_unused(s);
     /* line 4 names a hotscan rule and suppressed nothing; 5 and 6 do not pair up; bare
