@@ -471,6 +471,17 @@ static int parse_options(int argc, char **argv, scan_options *o, hs_opt_set *set
         const struct option *opt = hs_opt_find(&scan_spec, NULL, c);
         if (!opt)
             opt = &scan_longopts[index];
+        /* These three are read before getopt runs (which file to load), so an abbreviation
+         * getopt would accept (--conf) must not slip past that. */
+        if (c == OPT_CONFIG || c == OPT_NO_CONFIG || c == OPT_ROOT) {
+            const char *word = optarg && optarg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
+            size_t n = strlen(opt->name);
+            if (strncmp(word, "--", 2) != 0 || strncmp(word + 2, opt->name, n) != 0 ||
+                (word[2 + n] != '\0' && word[2 + n] != '=')) {
+                fprintf(stderr, "hotscan: write '--%s' in full, not '%s'\n", opt->name, word);
+                return 2;
+            }
+        }
         if (c != OPT_CONFIG && c != OPT_NO_CONFIG)
             hs_opt_set_record(set, &scan_spec, opt, opt->has_arg == no_argument ? NULL : optarg, NULL, true);
     }

@@ -146,6 +146,8 @@ check "a list for a scalar is an error" err_has "other.yml:1: 'min-confidence' t
 printf 'config: x.yml\n' >"$work/other.yml"
 cfgrun scan --config "$work/other.yml" src/sup.c
 check "config is no key of a config" err_has "unknown key 'config'"
+cfgrun config --dump --conf "$work/other.yml"
+check "an abbreviated --config is refused (the file is chosen before getopt runs)" err_has "write '--config' in full"
 cfgrun scan --config "$work/missing.yml" src/sup.c
 check "a missing --config exits 2" test $status -eq 2
 printf 'exclude: [src/sup.c]\n' >"$work/other.yml"
