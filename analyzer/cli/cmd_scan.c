@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +12,18 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "hotscan/facts_cache.h"
+#include "config.h"
+#include "hotscan/baseline.h"
 #include "hotscan/common.h"
+#include "hotscan/diffbase.h"
 #include "hotscan/discover.h"
 #include "hotscan/emit.h"
 #include "hotscan/findings.h"
 #include "hotscan/judge.h"
 #include "hotscan/merge.h"
+#include "hotscan/program.h"
+#include "hotscan/suppress.h"
+#include "hotscan/facts_cache.h"
 #include "hotscan/profile.h"
 #include "hotscan/verify.h"
 #include "hotscan/workers.h"
@@ -33,6 +39,9 @@ typedef struct {
     hs_vec rule_dirs;     /* char* */
     hs_vec enable;        /* char* */
     hs_vec disable;       /* char* */
+    hs_vec exclude;       /* char*: patterns of paths (relative to the root) left out */
+    hs_vec extra_before;  /* char*: compiler flags put first on every TU's command */
+    hs_vec extra_after;   /* char*: and last (--extra-arg, the flags after "--") */
     const char *root;
     double tu_timeout;
     long long tu_memory;  /* bytes per worker, 0 none, HS_TU_MEMORY_DEFAULT */
@@ -41,18 +50,24 @@ typedef struct {
     bool exit_zero;       /* findings alone do not make the exit status 1 */
     int min_confidence;   /* findings below this rank are left out */
     const char *facts_dir; /* write each TU's facts here (debugging, future sharding) */
-    const char *cache_dir; /* --cache DIR; NULL: the default place */
-    bool judge;            /* `hotscan judge`: PATHs are facts files, nothing is parsed */
-    unsigned shard_k, shard_n; /* --shard K/N; n == 0: the whole tree */
-    bool extract_only;     /* --facts-out: write the facts, judge nothing */
-    bool no_cache;         /* --no-cache */
     hs_fix_level fix_level;
     const char *export_fixes; /* clang-tidy YAML of the verified fixes */
     const char *patch;        /* unified diff of the verified fixes */
     bool fix;                 /* apply the verified fixes */
+    bool report_unused_suppressions; /* NOLINTs naming a hotscan rule that suppress nothing */
+    const char *baseline;     /* an earlier report: its findings are left out */
+    const char *diff_base;    /* a git revision: only findings on lines changed since it */
+    const char *docs_url;     /* where the docs are (SARIF helpUri); default: the installed docs */
+    const char *cache_dir;    /* --cache DIR; NULL: the default place */
+    bool no_cache;            /* --no-cache */
+    bool judge;               /* `hotscan judge`: PATHs are facts files, nothing is parsed */
+    unsigned shard_k, shard_n; /* --shard K/N; n == 0: the whole tree */
+    bool extract_only;        /* --facts-out: write the facts, judge nothing */
     const char *profile;      /* a measured profile: the source of hotness, and the ranking */
     double profile_threshold; /* percent of samples a hot root's inclusive share reaches */
     bool keep_unsampled;      /* findings in never-sampled functions keep their confidence */
+    int argc_all;             /* argv's words, the compiler flags after "--" included */
+    int npaths;               /* PATHs: argv[optind] on, before any "--" */
 } scan_options;
 
 static void scan_usage(FILE *out, bool judge)
@@ -63,22 +78,28 @@ static void scan_usage(FILE *out, bool judge)
                      "extract' wrote, as one scan of those TUs would: the same findings, fix-its and\n"
                      "outputs. Takes scan's options; -p, --shard, --facts-out and --cache do not apply.\n\n");
     else
-        fprintf(out, "usage: hotscan scan [options] [PATH...]\n\n"
+        fprintf(out, "usage: hotscan scan [options] [PATH...] [-- COMPILER FLAGS]\n\n"
                      "Scans the translation units of a compile_commands.json, narrowed to PATHs (files or\n"
                      "folders). A PATH the database does not list is parsed with default flags.\n\n");
     fprintf(out,
             "options:\n"
-            "  -p FILE|DIR          compile_commands.json or its folder (default: ./build, then .)\n"
+            "  -p, --compile-commands FILE|DIR  compile_commands.json or its folder\n"
+            "                       (default: ./build, then .)\n"
             "  --hot FUNC           treat FUNC as a hot root (repeatable; qualified or plain name)\n"
             "  --format text|json|sarif  output format (default: text)\n"
-            "  -o FILE              write the report to FILE instead of standard output\n"
-            "  -j N                 parse N translation units at once (default: all cores)\n"
+            "  -o, --output FILE    write the report to FILE instead of standard output\n"
+            "  -j, --jobs N         parse N translation units at once (default: all cores)\n"
             "  --rules DIR          load extra rule data (*.json) from DIR (repeatable)\n"
             "  --calibration FILE   measured costs (hotscan calibrate -o FILE): messages quote them\n"
             "  --enable RULE[,RULE] run only these rules (repeatable)\n"
             "  --disable RULE[,RULE] do not run these rules (repeatable)\n"
             "  --root DIR           report paths relative to DIR; only files under it are\n"
             "                       analyzed (default: the current directory)\n"
+            "  --exclude PATTERN    leave out files whose path under the root matches PATTERN\n"
+            "                       (a glob, or a folder; repeatable)\n"
+            "  --extra-arg ARG      add ARG to every TU's compiler command (repeatable); the\n"
+            "                       flags after \"--\" are added the same way\n"
+            "  --extra-arg-before ARG  put ARG first on every command (repeatable)\n"
             "  --tu-timeout SEC     give up on a translation unit after SEC seconds (default 300)\n"
             "  --tu-memory SIZE     cap each worker's memory (e.g. 4G, 512M; 0: no cap; default:\n"
             "                       3/4 of the machine's memory shared by the workers, >= 2G)\n"
@@ -108,8 +129,23 @@ static void scan_usage(FILE *out, bool judge)
             "  --profile-threshold PCT  inclusive share that makes a hot root (default 1)\n"
             "  --keep-unsampled     with --profile, findings in never-sampled functions keep\n"
             "                       their confidence\n"
+            "  --baseline REPORT    leave out findings already in REPORT (an earlier JSON\n"
+            "                       report or SARIF log), by fingerprint\n"
+            "  --diff-base REV      report only findings on lines changed since the git\n"
+            "                       revision REV (and hot-path findings whose path runs\n"
+            "                       through a changed function)\n"
+            "  --docs-url URL       where the docs are, for SARIF's helpUri (default: the\n"
+            "                       installed docs, as a file: URL)\n"
+            "  --report-unused-suppressions  report NOLINT comments naming a hotscan rule\n"
+            "                       that suppress nothing (they count as findings)\n"
             "  --exit-zero          exit 0 even when there are findings (errors still exit 2)\n"
+            "  --config FILE        read options from FILE instead of the .hotscan.yml found\n"
+            "                       in the root (or --root) or the nearest folder above it\n"
+            "  --no-config          read no .hotscan.yml\n"
             "  -h, --help           show this help\n\n"
+            "A .hotscan.yml maps these long option names to values (hot: [main_loop],\n"
+            "min-confidence: low); the command line's options replace its values.\n"
+            "'hotscan config --dump' prints the options in effect.\n\n"
             "Exit status: 0 no findings, 1 findings, 2 usage or input error (including a\n"
             "translation unit that failed to parse: the rest is still reported).\n");
 }
@@ -129,38 +165,307 @@ static void free_list(hs_vec *v)
     hs_vec_free(v);
 }
 
-static int parse_options(int argc, char **argv, scan_options *o)
+enum {
+    OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR,
+    OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX,
+    OPT_MEMORY, OPT_REPORT_UNUSED, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXCLUDE,
+    OPT_EXTRA_ARG, OPT_EXTRA_ARG_BEFORE, OPT_BASELINE, OPT_DIFF_BASE, OPT_DOCS_URL,
+    OPT_PROFILE, OPT_PROFILE_THRESHOLD, OPT_KEEP_UNSAMPLED, OPT_CACHE, OPT_NO_CACHE, OPT_SHARD, OPT_FACTS_OUT
+};
+
+/* The option table: the command line and .hotscan.yml (whose keys are these long names). */
+static const struct option scan_longopts[] = {
+    {"compile-commands", required_argument, NULL, 'p'},
+    {"hot", required_argument, NULL, OPT_HOT},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"rules", required_argument, NULL, OPT_RULES},
+    {"calibration", required_argument, NULL, OPT_RULES},
+    {"enable", required_argument, NULL, OPT_ENABLE},
+    {"disable", required_argument, NULL, OPT_DISABLE},
+    {"root", required_argument, NULL, OPT_ROOT},
+    {"exclude", required_argument, NULL, OPT_EXCLUDE},
+    {"extra-arg", required_argument, NULL, OPT_EXTRA_ARG},
+    {"extra-arg-before", required_argument, NULL, OPT_EXTRA_ARG_BEFORE},
+    {"tu-timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"tu-memory", required_argument, NULL, OPT_MEMORY},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"quiet", no_argument, NULL, 'q'},
+    {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
+    {"min-confidence", required_argument, NULL, OPT_MIN_CONFIDENCE},
+    {"facts-dir", required_argument, NULL, OPT_FACTS_DIR},
+    {"cache", required_argument, NULL, OPT_CACHE},
+    {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+    {"shard", required_argument, NULL, OPT_SHARD},
+    {"facts-out", required_argument, NULL, OPT_FACTS_OUT},
+    {"profile", required_argument, NULL, OPT_PROFILE},
+    {"profile-threshold", required_argument, NULL, OPT_PROFILE_THRESHOLD},
+    {"keep-unsampled", no_argument, NULL, OPT_KEEP_UNSAMPLED},
+    {"fix-level", required_argument, NULL, OPT_FIX_LEVEL},
+    {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
+    {"patch", required_argument, NULL, OPT_PATCH},
+    {"fix", no_argument, NULL, OPT_FIX},
+    {"report-unused-suppressions", no_argument, NULL, OPT_REPORT_UNUSED},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"diff-base", required_argument, NULL, OPT_DIFF_BASE},
+    {"docs-url", required_argument, NULL, OPT_DOCS_URL},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* What the table cannot say: repeatable options (a list in .hotscan.yml), paths (relative
+ * to the config file's folder there), and options only the command line takes. */
+static const hs_opt_meta scan_optmeta[] = {
+    {"compile-commands", HS_OPT_PATH},
+    {"hot", HS_OPT_LIST},
+    {"output", HS_OPT_PATH},
+    {"rules", HS_OPT_LIST | HS_OPT_PATH},
+    {"enable", HS_OPT_LIST},
+    {"disable", HS_OPT_LIST},
+    {"root", HS_OPT_PATH},
+    {"exclude", HS_OPT_LIST},
+    {"extra-arg", HS_OPT_LIST},
+    {"extra-arg-before", HS_OPT_LIST},
+    {"facts-dir", HS_OPT_PATH},
+    {"calibration", HS_OPT_LIST | HS_OPT_PATH},
+    {"cache", HS_OPT_PATH},
+    {"profile", HS_OPT_PATH},
+    {"shard", HS_OPT_CLI_ONLY},
+    {"facts-out", HS_OPT_CLI_ONLY},
+    {"baseline", HS_OPT_PATH},
+    {"export-fixes", HS_OPT_PATH},
+    {"patch", HS_OPT_PATH},
+    {"config", HS_OPT_CLI_ONLY},
+    {"no-config", HS_OPT_CLI_ONLY},
+    {"help", HS_OPT_CLI_ONLY},
+    {NULL, 0},
+};
+
+static const hs_opt_spec scan_spec = {scan_longopts, scan_optmeta};
+
+static bool known_rule(const char *id)
 {
-    enum { OPT_HOT = 256, OPT_FORMAT, OPT_RULES, OPT_ENABLE, OPT_DISABLE, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR, OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX, OPT_MEMORY, OPT_PROFILE, OPT_PROFILE_THRESHOLD, OPT_KEEP_UNSAMPLED, OPT_CACHE, OPT_NO_CACHE, OPT_SHARD, OPT_FACTS_OUT };
-    static const struct option longopts[] = {
-        {"hot", required_argument, NULL, OPT_HOT},
-        {"format", required_argument, NULL, OPT_FORMAT},
-        {"rules", required_argument, NULL, OPT_RULES},
-        {"calibration", required_argument, NULL, OPT_RULES},
-        {"enable", required_argument, NULL, OPT_ENABLE},
-        {"disable", required_argument, NULL, OPT_DISABLE},
-        {"root", required_argument, NULL, OPT_ROOT},
-        {"tu-timeout", required_argument, NULL, OPT_TIMEOUT},
-        {"tu-memory", required_argument, NULL, OPT_MEMORY},
-        {"color", required_argument, NULL, OPT_COLOR},
-        {"quiet", no_argument, NULL, 'q'},
-        {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
-        {"min-confidence", required_argument, NULL, OPT_MIN_CONFIDENCE},
-        {"facts-dir", required_argument, NULL, OPT_FACTS_DIR},
-        {"cache", required_argument, NULL, OPT_CACHE},
-        {"no-cache", no_argument, NULL, OPT_NO_CACHE},
-        {"shard", required_argument, NULL, OPT_SHARD},
-        {"facts-out", required_argument, NULL, OPT_FACTS_OUT},
-        {"fix-level", required_argument, NULL, OPT_FIX_LEVEL},
-        {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
-        {"patch", required_argument, NULL, OPT_PATCH},
-        {"fix", no_argument, NULL, OPT_FIX},
-        {"profile", required_argument, NULL, OPT_PROFILE},
-        {"profile-threshold", required_argument, NULL, OPT_PROFILE_THRESHOLD},
-        {"keep-unsampled", no_argument, NULL, OPT_KEEP_UNSAMPLED},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    if (hs_rule_find(id))
+        return true;
+    size_t nrules;
+    const hs_rule *const *rules = hs_rules_all(&nrules);
+    fprintf(stderr, "hotscan: unknown rule '%s'; the rules are:", id);
+    for (size_t r = 0; r < nrules; r++)
+        fprintf(stderr, " %s", rules[r]->id);
+    fprintf(stderr, "\n");
+    return false;
+}
+
+/* Applies one option (from the command line or the config file); 2 after saying what is
+ * wrong with its value, -1 to go on. */
+static int apply_option(scan_options *o, int c, const char *arg)
+{
+    switch (c) {
+    case 'p':
+        o->database = arg;
+        break;
+    case 'o':
+        o->output = arg;
+        break;
+    case 'j': {
+        char *end;
+        long j = strtol(arg, &end, 10);
+        if (*end || j < 1 || j > 1024) {
+            fprintf(stderr, "hotscan: -j needs a number of jobs from 1 to 1024, not '%s'\n", arg);
+            return 2;
+        }
+        o->jobs = (int)j;
+        break;
+    }
+    case 'q':
+        o->quiet = true;
+        break;
+    case OPT_EXIT_ZERO:
+        o->exit_zero = true;
+        break;
+    case OPT_EXPORT_FIXES:
+        o->export_fixes = arg;
+        break;
+    case OPT_PATCH:
+        o->patch = arg;
+        break;
+    case OPT_FIX:
+        o->fix = true;
+        break;
+    case OPT_REPORT_UNUSED:
+        o->report_unused_suppressions = true;
+        break;
+    case OPT_FIX_LEVEL:
+        if (strcmp(arg, "safe") == 0)
+            o->fix_level = HS_FIX_SAFE;
+        else if (strcmp(arg, "aggressive") == 0)
+            o->fix_level = HS_FIX_AGGRESSIVE;
+        else {
+            fprintf(stderr, "hotscan: unknown --fix-level '%s' (safe or aggressive)\n", arg);
+            return 2;
+        }
+        break;
+    case OPT_PROFILE:
+        o->profile = arg;
+        break;
+    case OPT_PROFILE_THRESHOLD: {
+        char *end;
+        double t = strtod(arg, &end);
+        if (end != arg && *end == '%')
+            end++;
+        if (end == arg || *end || !(t >= 0) || t > 100) {
+            fprintf(stderr, "hotscan: --profile-threshold needs a percentage from 0 to 100 (1, 0.5), "
+                            "not '%s'\n", arg);
+            return 2;
+        }
+        o->profile_threshold = t;
+        break;
+    }
+    case OPT_KEEP_UNSAMPLED:
+        o->keep_unsampled = true;
+        break;
+    case OPT_CACHE:
+        o->cache_dir = arg;
+        break;
+    case OPT_NO_CACHE:
+        o->no_cache = true;
+        break;
+    case OPT_SHARD: {
+        char *end = NULL;
+        unsigned long k = strtoul(arg, &end, 10), n = 0;
+        if (end && *end == '/')
+            n = strtoul(end + 1, &end, 10);
+        if (!end || *end || k < 1 || n < 1 || k > n || n > 100000) {
+            fprintf(stderr, "hotscan: --shard needs K/N with 1 <= K <= N (e.g. 2/4), not '%s'\n", arg);
+            return 2;
+        }
+        o->shard_k = (unsigned)k;
+        o->shard_n = (unsigned)n;
+        break;
+    }
+    case OPT_FACTS_OUT:
+        o->extract_only = true; /* and the facts go where --facts-dir puts them: */
+        /* fall through */
+    case OPT_FACTS_DIR:
+        o->facts_dir = arg;
+        if (mkdir(arg, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "hotscan: --facts-dir %s: %s\n", arg, strerror(errno));
+            return 2;
+        }
+        break;
+    case OPT_MIN_CONFIDENCE:
+        o->min_confidence = hs_confidence_rank(arg);
+        if (!o->min_confidence) {
+            fprintf(stderr, "hotscan: unknown --min-confidence '%s' (low, medium or high)\n", arg);
+            return 2;
+        }
+        break;
+    case OPT_HOT:
+        hs_vec_push(&o->hot, hs_xstrdup(arg));
+        break;
+    case OPT_FORMAT:
+        if (strcmp(arg, "text") == 0)
+            o->format = HS_FORMAT_TEXT;
+        else if (strcmp(arg, "json") == 0)
+            o->format = HS_FORMAT_JSON;
+        else if (strcmp(arg, "sarif") == 0)
+            o->format = HS_FORMAT_SARIF;
+        else {
+            fprintf(stderr, "hotscan: unknown --format '%s' (text, json or sarif)\n", arg);
+            return 2;
+        }
+        break;
+    case OPT_RULES:
+        hs_vec_push(&o->rule_dirs, hs_xstrdup(arg));
+        break;
+    case OPT_ENABLE:
+    case OPT_DISABLE: {
+        hs_vec *list = c == OPT_ENABLE ? &o->enable : &o->disable;
+        size_t before = list->len;
+        push_list(list, arg);
+        for (size_t i = before; i < list->len; i++)
+            if (!known_rule(list->items[i]))
+                return 2;
+        break;
+    }
+    case OPT_EXCLUDE:
+        hs_vec_push(&o->exclude, hs_xstrdup(arg));
+        break;
+    case OPT_BASELINE:
+        o->baseline = arg;
+        break;
+    case OPT_DIFF_BASE:
+        o->diff_base = arg;
+        break;
+    case OPT_DOCS_URL:
+        if (!strstr(arg, "://") && strncmp(arg, "file:", 5) != 0) {
+            fprintf(stderr, "hotscan: --docs-url needs an absolute URL (https://..., file:///...), not '%s'\n", arg);
+            return 2;
+        }
+        o->docs_url = arg;
+        break;
+    case OPT_EXTRA_ARG:
+        hs_vec_push(&o->extra_after, hs_xstrdup(arg));
+        break;
+    case OPT_EXTRA_ARG_BEFORE:
+        hs_vec_push(&o->extra_before, hs_xstrdup(arg));
+        break;
+    case OPT_ROOT:
+        o->root = arg;
+        break;
+    case OPT_TIMEOUT: {
+        char *end;
+        double t = strtod(arg, &end);
+        if (end == arg || *end || !(t >= 0) || t > 1e9) {
+            fprintf(stderr, "hotscan: --tu-timeout needs seconds (0.5, 300; 0: no limit), not '%s'\n", arg);
+            return 2;
+        }
+        o->tu_timeout = t;
+        break;
+    }
+    case OPT_MEMORY: {
+        char *end;
+        errno = 0;
+        long long v = strtoll(arg, &end, 10);
+        long long unit = 1LL << 20; /* a bare number is MiB */
+        if (end != arg && (*end == 'K' || *end == 'k'))
+            unit = 1LL << 10, end++;
+        else if (end != arg && (*end == 'M' || *end == 'm'))
+            unit = 1LL << 20, end++;
+        else if (end != arg && (*end == 'G' || *end == 'g'))
+            unit = 1LL << 30, end++;
+        if (end == arg || *end || errno || v < 0 || v > (1LL << 50) / unit ||
+            (v > 0 && v * unit < (64LL << 20))) {
+            fprintf(stderr, "hotscan: --tu-memory needs a size of at least 64M (e.g. 4G, "
+                            "512M; a bare number is MiB; 0: no cap), not '%s'\n", arg);
+            return 2;
+        }
+        o->tu_memory = v * unit;
+        break;
+    }
+    case OPT_COLOR:
+        if (strcmp(arg, "auto") == 0)
+            o->color = -1;
+        else if (strcmp(arg, "always") == 0)
+            o->color = 1;
+        else if (strcmp(arg, "never") == 0)
+            o->color = 0;
+        else {
+            fprintf(stderr, "hotscan: unknown --color '%s' (auto, always or never)\n", arg);
+            return 2;
+        }
+        break;
+    default:
+        break;
+    }
+    return -1;
+}
+
+static void set_defaults(scan_options *o)
+{
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = ncpu > 0 ? (int)ncpu : 1;
     o->tu_timeout = 300;
@@ -168,202 +473,119 @@ static int parse_options(int argc, char **argv, scan_options *o)
     o->color = -1;
     o->min_confidence = 2;
     o->profile_threshold = 1.0;
+}
+
+/* The value of --NAME (--NAME VALUE or --NAME=VALUE) in the first argc words, before getopt
+ * runs: the config file is read before the command line's options are applied over it. */
+static const char *prescan(int argc, char **argv, const char *name, bool *flag)
+{
+    size_t n = strlen(name);
+    const char *found = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] != '-' || strncmp(a + 2, name, n) != 0)
+            continue;
+        if (a[2 + n] == '=')
+            found = a + 3 + n;
+        else if (a[2 + n] == '\0' && flag)
+            *flag = true;
+        else if (a[2 + n] == '\0' && i + 1 < argc)
+            found = argv[++i];
+    }
+    return found;
+}
+
+/* Reads .hotscan.yml (--config FILE, or found by walking up from --root or the current
+ * folder; none with --no-config) into `set`. 2 after saying why it could not. */
+static int load_config(int argc, char **argv, hs_opt_set *set)
+{
+    bool no_config = false;
+    prescan(argc, argv, "no-config", &no_config);
+    const char *given = prescan(argc, argv, "config", NULL);
+    const char *root = prescan(argc, argv, "root", NULL);
+    if (no_config && !given)
+        return -1;
+    char *path = given ? hs_xstrdup(given) : hs_config_find(root ? root : ".");
+    if (!path)
+        return -1;
+    char *err = NULL;
+    int status = -1;
+    if (!hs_config_load(set, &scan_spec, path, &err)) {
+        fprintf(stderr, "hotscan: error: %s\n", err);
+        free(err);
+        status = 2;
+    }
+    free(path);
+    return status;
+}
+
+/*
+ * The options: .hotscan.yml's, then the command line's over them (a scalar replaces the
+ * file's value, a list replaces the file's list), applied in that order; `ncli` is how many
+ * words of argv are options and PATHs (the rest, after "--", are compiler flags).
+ */
+static int parse_options(int argc, char **argv, scan_options *o, hs_opt_set *set)
+{
+    set_defaults(o);
+    o->argc_all = argc;
+    /* "-- FLAGS": compiler flags for every TU, as clang-tidy takes them; getopt sees the rest. */
+    int nflags_at = argc;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            nflags_at = i;
+            break;
+        }
+    int ncli = nflags_at;
+    argc = ncli;
+    int status = load_config(argc, argv, set);
+    if (status >= 0)
+        return status;
     optind = 1;
     opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":p:o:j:qh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'p':
-            o->database = optarg;
-            break;
-        case 'o':
-            o->output = optarg;
-            break;
-        case 'j': {
-            char *end;
-            long j = strtol(optarg, &end, 10);
-            if (*end || j < 1 || j > 1024) {
-                fprintf(stderr, "hotscan: -j needs a number of jobs from 1 to 1024, not '%s'\n", optarg);
-                return 2;
-            }
-            o->jobs = (int)j;
-            break;
-        }
-        case 'q':
-            o->quiet = true;
-            break;
-        case OPT_EXIT_ZERO:
-            o->exit_zero = true;
-            break;
-        case OPT_EXPORT_FIXES:
-            o->export_fixes = optarg;
-            break;
-        case OPT_PATCH:
-            o->patch = optarg;
-            break;
-        case OPT_FIX:
-            o->fix = true;
-            break;
-        case OPT_PROFILE:
-            o->profile = optarg;
-            break;
-        case OPT_PROFILE_THRESHOLD: {
-            char *end;
-            double t = strtod(optarg, &end);
-            if (end != optarg && *end == '%')
-                end++;
-            if (end == optarg || *end || !(t >= 0) || t > 100) {
-                fprintf(stderr, "hotscan: --profile-threshold needs a percentage from 0 to 100 (1, 0.5), "
-                                "not '%s'\n", optarg);
-                return 2;
-            }
-            o->profile_threshold = t;
-            break;
-        }
-        case OPT_KEEP_UNSAMPLED:
-            o->keep_unsampled = true;
-            break;
-        case OPT_FIX_LEVEL:
-            if (strcmp(optarg, "safe") == 0)
-                o->fix_level = HS_FIX_SAFE;
-            else if (strcmp(optarg, "aggressive") == 0)
-                o->fix_level = HS_FIX_AGGRESSIVE;
-            else {
-                fprintf(stderr, "hotscan: unknown --fix-level '%s' (safe or aggressive)\n", optarg);
-                return 2;
-            }
-            break;
-        case OPT_CACHE:
-            o->cache_dir = optarg;
-            break;
-        case OPT_NO_CACHE:
-            o->no_cache = true;
-            break;
-        case OPT_SHARD: {
-            char *end = NULL;
-            unsigned long k = strtoul(optarg, &end, 10), n = 0;
-            if (end && *end == '/')
-                n = strtoul(end + 1, &end, 10);
-            if (!end || *end || k < 1 || n < 1 || k > n || n > 100000) {
-                fprintf(stderr, "hotscan: --shard needs K/N with 1 <= K <= N (e.g. 2/4), not '%s'\n", optarg);
-                return 2;
-            }
-            o->shard_k = (unsigned)k;
-            o->shard_n = (unsigned)n;
-            break;
-        }
-        case OPT_FACTS_OUT:
-            o->extract_only = true; /* and the facts go where --facts-dir puts them: */
-            /* fall through */
-        case OPT_FACTS_DIR:
-            o->facts_dir = optarg;
-            if (mkdir(optarg, 0777) != 0 && errno != EEXIST) {
-                fprintf(stderr, "hotscan: --facts-dir %s: %s\n", optarg, strerror(errno));
-                return 2;
-            }
-            break;
-        case OPT_MIN_CONFIDENCE:
-            o->min_confidence = hs_confidence_rank(optarg);
-            if (!o->min_confidence) {
-                fprintf(stderr, "hotscan: unknown --min-confidence '%s' (low, medium or high)\n", optarg);
-                return 2;
-            }
-            break;
-        case 'h':
+    int c, index;
+    while ((c = getopt_long(argc, argv, ":p:o:j:qh", scan_longopts, &index)) != -1) {
+        if (c == 'h') {
             scan_usage(stdout, o->judge);
             return hs_close_stdout("the help") ? 0 : 2;
-        case OPT_HOT:
-            hs_vec_push(&o->hot, hs_xstrdup(optarg));
-            break;
-        case OPT_FORMAT:
-            if (strcmp(optarg, "text") == 0)
-                o->format = HS_FORMAT_TEXT;
-            else if (strcmp(optarg, "json") == 0)
-                o->format = HS_FORMAT_JSON;
-            else if (strcmp(optarg, "sarif") == 0)
-                o->format = HS_FORMAT_SARIF;
-            else {
-                fprintf(stderr, "hotscan: unknown --format '%s' (text, json or sarif)\n", optarg);
-                return 2;
-            }
-            break;
-        case OPT_RULES:
-            hs_vec_push(&o->rule_dirs, hs_xstrdup(optarg));
-            break;
-        case OPT_ENABLE:
-            push_list(&o->enable, optarg);
-            break;
-        case OPT_DISABLE:
-            push_list(&o->disable, optarg);
-            break;
-        case OPT_ROOT:
-            o->root = optarg;
-            break;
-        case OPT_TIMEOUT: {
-            char *end;
-            double t = strtod(optarg, &end);
-            if (end == optarg || *end || !(t >= 0) || t > 1e9) {
-                fprintf(stderr, "hotscan: --tu-timeout needs seconds (0.5, 300; 0: no limit), not '%s'\n", optarg);
-                return 2;
-            }
-            o->tu_timeout = t;
-            break;
         }
-        case OPT_MEMORY: {
-            char *end;
-            errno = 0;
-            long long v = strtoll(optarg, &end, 10);
-            long long unit = 1LL << 20; /* a bare number is MiB */
-            if (end != optarg && (*end == 'K' || *end == 'k'))
-                unit = 1LL << 10, end++;
-            else if (end != optarg && (*end == 'M' || *end == 'm'))
-                unit = 1LL << 20, end++;
-            else if (end != optarg && (*end == 'G' || *end == 'g'))
-                unit = 1LL << 30, end++;
-            if (end == optarg || *end || errno || v < 0 || v > (1LL << 50) / unit ||
-                (v > 0 && v * unit < (64LL << 20))) {
-                fprintf(stderr, "hotscan: --tu-memory needs a size of at least 64M (e.g. 4G, "
-                                "512M; a bare number is MiB; 0: no cap), not '%s'\n", optarg);
-                return 2;
-            }
-            o->tu_memory = v * unit;
-            break;
-        }
-        case OPT_COLOR:
-            if (strcmp(optarg, "auto") == 0)
-                o->color = -1;
-            else if (strcmp(optarg, "always") == 0)
-                o->color = 1;
-            else if (strcmp(optarg, "never") == 0)
-                o->color = 0;
-            else {
-                fprintf(stderr, "hotscan: unknown --color '%s' (auto, always or never)\n", optarg);
-                return 2;
-            }
-            break;
-        case ':':
+        if (c == ':') {
             fprintf(stderr, "hotscan: option '%s' needs a value\n", argv[optind - 1]);
             return 2;
-        default:
-            fprintf(stderr, "hotscan: unknown option '%s' (see 'hotscan scan --help')\n",
-                    argv[optind - 1]);
+        }
+        if (c == '?') {
+            fprintf(stderr, "hotscan: unknown option '%s' (see 'hotscan scan --help')\n", argv[optind - 1]);
             return 2;
         }
-    }
-    size_t nrules;
-    const hs_rule *const *rules = hs_rules_all(&nrules);
-    hs_vec *lists[2] = {&o->enable, &o->disable};
-    for (int l = 0; l < 2; l++) {
-        for (size_t i = 0; i < lists[l]->len; i++) {
-            if (!hs_rule_find(lists[l]->items[i])) {
-                fprintf(stderr, "hotscan: unknown rule '%s'; the rules are:", (char *)lists[l]->items[i]);
-                for (size_t r = 0; r < nrules; r++)
-                    fprintf(stderr, " %s", rules[r]->id);
-                fprintf(stderr, "\n");
+        const struct option *opt = hs_opt_find(&scan_spec, NULL, c);
+        if (!opt)
+            opt = &scan_longopts[index];
+        /* These three are read before getopt runs (which file to load), so an abbreviation
+         * getopt would accept (--conf) must not slip past that. */
+        if (c == OPT_CONFIG || c == OPT_NO_CONFIG || c == OPT_ROOT) {
+            const char *word = optarg && optarg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
+            size_t n = strlen(opt->name);
+            if (strncmp(word, "--", 2) != 0 || strncmp(word + 2, opt->name, n) != 0 ||
+                (word[2 + n] != '\0' && word[2 + n] != '=')) {
+                fprintf(stderr, "hotscan: write '--%s' in full, not '%s'\n", opt->name, word);
                 return 2;
             }
         }
+        if (c != OPT_CONFIG && c != OPT_NO_CONFIG)
+            hs_opt_set_record(set, &scan_spec, opt, opt->has_arg == no_argument ? NULL : optarg, NULL, true);
     }
+    int paths_at = optind;
+    for (int i = nflags_at + 1; i < o->argc_all; i++)
+        hs_opt_set_record(set, &scan_spec, hs_opt_find(&scan_spec, "extra-arg", 0), argv[i], NULL, true);
+    for (size_t i = 0; i < set->entries.len; i++) {
+        const hs_opt_entry *e = set->entries.items[i];
+        if (apply_option(o, e->opt->val, e->value) >= 0) {
+            if (e->origin)
+                fprintf(stderr, "hotscan: (that is '%s' in %s)\n", e->opt->name, e->origin);
+            return 2;
+        }
+    }
+    optind = paths_at;
+    o->npaths = ncli - paths_at;
     return -1; /* go on */
 }
 
@@ -378,10 +600,37 @@ static hs_ruledata *load_rule_data(const scan_options *o)
     return rd;
 }
 
-/* Prints what a person should know after the scan: errors, hidden findings, the summary. */
-static void print_summary(const scan_options *o, json_t *report, const hs_merge *m, size_t hidden,
-                          size_t n, double seconds)
+/* What the scan left out of the report, and why, for the summary. */
+typedef struct {
+    size_t hidden;     /* below --min-confidence */
+    size_t suppressed; /* by NOLINT comments */
+    size_t unused;     /* suppressions that suppressed nothing (--report-unused-suppressions) */
+    size_t baselined;  /* in the --baseline report */
+    size_t outside_diff; /* on no line --diff-base's change touched */
+} hs_scan_counts;
+
+/* With --report-unused-suppressions: the files whose suppressions are checked are the TUs
+ * under the root and every file under it that defines a function the model knows. */
+static void load_scanned_files(hs_suppressions *sup, const hs_discovery *disc, const hs_program *p,
+                               const char *root)
 {
+    for (size_t i = 0; i < disc->tus.len; i++) {
+        const char *file = ((hs_tu_input *)disc->tus.items[i])->file;
+        if (hs_path_is_under(root, file))
+            hs_suppressions_load(sup, file);
+    }
+    for (size_t i = 0; p && i < p->function_list.len; i++) {
+        const hs_function *f = p->function_list.items[i];
+        if (f->file && f->defined && hs_path_is_under(root, f->file))
+            hs_suppressions_load(sup, f->file);
+    }
+}
+
+/* Prints what a person should know after the scan: errors, hidden findings, the summary. */
+static void print_summary(const scan_options *o, json_t *report, const hs_merge *m,
+                          const hs_scan_counts *counts, size_t n, double seconds)
+{
+    size_t hidden = counts->hidden;
     json_t *errors = json_object_get(report, "errors");
     size_t nfind = json_array_size(json_object_get(report, "findings")), nerr = json_array_size(errors);
     size_t i;
@@ -391,6 +640,24 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
                 json_string_value(json_object_get(e, "message")));
     if (o->quiet)
         return;
+    if (counts->unused && o->format != HS_FORMAT_TEXT) {
+        json_array_foreach(json_object_get(report, "unused_suppressions"), i, e)
+            fprintf(stderr, "%s:%lld:%lld: warning: %s %s [unused-suppression]\n",
+                    json_string_value(json_object_get(e, "file")),
+                    (long long)json_integer_value(json_object_get(e, "line")),
+                    (long long)json_integer_value(json_object_get(e, "column")),
+                    json_string_value(json_object_get(e, "text")),
+                    json_string_value(json_object_get(e, "message")));
+    }
+    if (o->baseline)
+        fprintf(stderr, "hotscan: note: %zu finding%s already in the baseline %s left out\n", counts->baselined,
+                counts->baselined == 1 ? "" : "s", o->baseline);
+    if (o->diff_base)
+        fprintf(stderr, "hotscan: note: %zu finding%s on lines not changed since %s left out (--diff-base)\n",
+                counts->outside_diff, counts->outside_diff == 1 ? "" : "s", o->diff_base);
+    if (counts->suppressed)
+        fprintf(stderr, "hotscan: note: %zu finding%s suppressed by NOLINT comments\n", counts->suppressed,
+                counts->suppressed == 1 ? "" : "s");
     if (hidden)
         fprintf(stderr, "hotscan: note: %zu lower-confidence finding%s left out (--min-confidence low shows them)\n",
                 hidden, hidden == 1 ? "" : "s");
@@ -409,7 +676,6 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
     fprintf(stderr, "hotscan: %zu finding%s in %zu translation unit%s (%zu with errors, %zu failed%s) in %.1f s\n",
             nfind, nfind == 1 ? "" : "s", n, n == 1 ? "" : "s", nerr - m->failed, m->failed, cached, seconds);
     free(cached);
-
 }
 
 static void print_ignored_arguments(const hs_merge *m)
@@ -449,6 +715,90 @@ static bool write_report(const scan_options *o, json_t *report)
     free(err);
     free(data);
     return ok;
+}
+
+/* --exclude: a glob matched against the path under the root (`*` crosses '/'), or a folder. */
+static bool excluded(const scan_options *o, const char *root, const char *path)
+{
+    if (!o->exclude.len)
+        return false;
+    char *rel = path[0] == '/' ? hs_path_relative(root, path) : hs_xstrdup(path);
+    bool hit = false;
+    for (size_t i = 0; !hit && i < o->exclude.len; i++) {
+        char *pat = hs_xstrdup(o->exclude.items[i]);
+        size_t n = strlen(pat);
+        while (n > 1 && pat[n - 1] == '/')
+            pat[--n] = '\0';
+        char *under = hs_printf("%s/*", pat);
+        hit = fnmatch(pat, rel, 0) == 0 || fnmatch(under, rel, 0) == 0;
+        free(under);
+        free(pat);
+    }
+    free(rel);
+    return hit;
+}
+
+static void drop_excluded_tus(const scan_options *o, const char *root, hs_discovery *disc)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < disc->tus.len; i++) {
+        hs_tu_input *in = disc->tus.items[i];
+        if (excluded(o, root, in->file)) {
+            hs_tu_input_free(in);
+            disc->left_out++; /* the program the scan sees lacks it */
+        }
+        else
+            disc->tus.items[kept++] = in;
+    }
+    disc->tus.len = kept;
+}
+
+static void drop_excluded_findings(const scan_options *o, const char *root, json_t *findings)
+{
+    for (size_t i = json_array_size(findings); o->exclude.len && i-- > 0;)
+        if (excluded(o, root, json_string_value(json_object_get(json_array_get(findings, i), "file"))))
+            json_array_remove(findings, i);
+}
+
+/* Marks the findings --baseline holds before fix-its are verified (a baselined finding's fix
+ * would cost a reparse for nothing): the fingerprints come from a finalized copy, which
+ * gives each finding the fingerprint the real finalize will (the same findings, the same
+ * order). */
+static void mark_baselined(json_t *findings, const char *root, const hs_strmap *baseline)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(findings, i, f) json_object_set_new(f, "_index", json_integer((json_int_t)i));
+    json_t *copy = json_deep_copy(findings);
+    hs_findings_finalize(copy, root);
+    hs_baseline_mark(copy, baseline);
+    json_array_foreach(copy, i, f) {
+        if (json_is_true(json_object_get(f, "baselined")))
+            json_object_set_new(json_array_get(findings, (size_t)json_integer_value(json_object_get(f, "_index"))),
+                                "baselined", json_true());
+    }
+    json_decref(copy);
+    json_array_foreach(findings, i, f) json_object_del(f, "_index");
+}
+
+/* Every TU's command made fit for libclang, with the user's extra flags; a note says which
+ * precompiled-header options were dropped. */
+static void adjust_commands(const scan_options *o, hs_discovery *disc)
+{
+    hs_strmap *dropped = hs_strmap_create();
+    for (size_t i = 0; i < disc->tus.len; i++)
+        hs_tu_input_adjust(disc->tus.items[i], (char *const *)o->extra_before.items, o->extra_before.len,
+                           (char *const *)o->extra_after.items, o->extra_after.len, dropped);
+    if (hs_strmap_size(dropped) && !o->quiet) {
+        fprintf(stderr, "hotscan: note: precompiled headers are not used (libclang cannot read another "
+                        "compiler's); dropped:");
+        const char *k;
+        size_t shown = 0;
+        for (size_t it = 0; hs_strmap_next(dropped, &it, &k, NULL);)
+            fprintf(stderr, "%s %s", shown++ ? "," : "", k);
+        fprintf(stderr, "\n");
+    }
+    hs_strmap_delete(dropped);
 }
 
 /*
@@ -531,8 +881,34 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         fprintf(stderr, "hotscan: error: --root %s: %s\n", o->root ? o->root : ".", strerror(errno));
         return 2;
     }
+    hs_strmap *baseline = NULL;
+    if (o->baseline) {
+        char *berr = NULL;
+        baseline = hs_strmap_create();
+        if (!hs_baseline_load(o->baseline, baseline, &berr)) {
+            fprintf(stderr, "hotscan: error: %s\n", berr);
+            free(berr);
+            hs_strmap_delete(baseline);
+            free(root);
+            return 2;
+        }
+    }
+    hs_changed_lines *changed = NULL;
+    if (o->diff_base) {
+        char *derr = NULL;
+        changed = hs_changed_lines_from_git(root, o->diff_base, &derr);
+        if (!changed) {
+            fprintf(stderr, "hotscan: error: %s\n", derr);
+            free(derr);
+            hs_strmap_delete(baseline);
+            free(root);
+            return 2;
+        }
+    }
     hs_ruledata *rd = load_rule_data(o);
     if (!rd) {
+        hs_changed_lines_delete(changed);
+        hs_strmap_delete(baseline);
         free(root);
         return 2;
     }
@@ -545,6 +921,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
             fprintf(stderr, "hotscan: error: %s\n", perr);
             free(perr);
             hs_ruledata_delete(rd);
+            hs_changed_lines_delete(changed);
+            hs_strmap_delete(baseline);
             free(root);
             return 2;
         }
@@ -553,22 +931,29 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     char *err = NULL;
     bool found = o->judge ? hs_discover_from_facts(paths, npaths, &disc, &err)
                           : hs_discover(o->database, paths, npaths, &disc, &err);
-    if (found && o->shard_n) {
-        disc.selected_tus = disc.tus.len;
-        hs_discovery_shard(&disc, o->shard_k, o->shard_n);
-    }
     if (!found) {
         fprintf(stderr, "hotscan: error: %s\n", err);
         free(err);
         hs_discovery_free(&disc);
         hs_ruledata_delete(rd);
         hs_profile_delete(profile);
+        hs_changed_lines_delete(changed);
+        hs_strmap_delete(baseline);
         free(root);
         return 2;
     }
     if (!o->quiet)
         for (size_t i = 0; i < disc.notes.len; i++)
             fprintf(stderr, "hotscan: note: %s\n", (char *)disc.notes.items[i]);
+    /* A judge's TUs were excluded and adjusted by the scan that wrote their facts. */
+    if (!o->judge) {
+        drop_excluded_tus(o, root, &disc);
+        adjust_commands(o, &disc);
+    }
+    if (o->shard_n) {
+        disc.selected_tus = disc.tus.len;
+        hs_discovery_shard(&disc, o->shard_k, o->shard_n);
+    }
     size_t n = disc.tus.len;
     if (!o->quiet && n > 0 && hs_discovery_count_under(&disc, root) == 0)
         fprintf(stderr, "hotscan: note: none of the %zu translation units lies under the root %s, and only "
@@ -605,6 +990,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         hs_discovery_free(&disc);
         hs_ruledata_delete(rd);
         hs_profile_delete(profile);
+        hs_changed_lines_delete(changed);
+        hs_strmap_delete(baseline);
         free(root);
         return status;
     }
@@ -621,19 +1008,43 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         hs_profile_annotate(pmap, findings, o->keep_unsampled);
         json_object_set_new(json_object_get(extra, "summary"), "profile", hs_profile_summary(pmap));
     }
+    drop_excluded_findings(o, root, findings);
+    /* Suppressed findings are marked now (their fixes are not verified) and dropped after the
+     * fingerprints are made, so a NOLINT on one finding does not renumber its twins. */
+    hs_suppressions *sup = hs_suppressions_create(root);
+    hs_suppressions_mark(sup, findings);
+    if (changed)
+        hs_changed_lines_mark(changed, findings, merge.program);
+    hs_changed_lines_delete(changed);
+    if (o->report_unused_suppressions)
+        load_scanned_files(sup, &disc, merge.program, root);
     hs_merge_release_program(&merge);
 
     /* Only fix-its the report will show are verified: each costs a reparse of its TU. */
     json_t *files_map = json_object();
+    if (baseline) {
+        mark_baselined(findings, root, baseline);
+        hs_strmap_delete(baseline);
+    }
     json_t *shown = hs_findings_at_least(findings, o->min_confidence);
+    hs_findings_drop_marked(shown, "suppressed");
+    hs_findings_drop_marked(shown, "baselined");
+    hs_findings_drop_marked(shown, "outside_diff");
     hs_fix_verify(shown, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
                   stderr);
     json_decref(shown);
     /* Fingerprints first, so they do not depend on what --min-confidence leaves out. */
     hs_findings_finalize(findings, root);
-    size_t hidden = hs_findings_drop_below(findings, o->min_confidence);
+    hs_scan_counts counts = {0};
+    counts.suppressed = hs_findings_drop_marked(findings, "suppressed");
+    counts.baselined = hs_findings_drop_marked(findings, "baselined");
+    counts.outside_diff = hs_findings_drop_marked(findings, "outside_diff");
+    counts.hidden = hs_findings_drop_below(findings, o->min_confidence);
     if (pmap)
         hs_findings_rank_by_profile(findings);
+    json_t *unused = o->report_unused_suppressions ? hs_suppressions_unused(sup) : NULL;
+    hs_suppressions_delete(sup);
+    counts.unused = json_array_size(unused);
 
     double seconds = hs_now_seconds() - t0;
     if (json_is_object(extra)) {
@@ -644,14 +1055,29 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     }
     json_t *report = hs_report_new(root, n, findings, merge.errors, files_map, extra, seconds);
     merge.errors = NULL;
+    json_t *summary = json_object_get(report, "summary");
+    char *docs = o->docs_url ? hs_xstrdup(o->docs_url) : hs_docs_default_url();
+    if (docs)
+        json_object_set_new(json_object_get(report, "tool"), "docs_url", json_string(docs));
+    free(docs);
+    json_object_set_new(summary, "suppressed", json_integer((json_int_t)counts.suppressed));
+    if (o->baseline)
+        json_object_set_new(summary, "baselined", json_integer((json_int_t)counts.baselined));
+    if (o->diff_base)
+        json_object_set_new(summary, "outside_diff", json_integer((json_int_t)counts.outside_diff));
+    if (unused) {
+        json_object_set_new(summary, "unused_suppressions", json_integer((json_int_t)counts.unused));
+        json_object_set_new(report, "unused_suppressions", unused);
+    }
     if (!write_report(o, report))
         status = 2;
     if (!hs_emit_fix_outputs(report, o->patch, o->export_fixes, o->fix, stderr))
         status = 2;
-    print_summary(o, report, &merge, hidden, n, seconds);
+    print_summary(o, report, &merge, &counts, n, seconds);
     hs_profile_map_delete(pmap);
     hs_profile_delete(profile);
-    size_t nfind = json_array_size(findings), nerr = json_array_size(json_object_get(report, "errors"));
+    size_t nfind = json_array_size(findings) + counts.unused;
+    size_t nerr = json_array_size(json_object_get(report, "errors"));
     if (status == 0)
         status = nerr ? 2 : (nfind && !o->exit_zero) ? 1 : 0;
     json_decref(report);
@@ -671,13 +1097,43 @@ int hs_cli_scan(int argc, char **argv, bool judge)
 {
     scan_options o = {0};
     o.judge = judge;
-    int status = parse_options(argc, argv, &o);
+    hs_opt_set set;
+    hs_opt_set_init(&set);
+    int status = parse_options(argc, argv, &o, &set);
     if (status < 0 && judge && (o.shard_n || o.extract_only)) {
         fprintf(stderr, "hotscan: judge reads facts: --shard and --facts-out are scan options\n");
         status = 2;
     }
     if (status < 0)
-        status = run_scan(&o, argv + optind, argc - optind);
+        status = run_scan(&o, argv + optind, o.npaths);
+    hs_opt_set_free(&set);
+    free_list(&o.exclude);
+    free_list(&o.extra_before);
+    free_list(&o.extra_after);
+    free_list(&o.hot);
+    free_list(&o.rule_dirs);
+    free_list(&o.enable);
+    free_list(&o.disable);
+    return status;
+}
+
+int scan_dump_config(int argc, char **argv, FILE *out)
+{
+    scan_options o = {0};
+    hs_opt_set set;
+    hs_opt_set_init(&set);
+    int status = parse_options(argc, argv, &o, &set);
+    if (status < 0) {
+        if (o.npaths > 0)
+            fprintf(stderr, "hotscan: note: PATHs are not options; '%s' and the rest are not in the dump\n",
+                    argv[optind]);
+        hs_opt_set_dump(out, &set, &scan_spec);
+        status = hs_close_stdout("the options") ? 0 : 2;
+    }
+    hs_opt_set_free(&set);
+    free_list(&o.exclude);
+    free_list(&o.extra_before);
+    free_list(&o.extra_after);
     free_list(&o.hot);
     free_list(&o.rule_dirs);
     free_list(&o.enable);

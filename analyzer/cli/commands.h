@@ -17,5 +17,10 @@ int cmd_calibrate(int argc, char **argv);
 /* scan's and judge's shared body (cmd_scan.c): `judge` reads facts files instead of parsing. */
 #include <stdbool.h>
 int hs_cli_scan(int argc, char **argv, bool judge);
+int cmd_config(int argc, char **argv);
+
+#include <stdio.h>
+/* `hotscan config --dump`'s work: scan's options (.hotscan.yml, then argv) as YAML. */
+int scan_dump_config(int argc, char **argv, FILE *out);
 
 #endif

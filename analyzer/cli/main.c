@@ -20,6 +20,7 @@ static const command commands[] = {
     {"profile", cmd_profile, "record a CPU profile of a command with perf, for scan --profile"},
     {"judge", cmd_judge, "report on facts that scan --facts-out (shards) or extract wrote"},
     {"extract", cmd_extract, "write one TU's facts as a build step (a compiler launcher)"},
+    {"config", cmd_config, "print the scan options in effect (.hotscan.yml and the command line)"},
     {"apply", cmd_apply, "apply a JSON report's verified fixes (or --dry-run: show the diff)"},
     {"validate", cmd_validate, "prove a fix: its code changes (--codegen) and a benchmark of both variants"},
     {"calibrate", cmd_calibrate, "measure what clock reads and atomics cost here; writes rule data for scan"},

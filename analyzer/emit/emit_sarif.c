@@ -184,25 +184,43 @@ static const char *result_level(const char *severity)
     return "warning";
 }
 
-static json_t *rule_descriptor(const hs_rule *rule)
+/* A doc page's URI under the report's tool.docs_url ("docs/rules/x.md" -> BASE/rules/x.md). */
+static char *doc_uri(const char *docs_url, const char *doc)
+{
+    if (!docs_url || !*docs_url)
+        return NULL;
+    if (strncmp(doc, "docs/", 5) == 0)
+        doc += 5;
+    size_t n = strlen(docs_url);
+    return hs_printf("%.*s/%s", (int)(n && docs_url[n - 1] == '/' ? n - 1 : n), docs_url, doc);
+}
+
+static json_t *rule_descriptor(const hs_rule *rule, const char *docs_url)
 {
     const char *level = "warning"; /* every rule's default; timer-hot-path varies per result */
     char *name = pascal_name(rule->id);
-    char *help_text = hs_printf("%s See %s in the hotscan source tree for what the rule finds, why it "
-                                "costs, and how to fix it.", rule->description, rule->doc);
-    char *help_md = hs_printf("**%s**\n\n%s\n\nDocumentation: `%s` in the hotscan source tree.",
-                              rule->summary, rule->description, rule->doc);
+    char *uri = doc_uri(docs_url, rule->doc);
+    char *help_text = uri ? hs_printf("%s See %s for what the rule finds, why it costs, and how to fix it.",
+                                      rule->description, uri)
+                          : hs_printf("%s See %s in the hotscan source tree for what the rule finds, why it "
+                                      "costs, and how to fix it.", rule->description, rule->doc);
+    char *help_md = uri ? hs_printf("**%s**\n\n%s\n\n[Documentation](%s)", rule->summary, rule->description, uri)
+                        : hs_printf("**%s**\n\n%s\n\nDocumentation: `%s` in the hotscan source tree.",
+                                    rule->summary, rule->description, rule->doc);
     json_t *d = json_object();
     json_object_set_new(d, "id", jstr(rule->id));
     json_object_set_new(d, "name", jstr(name));
     json_object_set_new(d, "shortDescription", message(rule->summary));
     json_object_set_new(d, "fullDescription", message(rule->description));
     json_object_set_new(d, "help", json_pack("{s:o, s:o}", "text", jstr(help_text), "markdown", jstr(help_md)));
+    if (uri)
+        json_object_set_new(d, "helpUri", jstr(uri));
     json_object_set_new(d, "defaultConfiguration", json_pack("{s:s}", "level", level));
     json_object_set_new(d, "properties",
                         json_pack("{s:[s], s:s, s:s, s:s}", "tags", "performance", "precision", "high",
                                   "problem.severity", problem_severity(level), "documentation", rule->doc));
     free(name);
+    free(uri);
     free(help_text);
     free(help_md);
     return d;
@@ -448,6 +466,7 @@ static json_t *invocation(json_t *errors)
 static json_t *sarif_log(json_t *report)
 {
     const char *version = str(json_object_get(report, "tool"), "version");
+    const char *docs_url = str(json_object_get(report, "tool"), "docs_url");
     if (!*version)
         version = HOTSCAN_VERSION;
 
@@ -455,7 +474,7 @@ static json_t *sarif_log(json_t *report)
     size_t nrules;
     const hs_rule *const *table = hs_rules_all(&nrules);
     for (size_t i = 0; i < nrules; i++)
-        json_array_append_new(rules, rule_descriptor(table[i]));
+        json_array_append_new(rules, rule_descriptor(table[i], docs_url));
 
     json_t *results = json_array();
     size_t i;
@@ -467,6 +486,10 @@ static json_t *sarif_log(json_t *report)
     json_object_set_new(driver, "name", json_string("hotscan"));
     json_object_set_new(driver, "version", jstr(version));
     json_object_set_new(driver, "semanticVersion", jstr(version));
+    char *info = doc_uri(docs_url, "docs/hotscan.md");
+    if (info)
+        json_object_set_new(driver, "informationUri", jstr(info));
+    free(info);
     json_object_set_new(driver, "rules", rules);
 
     json_t *run = json_object();

@@ -101,5 +101,10 @@ bool hs_emit_text(FILE *out, json_t *report, bool color)
             note(out, p, str(f, "file"), num(f, "line"), num(f, "column"), msg);
         }
     }
+    /* --report-unused-suppressions: each as a warning where it is written. */
+    json_array_foreach(json_object_get(report, "unused_suppressions"), i, f)
+        fprintf(out, "%s%s:%lld:%lld:%s %swarning:%s %s %s [unused-suppression]\n", p->bold, str(f, "file"),
+                num(f, "line"), num(f, "column"), p->reset, p->warning, p->reset, str(f, "text"),
+                str(f, "message"));
     return !ferror(out);
 }

@@ -7,7 +7,9 @@
 #include "hotscan/emit.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +64,50 @@ json_t *hs_report_new(const char *root, size_t translation_units, json_t *findin
     json_object_update(report, extra);
     json_decref(extra);
     return report;
+}
+
+/* A path as a file: URI, each byte outside the unreserved set and '/' percent-encoded. */
+static char *file_uri(const char *path)
+{
+    hs_buf b;
+    hs_buf_init(&b);
+    hs_buf_puts(&b, "file://");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("-._~/", *p))
+            hs_buf_append(&b, (const char *)p, 1);
+        else
+            hs_buf_printf(&b, "%%%02X", *p);
+    }
+    return hs_buf_take(&b);
+}
+
+char *hs_docs_default_url(void)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *dir = hs_dirname(exe);
+        char *installed = hs_path_join(dir, "../share/doc/hotscan");
+        free(dir);
+        char *real = hs_realpath(installed);
+        free(installed);
+        char *rules = real ? hs_path_join(real, "rules") : NULL;
+        bool ok = rules && access(rules, R_OK) == 0;
+        free(rules);
+        if (ok) {
+            char *uri = file_uri(real);
+            free(real);
+            return uri;
+        }
+        free(real);
+    }
+#ifdef HOTSCAN_SOURCE_DOCS_DIR
+    return file_uri(HOTSCAN_SOURCE_DOCS_DIR);
+#else
+    return NULL;
+#endif
 }
 
 bool hs_emit_report(FILE *out, json_t *report, hs_report_format format, bool color)

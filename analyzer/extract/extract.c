@@ -2425,6 +2425,53 @@ static bool usable_directory(const char *dir)
     return access(dir, X_OK) == 0;
 }
 
+/*
+ * A TU libclang gave up on leaves no diagnostics to ask for; parsed again by an index that
+ * prints them, with standard error sent to a temporary file, its error lines are clang's own
+ * account ("fatal error: file 'x.pch' is not a valid precompiled PCH file"). NULL when there
+ * is none. (Runs in a worker process, whose standard error nothing else writes meanwhile.)
+ */
+static char *clang_says_why(const char *const *argv, int argc, struct CXUnsavedFile *unsaved, unsigned n_unsaved,
+                            unsigned options)
+{
+    FILE *capture = tmpfile();
+    if (!capture)
+        return NULL;
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    if (saved < 0 || dup2(fileno(capture), STDERR_FILENO) < 0) {
+        if (saved >= 0)
+            close(saved);
+        fclose(capture);
+        return NULL;
+    }
+    CXIndex loud = clang_createIndex(0, 1);
+    CXTranslationUnit tu = NULL;
+    clang_parseTranslationUnit2FullArgv(loud, NULL, argv, argc, unsaved, n_unsaved, options, &tu);
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(loud);
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    hs_buf why;
+    hs_buf_init(&why);
+    char line[1024];
+    rewind(capture);
+    while (why.len < 600 && fgets(line, sizeof line, capture)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!strstr(line, "error: "))
+            continue;
+        hs_buf_printf(&why, "%s%s", why.len ? "; " : "", line);
+    }
+    fclose(capture);
+    if (!why.len) {
+        hs_buf_free(&why);
+        return NULL;
+    }
+    return hs_buf_take(&why);
+}
+
 /* `detailed`: keep the preprocessing record, for the skipped ranges (inactive.c). */
 static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
                                   unsigned n_unsaved, bool detailed, hs_extract_error *code, char **err)
@@ -2465,13 +2512,16 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
         options |= CXTranslationUnit_DetailedPreprocessingRecord;
     enum CXErrorCode status =
         clang_parseTranslationUnit2FullArgv(index, NULL, argv, argc, unsaved, n_unsaved, options, &tu);
-    free(argv);
     if (status != CXError_Success || !tu) {
         const char *message;
         set_code(code, parse_error_of(status == CXError_Success ? CXError_Failure : status, &message));
-        *err = hs_xstrdup(message);
+        char *why = status == CXError_Crashed ? NULL : clang_says_why(argv, argc, unsaved, n_unsaved, options);
+        *err = why ? hs_printf("%s: %s", message, why) : hs_xstrdup(message);
+        free(why);
+        free(argv);
         return NULL;
     }
+    free(argv);
     set_code(code, HS_EXTRACT_OK);
     return tu;
 }

@@ -406,6 +406,7 @@ static void collect(const char *tmpdir, uint32_t i, int write_err, hs_tu_result 
         char *msg = hs_read_file(epath, NULL);
         r->error = msg ? msg : hs_printf("facts unreadable: %s", jerr.text);
         unlink(epath);
+        free(epath);
     }
     free(path);
 }

@@ -190,3 +190,15 @@ size_t hs_findings_drop_below(json_t *findings, int min_rank)
     }
     return dropped;
 }
+
+size_t hs_findings_drop_marked(json_t *findings, const char *key)
+{
+    size_t dropped = 0;
+    for (size_t i = json_array_size(findings); i-- > 0;) {
+        if (json_is_true(json_object_get(json_array_get(findings, i), key))) {
+            json_array_remove(findings, i);
+            dropped++;
+        }
+    }
+    return dropped;
+}

@@ -8,6 +8,7 @@
 
 #include "hotscan/common.h"
 #include "hotscan/extract.h"
+#include "hotscan/strmap.h"
 
 typedef struct {
     hs_vec tus;       /* hs_tu_input* */
@@ -42,6 +43,16 @@ bool hs_discover_from_facts(char **paths, int npaths, hs_discovery *out, char **
 size_t hs_discovery_count_under(const hs_discovery *d, const char *root);
 
 bool hs_is_source_file(const char *path);
+
+/*
+ * Makes a compile command fit for libclang (adjust.c): drops -include-pch FILE,
+ * -include-pch=FILE, -Xclang -include-pch -Xclang FILE and -emit-pch; passes an -include
+ * HEADER that has a HEADER.pch or HEADER.gch beside it to the front end (-Xclang -include
+ * -Xclang HEADER) so no PCH is loaded for it; inserts `before` after the compiler's name and
+ * appends `after`. What was dropped goes into `dropped` (when not NULL), each kind once.
+ */
+void hs_tu_input_adjust(hs_tu_input *in, char *const *before, size_t n_before, char *const *after,
+                        size_t n_after, hs_strmap *dropped);
 
 /* Checks a compile database's text: JSON (errors as NAME:LINE:COL), an array of objects with
  * "directory", "file", and "command" or "arguments" of the right types. False with *err

@@ -38,6 +38,10 @@ size_t hs_findings_drop_below(json_t *findings, int min_rank);
  * same objects, referenced again), for work only shown findings need. */
 json_t *hs_findings_at_least(json_t *findings, int min_rank);
 
+/* Drops findings whose member `key` is true ("suppressed", "baselined", "outside_diff");
+ * returns how many it dropped. */
+size_t hs_findings_drop_marked(json_t *findings, const char *key);
+
 /* Severity order for comparisons: error > warning > note. */
 int hs_severity_rank(const char *severity);
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `cmake --install` into a temporary prefix: the binary, rule data, manual page (rendered by
+# man without warnings), bash completion (completing options and rule ids), and the docs
+# SARIF's helpUri points at. Usage: install.sh BUILD_DIR
+set -u
+build=$(realpath "$1")
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+passed=0
+failed=0
+check() { # name, then a command that must succeed
+    local name=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $name"
+    fi
+}
+
+cmake --install "$build" --prefix "$prefix" >"$prefix/install.log" 2>&1
+check "cmake --install succeeds" test $? -eq 0
+check "the binary" test -x "$prefix/bin/hotscan"
+check "the rule data" test -f "$prefix/share/hotscan/rules/timers.json"
+check "the manual page" test -f "$prefix/share/man/man1/hotscan.1"
+check "the rule docs" test -f "$prefix/share/doc/hotscan/rules/timer-hot-path.md"
+check "docs/ci.md" test -f "$prefix/share/doc/hotscan/ci.md"
+check "the bash completion" test -f "$prefix/share/bash-completion/completions/hotscan"
+
+warnings=$(MANWIDTH=80 man --warnings -l "$prefix/share/man/man1/hotscan.1" 2>&1 >/dev/null)
+check "man renders it without warnings" test -z "$warnings"
+MANWIDTH=80 man -l "$prefix/share/man/man1/hotscan.1" 2>/dev/null >"$prefix/man.txt"
+check "the page names every scan option" bash -c "
+  for o in \$('$prefix/bin/hotscan' scan --help | grep -oE -- '^ +(-[a-z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+'); do
+    grep -q -- \"\$o\" '$prefix/man.txt' || { echo \"missing \$o\"; exit 1; }
+  done"
+
+complete_words() { # words...: what the completion offers for the last one
+    bash -c 'source "$1/share/bash-completion/completions/hotscan"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _hotscan; printf "%s\n" "${COMPREPLY[@]}"' _ "$prefix" "$@"
+}
+check "completes options" test "$(complete_words "$prefix/bin/hotscan" scan --diff-b)" = "--diff-base"
+check "completes rule ids" test "$(complete_words "$prefix/bin/hotscan" scan --enable atomic | tr '\n' ' ')" = "atomic-seqcst-counter "
+check "completes commands" test "$(complete_words "$prefix/bin/hotscan" conf | head -1)" = "config"
+check "completes values" test "$(complete_words "$prefix/bin/hotscan" scan --format s)" = "sarif"
+
+src=$(mktemp -d "$prefix/src.XXXXXX")
+printf '#include <time.h>\n__attribute__((hot)) long s(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }\n' >"$src/a.c"
+(cd "$src" && "$prefix/bin/hotscan" scan -q --no-config --format sarif --exit-zero a.c >"$src/out.sarif")
+uri=$(python3 -c "import json; d=json.load(open('$src/out.sarif')); print([r['helpUri'] for r in d['runs'][0]['tool']['driver']['rules'] if r['id'] == 'timer-hot-path'][0])")
+check "helpUri points at the installed rule doc" test "$uri" = "file://$prefix/share/doc/hotscan/rules/timer-hot-path.md"
+check "... which exists" test -f "${uri#file://}"
+(cd "$src" && "$prefix/bin/hotscan" scan -q --no-config --format sarif --exit-zero --docs-url https://example.org/hotscan/docs a.c >"$src/out.sarif")
+check "--docs-url sets the base" test "$(python3 -c "import json; d=json.load(open('$src/out.sarif')); dr=d['runs'][0]['tool']['driver']; print(dr['informationUri'], dr['rules'][0]['helpUri'])")" = "https://example.org/hotscan/docs/hotscan.md https://example.org/hotscan/docs/rules/timer-hot-path.md"
+
+echo "$passed passed, $failed failed"
+test "$failed" -eq 0
