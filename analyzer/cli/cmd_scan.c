@@ -407,7 +407,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     if (o->tu_memory > 0 && !hs_tu_memory_enforced() && !o->quiet)
         fprintf(stderr, "hotscan: note: --tu-memory is not enforced in this sanitizer build\n");
     hs_pool_options pool = {.jobs = o->jobs, .tu_timeout = o->tu_timeout, .tu_memory = o->tu_memory,
-                            .rd = rd, .root = root,
+                            .rd = rd, .root = root, .full_facts = o->facts_dir != NULL,
                             .progress = !o->quiet && isatty(STDERR_FILENO),
                             .on_result = hs_merge_tu_result, .user = &merge};
     int status = 0;
