@@ -2283,10 +2283,13 @@ static void free_function(hs_walk_function *fn)
  * A later TU skips the body only when the same worker walked a body with the same skip key
  * before and that TU's facts were delivered (commit): the key is the function's USR and
  * extent, the TU's command line and directory (which decide macros and include paths),
- * the digest of the ranges the preprocessor skipped in the function's file (#if arms), and
- * a digest of every cursor of the body: its kind, where it is written and where it is
- * expanded (a macro defined differently is spelled elsewhere), its type's kind, and the
- * place of the declaration it refers to (a name bound to another declaration). Equal keys
+ * the digest of the ranges the preprocessor skipped in the function's file (#if arms; libclang
+ * records them only with the detailed preprocessing record, else the list is empty and the
+ * body digest alone tells arms apart), and a digest of the body's cursors in preorder: kinds,
+ * and for the cursors facts are made of where each is written and where it is expanded (a
+ * macro defined differently is spelled elsewhere), the kind and place of the declaration it
+ * refers to (a name bound to another declaration) and a variable's type kind and type
+ * declaration (fp_visitor). Equal keys
  * mean the two walks see the same cursors at the same places bound to the same
  * declarations, so they give facts with the same keys: the merge would have dropped the
  * later ones. A TU with compile errors neither skips nor records (its AST may be partial).
