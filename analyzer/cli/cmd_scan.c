@@ -969,6 +969,10 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_facts_cache *cache = o->judge ? NULL : open_cache(o, &disc, rd);
     hs_pool_options pool = {.jobs = o->jobs, .tu_timeout = o->tu_timeout, .tu_memory = o->tu_memory,
                             .rd = rd, .root = root, .cache = cache,
+                            /* Whole facts for --facts-dir and for the cache: a TU's cached
+                             * document must not lack header bodies an earlier TU of the same
+                             * worker was walked for, or a later scan without that TU misses them. */
+                            .full_facts = o->facts_dir != NULL || cache != NULL,
                             .progress = !o->quiet && isatty(STDERR_FILENO),
                             .on_result = hs_merge_tu_result, .user = &merge};
     int status = 0;

@@ -23,6 +23,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "hotscan/keyset.h"
+
 #define HS_MAX_NEST 128
 
 /* A loop or a breakable statement the walk is inside. */
@@ -80,6 +85,10 @@ struct hs_walk {
     bool no_indirect;              /* HOTSCAN_BENCH_NO_INDIRECT: record no indirect calls,
                                       stores or overrides (bench/indirect_cost.sh only) */
     hs_inactive_code *inactive;    /* compiled-out code's identifiers, read on first use */
+    hs_extract_cache *cache;       /* header functions walked before, or NULL */
+    const char *main_real;         /* the main file's real path (with a cache) */
+    XXH128_hash_t context;         /* digest of the command line and directory */
+    hs_strmap *skipped;            /* "%p" of CXFile -> digest of its skipped ranges */
 
     /* The collectors (rules/registry.c) and their states, one each. */
     const hs_collector *const *collectors;
@@ -2264,6 +2273,257 @@ static void free_function(hs_walk_function *fn)
     free(fn->name);
 }
 
+/*
+ * ---- Header functions walked once -------------------------------------------------------
+ *
+ * A function defined in a header (a static inline helper) is in every TU that includes the
+ * header, and the walk would query libclang about each of its cursors in each of them: on
+ * haproxy most of the walk. The merge keeps every fact such a body gives once, by a key made
+ * of where it is (file, offset, line, column), the function's and the variable's or callee's
+ * USR and an ordinal among facts at one place, and keeps the first TU's in TU order
+ * (program.c, hs_program_first_fact and the call, store and override keys); the rest of what
+ * a body gives is folded (interval fields and timed sites by set union, function attributes
+ * by "or", a variable's plain uses by their counts, of which the rule reads only "any", and
+ * the first place, which stays the first TU's). So walking a body again in a later TU can
+ * change the model only if it gives a fact with a key the earlier walk did not give.
+ *
+ * Workers take TUs in increasing index order, so the first TU in TU order that contains a
+ * function is walked by its worker in full: it is that worker's first TU with the function.
+ * A later TU skips the body only when the same worker walked a body with the same skip key
+ * before and that TU's facts were delivered (commit): the key is the function's USR and
+ * extent, the TU's command line and directory (which decide macros and include paths),
+ * the digest of the ranges the preprocessor skipped in the function's file (#if arms; libclang
+ * records them only with the detailed preprocessing record, else the list is empty and the
+ * body digest alone tells arms apart), and a digest of the body's cursors in preorder: kinds,
+ * and for the cursors facts are made of where each is written and where it is expanded (a
+ * macro defined differently is spelled elsewhere), the kind and place of the declaration it
+ * refers to (a name bound to another declaration) and a variable's type kind and type
+ * declaration (fp_visitor). Equal keys
+ * mean the two walks see the same cursors at the same places bound to the same
+ * declarations, so they give facts with the same keys: the merge would have dropped the
+ * later ones. A TU with compile errors neither skips nor records (its AST may be partial).
+ */
+struct hs_extract_cache {
+    hs_keyset *walked;   /* skip keys of bodies walked in TUs whose facts were delivered */
+    unsigned char (*pending)[16];
+    size_t npending, cap;
+    size_t walked_count, skipped_count;
+};
+
+hs_extract_cache *hs_extract_cache_create(void)
+{
+    hs_extract_cache *c = hs_xcalloc(1, sizeof *c);
+    c->walked = hs_keyset_create();
+    return c;
+}
+
+void hs_extract_cache_delete(hs_extract_cache *c)
+{
+    if (!c)
+        return;
+    hs_keyset_delete(c->walked);
+    free(c->pending);
+    free(c);
+}
+
+void hs_extract_cache_commit(hs_extract_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->npending; i++)
+        hs_keyset_add(c->walked, c->pending[i], sizeof c->pending[i]);
+    c->npending = 0;
+}
+
+void hs_extract_cache_discard(hs_extract_cache *c)
+{
+    if (c)
+        c->npending = 0;
+}
+
+void hs_extract_cache_counts(const hs_extract_cache *c, size_t *walked, size_t *skipped)
+{
+    *walked = c ? c->walked_count : 0;
+    *skipped = c ? c->skipped_count : 0;
+}
+
+static void fp_add(XXH3_state_t *st, const void *p, size_t n)
+{
+    XXH3_128bits_update(st, p, n);
+}
+
+/* A location as the same numbers in every TU: the file's device, inode and time, and the offset. */
+static void fp_location(XXH3_state_t *st, CXSourceLocation loc, bool spelling)
+{
+    CXFile file = NULL;
+    unsigned offset = 0;
+    if (spelling)
+        clang_getSpellingLocation(loc, &file, NULL, NULL, &offset);
+    else
+        clang_getExpansionLocation(loc, &file, NULL, NULL, &offset);
+    CXFileUniqueID id = {{0, 0, 0}};
+    if (file)
+        clang_getFileUniqueID(file, &id);
+    fp_add(st, id.data, sizeof id.data);
+    fp_add(st, &offset, sizeof offset);
+}
+
+/* True for the cursors that name something or give a value: what facts are made of. */
+static bool fp_detailed(enum CXCursorKind k)
+{
+    switch (k) {
+    case CXCursor_CallExpr:
+    case CXCursor_DeclRefExpr:
+    case CXCursor_MemberRefExpr:
+    case CXCursor_TypeRef:
+    case CXCursor_MemberRef:
+    case CXCursor_TemplateRef:
+    case CXCursor_OverloadedDeclRef:
+    case CXCursor_VariableRef:
+    case CXCursor_LabelRef:
+    case CXCursor_IntegerLiteral:
+    case CXCursor_FloatingLiteral:
+    case CXCursor_CharacterLiteral:
+    case CXCursor_StringLiteral:
+    case CXCursor_CXXBoolLiteralExpr:
+    case CXCursor_VarDecl:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * One cursor of a body into the skip key, in preorder: its kind and its parent's; for the
+ * cursors facts are made of, also where it is expanded and where it is written (code from
+ * a macro is written in the macro's definition, so a macro defined elsewhere shows), and
+ * for a name the place and kind of the declaration it refers to, and for a variable the
+ * kind of its type and where that type is declared (an _Atomic or std::atomic in one TU and
+ * a plain integer in another).
+ */
+static enum CXChildVisitResult fp_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    XXH3_state_t *st = data;
+    int k[2] = {(int)clang_getCursorKind(c), (int)clang_getCursorKind(parent)};
+    fp_add(st, k, sizeof k);
+    if (!fp_detailed((enum CXCursorKind)k[0]))
+        return CXChildVisit_Recurse;
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    fp_location(st, loc, false);
+    fp_location(st, loc, true);
+    CXCursor ref = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(ref) || clang_equalCursors(ref, c))
+        return CXChildVisit_Recurse;
+    enum CXCursorKind rk = clang_getCursorKind(ref);
+    fp_add(st, &rk, sizeof rk);
+    fp_location(st, clang_getCursorLocation(ref), false);
+    if (rk == CXCursor_VarDecl || rk == CXCursor_FieldDecl || rk == CXCursor_ParmDecl) {
+        CXType t = clang_getCanonicalType(clang_getCursorType(ref));
+        int tk = (int)t.kind;
+        fp_add(st, &tk, sizeof tk);
+        CXCursor td = clang_getTypeDeclaration(t);
+        if (!clang_Cursor_isNull(td))
+            fp_location(st, clang_getCursorLocation(td), false);
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Digest of the ranges the preprocessor skipped in a file, once per file and TU. */
+static XXH128_hash_t skipped_digest(hs_walk *x, CXFile file)
+{
+    char key[24];
+    hs_hex_key(key, (unsigned long long[]){(uintptr_t)file}, 1);
+    XXH128_hash_t *cached = hs_strmap_get(x->skipped, key);
+    if (cached)
+        return *cached;
+    XXH3_state_t *st = XXH3_createState();
+    XXH3_128bits_reset(st);
+    CXSourceRangeList *ranges = clang_getSkippedRanges(x->tu, file);
+    for (unsigned i = 0; ranges && i < ranges->count; i++) {
+        unsigned b, e;
+        clang_getExpansionLocation(clang_getRangeStart(ranges->ranges[i]), NULL, NULL, NULL, &b);
+        clang_getExpansionLocation(clang_getRangeEnd(ranges->ranges[i]), NULL, NULL, NULL, &e);
+        fp_add(st, &b, sizeof b);
+        fp_add(st, &e, sizeof e);
+    }
+    if (ranges)
+        clang_disposeSourceRangeList(ranges);
+    XXH128_hash_t *d = hs_xcalloc(1, sizeof *d);
+    *d = XXH3_128bits_digest(st);
+    XXH3_freeState(st);
+    hs_strmap_put(x->skipped, key, d);
+    return *d;
+}
+
+/* The skip key of a function definition in a header, or false when it has none (in the main file, or no cache). */
+static bool skip_key(hs_walk *x, CXCursor fn, const char *usr, unsigned char out[16])
+{
+    if (!x->cache)
+        return false;
+    CXSourceRange r = clang_getCursorExtent(fn);
+    CXFile file = NULL, end_file = NULL;
+    unsigned b = 0, e = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &file, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &end_file, NULL, NULL, &e);
+    const char *path = hs_project_file(x, file);
+    if (!file || file != end_file || !path[0] || strcmp(path, x->main_real) == 0)
+        return false;
+    XXH3_state_t *st = XXH3_createState();
+    XXH3_128bits_reset(st);
+    fp_add(st, &x->context, sizeof x->context);
+    fp_add(st, usr, strlen(usr) + 1);
+    fp_add(st, path, strlen(path) + 1);
+    fp_add(st, &b, sizeof b);
+    fp_add(st, &e, sizeof e);
+    XXH128_hash_t sk = skipped_digest(x, file);
+    fp_add(st, &sk, sizeof sk);
+    clang_visitChildren(fn, fp_visitor, st);
+    XXH128_hash_t h = XXH3_128bits_digest(st);
+    XXH3_freeState(st);
+    XXH128_canonicalFromHash((XXH128_canonical_t *)out, h);
+    return true;
+}
+
+static bool has_basename(const char *arg, const char *base)
+{
+    const char *slash = strrchr(arg, '/');
+    return strcmp(slash ? slash + 1 : arg, base) == 0;
+}
+
+/* Digest of what decides a header's preprocessing: the directory and the command line, less
+ * the main file's name and the output files (which every TU has its own of). */
+static XXH128_hash_t context_digest(const hs_tu_input *in)
+{
+    XXH3_state_t *st = XXH3_createState();
+    XXH3_128bits_reset(st);
+    const char *dir = in->directory ? in->directory : "";
+    fp_add(st, dir, strlen(dir) + 1);
+    const char *slash = strrchr(in->file, '/');
+    const char *base = slash ? slash + 1 : in->file;
+    static const char *const with_file[] = {"-o", "-MF", "-MT", "-MQ"};
+    for (int i = 0; i < in->argc; i++) {
+        const char *a = in->argv[i];
+        bool skip_next = false, skip = has_basename(a, base);
+        for (size_t k = 0; k < sizeof with_file / sizeof with_file[0]; k++) {
+            size_t n = strlen(with_file[k]);
+            if (strcmp(a, with_file[k]) == 0)
+                skip_next = true;
+            else if (strncmp(a, with_file[k], n) == 0 && (n == 2 || a[n] == '='))
+                skip = true;
+        }
+        if (skip_next) {
+            i++;
+            continue;
+        }
+        if (!skip)
+            fp_add(st, a, strlen(a) + 1);
+    }
+    fp_add(st, &in->default_flags, sizeof in->default_flags);
+    XXH128_hash_t h = XXH3_128bits_digest(st);
+    XXH3_freeState(st);
+    return h;
+}
+
 static void extract_function(hs_walk *x, CXCursor c)
 {
     if (clang_getCursorKind(c) == CXCursor_CXXMethod && !x->no_indirect)
@@ -2280,6 +2540,21 @@ static void extract_function(hs_walk *x, CXCursor c)
         return;
     hs_walk_function fn = {0};
     fn.usr = hs_cursor_usr(c);
+    unsigned char key[16];
+    if (skip_key(x, c, fn.usr, key)) {
+        if (hs_keyset_has(x->cache->walked, key, sizeof key)) {
+            x->cache->skipped_count++;
+            free(fn.usr);
+            return;
+        }
+        hs_extract_cache *cache = x->cache;
+        if (cache->npending == cache->cap) {
+            cache->cap = cache->cap ? 2 * cache->cap : 64;
+            cache->pending = hs_xrealloc(cache->pending, cache->cap * sizeof *cache->pending);
+        }
+        memcpy(cache->pending[cache->npending++], key, sizeof key);
+        cache->walked_count++;
+    }
     fn.name = hs_xstrdup(hs_qualified_name(x, c));
     fn.cursor = c;
     fn.body_end = end_offset(c);
@@ -2565,10 +2840,29 @@ static void add_input(CXFile included, CXSourceLocation *stack, unsigned depth, 
 json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
                       const char *root, hs_extract_error *code, char **err)
 {
+    return hs_extract_tu_cached(index, in, rd, root, NULL, code, err);
+}
+
+json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
+                             const char *root, hs_extract_cache *cache, hs_extract_error *code,
+                             char **err)
+{
+    hs_extract_cache_discard(cache);
     CXTranslationUnit tu = parse_tu(index, in, NULL, 0, true, code, err);
     if (!tu)
         return NULL;
     hs_walk x = {0};
+    char *main_real = NULL;
+    unsigned errors = count_errors(tu);
+    if (cache && errors == 0) {
+        main_real = hs_realpath(in->file);
+        if (main_real) {
+            x.cache = cache;
+            x.main_real = main_real;
+            x.context = context_digest(in);
+            x.skipped = hs_strmap_create();
+        }
+    }
     x.tu = tu;
     x.rd = rd;
     x.root = root;
@@ -2605,7 +2899,7 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     free(x.states);
     json_t *ignored = json_array();
     json_object_set_new(facts, "parse_errors", parse_errors(tu, ignored));
-    json_object_set_new(facts, "error_count", json_integer(count_errors(tu)));
+    json_object_set_new(facts, "error_count", json_integer(errors));
     json_object_set_new(facts, "ignored_arguments", ignored);
     json_t *inputs = json_array();
     clang_getInclusions(tu, add_input, inputs);
@@ -2625,6 +2919,12 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
     hs_strmap_delete(x.fact_sites);
     hs_strmap_delete(x.stores_seen);
     hs_inactive_code_delete(x.inactive);
+    if (x.skipped) {
+        for (size_t it = 0; hs_strmap_next(x.skipped, &it, &key, &value);)
+            free(value);
+        hs_strmap_delete(x.skipped);
+    }
+    free(main_real);
     clang_disposeTranslationUnit(tu);
     return facts;
 }

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -248,6 +249,11 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         sigaction(SIGBUS, &sa, NULL);
     }
     CXIndex index = clang_createIndex(0, 0);
+    /* Header functions this worker walked (extract.h): extraction only, not verification's
+     * reparses of edited files, and not when each TU's full facts are wanted. */
+    hs_extract_cache *cache = NULL;
+    if (!opt->verify_jobs && !opt->full_facts && !getenv("HOTSCAN_BENCH_NO_HEADER_SKIP"))
+        cache = hs_extract_cache_create();
     uint32_t i;
     while (read_all(cmd_fd, &i, sizeof i)) {
         const hs_tu_input *in = opt->verify_jobs ? tus[opt->verify_jobs[i].tu] : tus[i];
@@ -269,7 +275,7 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         else if (opt->cache && (cached = fetch_cached(opt->cache, tmpdir, i, in, opt->root)))
             ; /* its facts file is in place */
         else {
-            facts = hs_extract_tu(index, in, opt->rd, opt->root, &code, &err);
+            facts = hs_extract_tu_cached(index, in, opt->rd, opt->root, cache, &code, &err);
             json_t *inputs = facts ? json_incref(json_object_get(facts, "inputs")) : NULL;
             if (facts) {
                 json_object_del(facts, "inputs");
@@ -279,10 +285,13 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         }
         bool crashed = false;
         int write_err = 0;
-        if (facts) {
+        if (cached) {
+            /* A facts-cache hit: the result file is in place, and nothing was walked. */
+        } else if (facts) {
             char *path = result_path(tmpdir, i, "json");
             char *text = json_dumps(facts, JSON_COMPACT);
             write_err = text ? write_text_file(path, text) : ENOMEM;
+            bool written = write_err == 0;
             free(text);
             if (write_err) {
                 char *msg = hs_printf("could not write the TU's facts to the temporary directory "
@@ -295,7 +304,13 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
             }
             free(path);
             json_decref(facts);
+            /* Written: the supervisor merges it (a .err result is not merged). */
+            if (written)
+                hs_extract_cache_commit(cache);
+            else
+                hs_extract_cache_discard(cache);
         } else {
+            hs_extract_cache_discard(cache);
             crashed = code == HS_EXTRACT_CRASHED;
             if (crashed && opt->tu_memory > 0 && vm_peak() >= opt->tu_memory / 2) {
                 /* Allocations grow by doubling: a failed one near the cap is the cap. */
@@ -315,6 +330,13 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         if (crashed)
             break;
     }
+    if (cache && getenv("HOTSCAN_BENCH_HEADER_SKIP_STATS")) {
+        size_t walked, skipped;
+        hs_extract_cache_counts(cache, &walked, &skipped);
+        fprintf(stderr, "hotscan: worker %d: header function bodies walked %zu, skipped %zu\n",
+                (int)getpid(), walked, skipped);
+    }
+    hs_extract_cache_delete(cache);
     clang_disposeIndex(index);
     _exit(0);
 }
@@ -389,6 +411,34 @@ static char *death_reason(int status, const struct rusage *ru, long long mem_lim
                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+/*
+ * A worker's facts file, parsed from one mapping of it: json_load_file reads a byte at a
+ * time through stdio, which cost about as much as the parse of the JSON itself.
+ */
+static json_t *load_facts(const char *path, json_error_t *jerr)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(jerr->text, sizeof jerr->text, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    json_t *facts = NULL;
+    if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+        snprintf(jerr->text, sizeof jerr->text, "%s is empty or unreadable", path);
+    } else {
+        void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
+            snprintf(jerr->text, sizeof jerr->text, "cannot map %s: %s", path, strerror(errno));
+        } else {
+            facts = json_loadb(map, (size_t)st.st_size, 0, jerr);
+            munmap(map, (size_t)st.st_size);
+        }
+    }
+    close(fd);
+    return facts;
+}
+
 static void collect(const char *tmpdir, uint32_t i, int write_err, hs_tu_result *r)
 {
     if (write_err) {
@@ -398,7 +448,7 @@ static void collect(const char *tmpdir, uint32_t i, int write_err, hs_tu_result 
     }
     char *path = result_path(tmpdir, i, "json");
     json_error_t jerr;
-    r->facts = json_load_file(path, 0, &jerr);
+    r->facts = load_facts(path, &jerr);
     if (r->facts) {
         unlink(path);
     } else {

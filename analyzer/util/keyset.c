@@ -64,12 +64,23 @@ static void grow(hs_keyset *s)
     free(old);
 }
 
-bool hs_keyset_add(hs_keyset *s, const void *key, size_t n)
+static digest digest_of(const void *key, size_t n)
 {
     XXH128_hash_t h = XXH3_128bits(key, n);
     digest d = {h.low64, h.high64};
     if (empty(d))
         d.lo = 1;
+    return d;
+}
+
+bool hs_keyset_has(const hs_keyset *s, const void *key, size_t n)
+{
+    return !empty(s->slots[find(s, digest_of(key, n))]);
+}
+
+bool hs_keyset_add(hs_keyset *s, const void *key, size_t n)
+{
+    digest d = digest_of(key, n);
     size_t i = find(s, d);
     if (!empty(s->slots[i]))
         return false;

@@ -49,6 +49,30 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
                       const char *root, hs_extract_error *code, char **err);
 
 /*
+ * A worker's memory of the header functions it has walked (extract.c, "Header functions
+ * walked once"): a TU parsed with the cache does not walk the body of a function defined in
+ * a header when an earlier TU of the same process walked a body with the same key (USR,
+ * place, compile flags, the header's preprocessor-skipped ranges and a digest of the body's
+ * cursors, their places, types and what they refer to), and that TU's facts were delivered
+ * (hs_extract_cache_commit). The merge keeps each such fact once, from the first TU in TU
+ * order, which walked it: the model is the same. TUs with compile errors neither use nor
+ * fill the cache.
+ */
+typedef struct hs_extract_cache hs_extract_cache;
+hs_extract_cache *hs_extract_cache_create(void);
+void hs_extract_cache_delete(hs_extract_cache *c);
+/* The last TU's facts reached the merge: its walked header functions count as walked. */
+void hs_extract_cache_commit(hs_extract_cache *c);
+/* The last TU's facts were lost: forget what it walked. */
+void hs_extract_cache_discard(hs_extract_cache *c);
+/* Header function bodies walked and skipped so far (committed or not). */
+void hs_extract_cache_counts(const hs_extract_cache *c, size_t *walked, size_t *skipped);
+/* hs_extract_tu with a cache (NULL: none, the same as hs_extract_tu). */
+json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
+                             const char *root, hs_extract_cache *cache, hs_extract_error *code,
+                             char **err);
+
+/*
  * Parses `in` with `unsaved` files replacing their on-disk contents and returns the
  * number of compile errors (not counting unknown-option errors), or -1 with *code and
  * *err set as for hs_extract_tu.

@@ -18,6 +18,8 @@ hs_keyset *hs_keyset_create(void);
 void hs_keyset_delete(hs_keyset *s);
 /* Adds the digest of the `n` bytes at `key`; true when it was not in the set yet. */
 bool hs_keyset_add(hs_keyset *s, const void *key, size_t n);
+/* True when the digest of the `n` bytes at `key` is in the set; the set is unchanged. */
+bool hs_keyset_has(const hs_keyset *s, const void *key, size_t n);
 size_t hs_keyset_size(const hs_keyset *s);
 
 #endif

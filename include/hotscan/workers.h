@@ -37,6 +37,8 @@ typedef struct {
     bool progress;       /* a progress line on stderr */
     const hs_verify_job *verify_jobs; /* set by hs_verify_all; NULL for extraction */
     struct hs_facts_cache *cache;     /* extraction reads and fills it; NULL: none */
+    bool full_facts;     /* every TU's facts whole: no header function skipped because the
+                            worker walked it for an earlier TU (--facts-dir; extract.h) */
     /*
      * When set, each TU's result is handed over as soon as it and every TU before it are
      * done, in index order (so a merge is deterministic), and only then read from disk:

@@ -468,6 +468,29 @@ check "... and writes each TU's facts" test "$(ls "$work/launched" | wc -l)" -eq
 check "judge over extract's facts = the whole scan" test "$(fps "$work/launched.json")" = "$(fps "$work/whole.json")"
 (cd "$work/shards" && "$HOTSCAN" extract --facts-out "$work/launched" -- cc -c src/missing.c -o m.o 2>"$work/err"); st=$?
 check "extract keeps the compiler's exit status" test $st -ne 0
+# --- issue 8: a header function's body is walked once per worker, unless it means something else ---
+# c.c sees step() as a.c did and skips its body; b.c defines the macro step() calls to another
+# function, so its step() calls slow() (a clock read on a hot path): skipping b.c's step() as
+# a.c's (same USR, place and flags) would lose that call and the finding.
+mkdir -p "$work/skip"
+printf '#define CALL_IT quiet\n' >"$work/skip/macros.h"
+printf '#include <time.h>\nlong quiet(void);\nlong slow(void);\nstatic inline long step(void) { return CALL_IT(); }\n' >"$work/skip/hdr.h"
+printf '#include "macros.h"\n#include "hdr.h"\nlong quiet(void) { return 1; }\n__attribute__((hot)) long run_a(int n) { long t = 0; for (int i = 0; i < n; i++) t += step(); return t; }\n' >"$work/skip/a.c"
+printf '#define CALL_IT slow\n#include "hdr.h"\nlong slow(void) { return (long)clock(); }\n__attribute__((hot)) long run_b(int n) { long t = 0; for (int i = 0; i < n; i++) t += step(); return t; }\n' >"$work/skip/b.c"
+printf '#include "macros.h"\n#include "hdr.h"\n__attribute__((hot)) long run_c(int n) { long t = 0; for (int i = 0; i < n; i++) t += step(); return t; }\n' >"$work/skip/c.c"
+printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n {"directory": "%s", "file": "b.c", "arguments": ["cc", "-c", "b.c"]},\n {"directory": "%s", "file": "c.c", "arguments": ["cc", "-c", "c.c"]}]\n' \
+  "$work/skip" "$work/skip" "$work/skip" >"$work/skip/compile_commands.json"
+(cd "$work/skip" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
+check "header skip: one worker skips the body c.c shares with a.c, walks b.c's" err_has "header function bodies walked 2, skipped 1"
+check "header skip: the call b.c's macro makes is kept (slow's clock read is hot)" \
+  test "$(json "[(f['rule'], f['file'], f['line']) for f in d['findings']]")" = "[('timer-hot-path', 'b.c', 3)]"
+cp "$work/out" "$work/skip/with.json"
+(cd "$work/skip" && HOTSCAN_BENCH_NO_HEADER_SKIP=1 "$HOTSCAN" scan -q --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
+check "header skip: the report is the one a scan walking every body makes" \
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/skip/with.json" "$work/out"
+(cd "$work/skip" && "$HOTSCAN" scan -q --format json --exit-zero --min-confidence low -j 1 -p . --facts-dir "$work/skip/facts" >/dev/null 2>&1)
+check "header skip: --facts-dir documents keep every body (c.c's calls step -> quiet)" \
+  python3 -c "import json,glob,sys; d=json.load(open(glob.glob(sys.argv[1] + '/0002-*.json')[0])); sys.exit(not any(c.get('callee_name') == 'quiet' for c in d['calls']))" "$work/skip/facts"
 
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0
