@@ -71,6 +71,8 @@ typedef enum {
     HS_AFORM_SYNC,          /* __sync_* builtins */
     HS_AFORM_WRAPPER,       /* a wrapper listed in rule data */
     HS_AFORM_ESCAPE,        /* an escape, not an operation */
+    HS_AFORM_ACCESSOR,      /* a call, in a condition, to a function that returns the variable's
+                               value (`while (space->pending_io())`): a load, never reported */
 } hs_atomic_form;
 
 /* One kind of plain use in the program's summary of a variable. */
@@ -84,6 +86,8 @@ typedef struct {
 typedef struct {
     hs_plain_uses reads;                 /* read as a value */
     hs_plain_uses loads_condition;       /* read in an if, ?: or comparison */
+    hs_plain_uses loads_limit;           /* of those, compared (< > <= >=) with a value other than
+                                            -1, 0, 1: a gauge held to a limit */
     hs_plain_uses loads_loop_condition;  /* read in a loop condition */
     hs_plain_uses writes_constant;       /* assigned a constant */
     hs_plain_uses writes_computed;       /* assigned a computed value, or ++/-- */
@@ -107,7 +111,9 @@ typedef struct {
     const char *var;            /* the variable's USR: the identity across TUs ("" when none) */
     const char *var_name;       /* its qualified name */
     bool var_visible;           /* declared in project code */
-    hs_place var_decl;          /* its declaration (file NULL when outside project code) */
+    hs_place var_decl;          /* its declaration, or its path's root's (file NULL when outside project code) */
+    const char *var_field;      /* an object path's (`g.m_u32`): the atomic field's own USR, which
+                                   accesses through pointers (`p->m_u32`) use as `var`; else NULL */
 
     hs_atomic_opkind op;        /* the operation */
     const char *op_name;        /* the operation as the facts name it ("fetch_add", a wrapper's own) */
@@ -115,6 +121,8 @@ typedef struct {
     hs_atomic_form form;        /* how it is written */
     const char *api;            /* the name as written: fetch_add, operator++, atomic_fetch_add, "&" */
     hs_atomic_use use;          /* how its result is used */
+    bool limit_test;            /* use == CONDITION, as an operand of < > <= >= against a value
+                                   other than -1, 0, 1 (`if (used < max)`) */
     bool value_constant;        /* a store of a constant (false for anything else) */
     bool has_value;             /* a store of an integer constant: `value` is it */
     bool has_operand;           /* the operation has a value operand (x += n, fetch_add(n)),
@@ -144,7 +152,17 @@ typedef struct {
     hs_atomic_op *ops;
     size_t len, cap;
     hs_strmap *plain_at;  /* the merge's own: var USR -> 1 + index in ops of its plain summary */
+    hs_strmap *tus_of;    /* var USR -> hs_atomic_tus: how many TUs have facts of it */
 } hs_atomic_store;
+
+/* How many TUs have any fact of a variable (a header's operation counts in each TU). */
+typedef struct {
+    size_t count;
+    size_t last_tu;  /* the merge's own: the last TU counted */
+} hs_atomic_tus;
+
+/* The number of TUs with facts of the variable `var` (0 when none). */
+size_t hs_atomic_tu_count(const hs_atomic_store *s, const char *var);
 
 extern const hs_fact_family hs_family_atomics;
 

@@ -82,7 +82,9 @@ static char *disqualifies(const hs_atomic_op *u)
     }
     bool condition = u->use == HS_AUSE_CONDITION || u->use == HS_AUSE_LOOP_CONDITION;
     if (!why) {
-        if (is_add_or_sub(u) && condition)
+        /* `if (++used > max)`: an admission count held to a limit decides nothing else. */
+        bool limit = u->use == HS_AUSE_CONDITION && u->limit_test && !is_sub(u);
+        if (is_add_or_sub(u) && condition && !limit)
             why = "an add/sub result decides a condition";
         else if (is_sub(u) && u->use != HS_AUSE_DISCARDED)
             why = "a decrement's result is used, as a reference count's is";
@@ -91,6 +93,8 @@ static char *disqualifies(const hs_atomic_op *u)
         else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_VERSION_CHECK)
             why = "its value is compared for equality or masked, as a sequence lock's or a version "
                   "number's is";
+        else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION && u->form == HS_AFORM_ACCESSOR)
+            why = "a function that returns its value is called in a loop condition, as a wait for it is";
         else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION)
             why = "it is loaded in a loop condition, as a flag or a signal is";
     }
@@ -102,16 +106,21 @@ static char *disqualifies(const hs_atomic_op *u)
     return r;
 }
 
-typedef struct {
-    hs_vec uses;  /* const hs_atomic_op* */
+typedef struct variable {
+    hs_vec uses;          /* its own operations: const hs_atomic_op* */
+    const char *field;    /* an object path's: the atomic field's USR (var_field), else NULL */
+    hs_vec paths;         /* a field's: the object paths through it (struct variable*) */
+    hs_vec judged;        /* what its verdict reads: its uses, and those of the objects that
+                             may be the same (see link_paths) */
 } variable;
 
-static char *usage_summary(const variable *v)
+static char *usage_summary(const hs_judge_ctx *ctx, const hs_atomic_store *atomics, const char *var,
+                           const variable *v)
 {
     size_t adds = 0, loads = 0, resets = 0;
     hs_strmap *files = hs_strmap_create();
-    for (size_t i = 0; i < v->uses.len; i++) {
-        const hs_atomic_op *u = v->uses.items[i];
+    for (size_t i = 0; i < v->judged.len; i++) {
+        const hs_atomic_op *u = v->judged.items[i];
         if (u->op == HS_AOP_PLAIN)
             continue;
         if (is_add_or_sub(u))
@@ -122,9 +131,13 @@ static char *usage_summary(const variable *v)
             resets++;
         hs_strmap_put(files, or_empty(u->site.file), (void *)1);
     }
-    char *r = hs_printf("%zu add%s, %zu load%s, %zu reset%s in %zu file%s", adds, adds == 1 ? "" : "s",
-                        loads, loads == 1 ? "" : "s", resets, resets == 1 ? "" : "s",
-                        hs_strmap_size(files), hs_strmap_size(files) == 1 ? "" : "s");
+    /* The TUs that saw it, of all the program's (or, with a database, the database's). */
+    size_t tus = hs_atomic_tu_count(atomics, var);
+    size_t all = ctx->tus_in_database ? ctx->tus_in_database : ctx->program->translation_units;
+    char *r = hs_printf("%zu add%s, %zu load%s, %zu reset%s in %zu file%s, seen by %zu of the %s's %zu TU%s", adds,
+                        adds == 1 ? "" : "s", loads, loads == 1 ? "" : "s", resets, resets == 1 ? "" : "s",
+                        hs_strmap_size(files), hs_strmap_size(files) == 1 ? "" : "s", tus,
+                        ctx->tus_in_database ? "compile database" : "scan", all, all == 1 ? "" : "s");
     hs_strmap_delete(files);
     return r;
 }
@@ -138,12 +151,13 @@ static const char *relaxed_spelling(const hs_atomic_op *u)
     return "memory_order_relaxed";
 }
 
-/* A load whose value decides a condition, atomic or plain. */
+/* A load whose value decides a condition other than a gauge's against a limit (`if (!refs)`,
+ * `refs <= 0`), atomic or plain: with a decrement, a reference count's test. */
 static bool tested(const hs_atomic_op *u)
 {
     if (u->op == HS_AOP_PLAIN)
-        return u->plain->loads_condition.count > 0;
-    return u->op == HS_AOP_LOAD && (u->use == HS_AUSE_CONDITION || u->use == HS_AUSE_LOOP_CONDITION);
+        return u->plain->loads_condition.count > u->plain->loads_limit.count;
+    return u->op == HS_AOP_LOAD && ((u->use == HS_AUSE_CONDITION && !u->limit_test) || u->use == HS_AUSE_LOOP_CONDITION);
 }
 
 /* ---- fix-its ---------------------------------------------------------------------- */
@@ -385,8 +399,8 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
 static bool variable_is_counter(const variable *v)
 {
     bool has_add = false, has_sub = false, is_tested = false;
-    for (size_t i = 0; i < v->uses.len; i++) {
-        const hs_atomic_op *u = v->uses.items[i];
+    for (size_t i = 0; i < v->judged.len; i++) {
+        const hs_atomic_op *u = v->judged.items[i];
         has_add |= is_add_or_sub(u);
         has_sub |= is_sub(u);
         is_tested |= tested(u);
@@ -396,14 +410,14 @@ static bool variable_is_counter(const variable *v)
             return false;
         }
     }
-    /* Decremented and tested: a reference count or a gauge whose value decides something
-     * (`dec(&refs); if (!refs) free(obj)`). Counters only grow, or are only reported. */
+    /* Decremented and tested: a reference count (`dec(&refs); if (!refs) free(obj)`). A
+     * gauge held to a limit (`used--`, `if (used < max)`) frees and publishes nothing. */
     if (!has_add || (has_sub && is_tested))
         return false;
     /* Set to two different constants (1, then 0): a flag, not a counter's reset. */
     const hs_atomic_op *first_value = NULL;
-    for (size_t i = 0; i < v->uses.len; i++) {
-        const hs_atomic_op *u = v->uses.items[i];
+    for (size_t i = 0; i < v->judged.len; i++) {
+        const hs_atomic_op *u = v->judged.items[i];
         if (!u->has_value)
             continue;
         if (first_value && first_value->value != u->value)
@@ -430,7 +444,8 @@ static bool may_have_unseen_uses(const hs_judge_ctx *ctx, const hs_atomic_op *u)
     return !u->var_decl.file || !hs_is_source_file(u->var_decl.file);
 }
 
-static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macros_ok)
+static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, const char *var, const variable *v,
+                           hs_strmap *macros_ok)
 {
     if (!variable_is_counter(v))
         return;
@@ -440,10 +455,10 @@ static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macr
                                        "verdict)",
                                        ctx->tus_left_out, ctx->tus_in_database)
                            : hs_xstrdup("");
-    char *summary = usage_summary(v);
+    char *summary = usage_summary(ctx, atomics, var, v);
     for (size_t i = 0; i < v->uses.len; i++) {
         const hs_atomic_op *u = v->uses.items[i];
-        if (u->order != HS_AORDER_SEQ_CST)
+        if (u->order != HS_AORDER_SEQ_CST || u->form == HS_AFORM_ACCESSOR)
             continue;
         const char *text = or_empty(u->text);
         char *message = hs_printf("'%s' is only ever used as a counter (%s); this sequentially "
@@ -485,6 +500,37 @@ static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macr
     free(partial);
 }
 
+/*
+ * Object paths and their field (issue 10, MySQL bug 100432). `events_waits_history_long_index.m_u32`
+ * and `digest_monotonic_index.m_u32` are two variables, each judged on its own uses: one
+ * wrapper struct used for unrelated globals no longer shares one verdict. But an access
+ * through a pointer (`p->m_u32`, the field's own USR) may be any of them, so a path's verdict
+ * also reads the field's pointer accesses, and the field's verdict reads every path's.
+ */
+static void link_paths(hs_strmap *vars, const hs_vec *order)
+{
+    for (size_t k = 0; k < order->len; k++) {
+        variable *v = hs_strmap_get(vars, order->items[k]);
+        variable *field = v->field ? hs_strmap_get(vars, v->field) : NULL;
+        if (field && field != v)
+            hs_vec_push(&field->paths, v);
+    }
+    for (size_t k = 0; k < order->len; k++) {
+        variable *v = hs_strmap_get(vars, order->items[k]);
+        for (size_t i = 0; i < v->uses.len; i++)
+            hs_vec_push(&v->judged, v->uses.items[i]);
+        variable *field = v->field ? hs_strmap_get(vars, v->field) : NULL;
+        if (field && field != v)
+            for (size_t i = 0; i < field->uses.len; i++)
+                hs_vec_push(&v->judged, field->uses.items[i]);
+        for (size_t p = 0; p < v->paths.len; p++) {
+            const variable *path = v->paths.items[p];
+            for (size_t i = 0; i < path->uses.len; i++)
+                hs_vec_push(&v->judged, path->uses.items[i]);
+        }
+    }
+}
+
 /* Fills `ok` with the macros every expansion of which is a seq_cst counter operation. */
 static void find_editable_macros(const hs_atomic_store *atomics, hs_strmap *vars, hs_strmap *ok)
 {
@@ -520,13 +566,21 @@ static void judge(hs_judge_ctx *ctx)
             hs_vec_push(&order, (void *)u->var);
         }
         hs_vec_push(&v->uses, (void *)u);
+        if (u->var_field && !v->field)
+            v->field = u->var_field;
     }
+    link_paths(vars, &order);
     hs_strmap *macros_ok = hs_strmap_create();
     find_editable_macros(atomics, vars, macros_ok);
     for (size_t k = 0; k < order.len; k++) {
         variable *v = hs_strmap_get(vars, order.items[k]);
-        judge_variable(ctx, v, macros_ok);
+        judge_variable(ctx, atomics, order.items[k], v, macros_ok);
+    }
+    for (size_t k = 0; k < order.len; k++) {
+        variable *v = hs_strmap_get(vars, order.items[k]);
         hs_vec_free(&v->uses);
+        hs_vec_free(&v->paths);
+        hs_vec_free(&v->judged);
         free(v);
     }
     hs_vec_free(&order);
