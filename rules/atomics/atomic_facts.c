@@ -138,6 +138,8 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->object_text = hs_facts_str(in, o, "object_text");
     a->sink = hs_facts_str(in, o, "sink");
 
+    a->callee = hs_facts_str(in, o, "callee");
+    a->arg = (int)hs_facts_int(o, "arg", -1);
     a->function = hs_facts_str(in, o, "function");
     a->function_name = hs_facts_str(in, o, "function_name");
 

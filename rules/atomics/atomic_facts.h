@@ -101,7 +101,7 @@ typedef struct {
     const char *text;         /* the source as written */
 } hs_atomic_text;
 
-typedef struct {
+typedef struct hs_atomic_op {
     hs_site site;               /* the operation; a plain summary: file = the first TU's main file, offset 0, no line */
     const char *text;           /* the operation as written */
     bool macro;                 /* written through a macro */
@@ -142,6 +142,11 @@ typedef struct {
     hs_atomic_text spelled;     /* the call as the macro's definition spells it */
     bool has_order_arg;         /* the order is a written argument: order_offset, order_length */
     unsigned order_offset, order_length;
+
+    const char *callee;         /* an escape into a project function: its USR ("callee"), else NULL */
+    int arg;                    /* and the argument the object is passed as ("arg") */
+    const struct hs_atomic_op *via; /* the rule's own: an operation a wrapper does on the object
+                                       this call passes (the call's escape), else NULL */
 
     hs_atomic_plain *plain;     /* op == HS_AOP_PLAIN: the summary (owned by the store); NULL otherwise */
 } hs_atomic_op;

@@ -28,6 +28,11 @@ static const char *or_empty(const char *s)
     return s ? s : "";
 }
 
+static bool is_parameter(const char *var)
+{
+    return strncmp(or_empty(var), "param:", 6) == 0;
+}
+
 static bool is_add_or_sub(const hs_atomic_op *u)
 {
     return u->op == HS_AOP_FETCH_ADD || u->op == HS_AOP_ADD_FETCH || u->op == HS_AOP_FETCH_SUB ||
@@ -308,6 +313,11 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
 {
     hs_atomic_form form = u->form;
     *why_not = NULL;
+    if (u->via) {
+        *why_not = "the operation is in the body of the function called here, which other callers share; "
+                   "relax it there, or add a relaxed variant";
+        return NULL;
+    }
     if (!u->has_span) {
         *why_not = "hotscan could not read the code as written";
         return NULL;
@@ -399,6 +409,8 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
 static bool variable_is_counter(const variable *v)
 {
     bool has_add = false, has_sub = false, is_tested = false;
+    if (v->uses.len > 0 && is_parameter(((const hs_atomic_op *)v->uses.items[0])->var))
+        return false; /* a wrapper's parameter: judged as what each call passes */
     for (size_t i = 0; i < v->judged.len; i++) {
         const hs_atomic_op *u = v->judged.items[i];
         has_add |= is_add_or_sub(u);
@@ -460,6 +472,14 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
         const hs_atomic_op *u = v->uses.items[i];
         if (u->order != HS_AORDER_SEQ_CST || u->form == HS_AFORM_ACCESSOR)
             continue;
+        /* A wrapper call is reported once, for its first seq_cst operation. */
+        bool reported = false;
+        for (size_t j = 0; u->via && j < i && !reported; j++) {
+            const hs_atomic_op *e = v->uses.items[j];
+            reported = e->via == u->via && e->order == HS_AORDER_SEQ_CST;
+        }
+        if (reported)
+            continue;
         const char *text = or_empty(u->text);
         char *message = hs_printf("'%s' is only ever used as a counter (%s); this sequentially "
                                   "consistent %s '%.48s%s' orders memory for nothing: use %s%s",
@@ -498,6 +518,94 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
     }
     free(summary);
     free(partial);
+}
+
+/*
+ * The operations the wrapper parameter `param` stands for, appended to `out` as made for the
+ * call `call` (owned by `made`): false when the wrapper does with it something the rule
+ * cannot follow (passes it where no facts are, an operation it does not model).
+ */
+static bool expand_wrapper(hs_strmap *vars, const char *param, const hs_atomic_op *call, int depth, hs_vec *out,
+                           hs_vec *made)
+{
+    const variable *p = hs_strmap_get(vars, param);
+    if (!p || depth > 4)
+        return false;
+    for (size_t i = 0; i < p->uses.len; i++) {
+        const hs_atomic_op *w = p->uses.items[i];
+        if (w->op == HS_AOP_ESCAPE && w->callee) {
+            char *inner = hs_printf("param:%s:%d", w->callee, w->arg);
+            /* The inner call's result use is the outer wrapper's: keep the outer call's. */
+            bool ok = expand_wrapper(vars, inner, call, depth + 1, out, made);
+            free(inner);
+            if (!ok)
+                return false;
+            continue;
+        }
+        if (w->op == HS_AOP_ESCAPE || w->op == HS_AOP_OTHER || w->op == HS_AOP_PLAIN)
+            return false;
+        hs_atomic_op *v = hs_xcalloc(1, sizeof *v);
+        *v = *w;
+        v->site = call->site;
+        v->text = call->text;
+        v->macro = call->macro;
+        v->ordinal = call->ordinal;
+        v->tu_index = call->tu_index;
+        v->var = call->var;
+        v->var_name = call->var_name;
+        v->var_visible = call->var_visible;
+        v->var_decl = call->var_decl;
+        v->var_field = call->var_field;
+        v->form = HS_AFORM_WRAPPER;
+        v->api = call->api;
+        v->function = call->function;
+        v->function_name = call->function_name;
+        v->sink = call->sink;
+        if (w->use == HS_AUSE_RETURNED) {
+            v->use = call->use;
+            v->limit_test = call->limit_test;
+        }
+        v->has_span = v->has_spelled = v->has_order_arg = false;
+        v->macro_name = NULL;
+        v->callee = NULL;
+        v->via = call;
+        hs_vec_push(made, v);
+        hs_vec_push(out, v);
+    }
+    return true;
+}
+
+/*
+ * `PFS_atomic::add_u32(&x.m_u32, 1)` where add_u32's body does `ptr->fetch_add(value)`:
+ * the call is the wrapper's operations on x.m_u32 (issue 10). Each escape into a project
+ * function whose parameter the function operates on is replaced by those operations; an
+ * escape into a function hotscan has no facts of stays an escape.
+ */
+static void resolve_wrapper_calls(hs_strmap *vars, const hs_vec *order, hs_vec *made)
+{
+    for (size_t k = 0; k < order->len; k++) {
+        if (is_parameter(order->items[k]))
+            continue;
+        variable *v = hs_strmap_get(vars, order->items[k]);
+        hs_vec uses = {0};
+        for (size_t i = 0; i < v->uses.len; i++) {
+            const hs_atomic_op *u = v->uses.items[i];
+            if (u->op == HS_AOP_ESCAPE && u->callee) {
+                char *param = hs_printf("param:%s:%d", u->callee, u->arg);
+                hs_vec ops = {0};
+                bool ok = expand_wrapper(vars, param, u, 0, &ops, made);
+                free(param);
+                for (size_t j = 0; ok && j < ops.len; j++)
+                    hs_vec_push(&uses, ops.items[j]);
+                hs_vec_free(&ops);
+                if (ok)
+                    continue;
+            }
+            hs_vec_push(&uses, (void *)u);
+        }
+        hs_vec_free(&v->uses);
+        v->uses = uses;
+    }
 }
 
 /*
@@ -569,6 +677,8 @@ static void judge(hs_judge_ctx *ctx)
         if (u->var_field && !v->field)
             v->field = u->var_field;
     }
+    hs_vec made = {0};
+    resolve_wrapper_calls(vars, &order, &made);
     link_paths(vars, &order);
     hs_strmap *macros_ok = hs_strmap_create();
     find_editable_macros(atomics, vars, macros_ok);
@@ -583,6 +693,9 @@ static void judge(hs_judge_ctx *ctx)
         hs_vec_free(&v->judged);
         free(v);
     }
+    for (size_t i = 0; i < made.len; i++)
+        free(made.items[i]);
+    hs_vec_free(&made);
     hs_vec_free(&order);
     hs_strmap_delete(vars);
     hs_strmap_delete(macros_ok);

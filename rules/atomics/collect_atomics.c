@@ -102,6 +102,27 @@ static CXCursor atomic_ref_initializer(CXCursor var)
     return r;
 }
 
+/* A pointer to an atomic or to an integer: what a wrapper's object parameter is. */
+static bool is_object_pointer(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind != CXType_Pointer)
+        return false;
+    CXType pointee = clang_getPointeeType(c);
+    return type_is_atomic(pointee) || type_is_integer(pointee);
+}
+
+/* The position of a parameter in its function's parameter list, or -1. */
+static int parameter_index(CXCursor parm, CXCursor *function)
+{
+    *function = clang_getCursorSemanticParent(parm);
+    int n = clang_Cursor_getNumArguments(*function);
+    for (int i = 0; i < n; i++)
+        if (clang_equalCursors(clang_Cursor_getArgument(*function, (unsigned)i), parm))
+            return i;
+    return -1;
+}
+
 /*
  * The declaration an object expression names: `x`, `&x`, `s->f`, `arr[i]`, `&s.f[2]`,
  * and through std::atomic_ref: `std::atomic_ref<T>(s.f)`, a local `std::atomic_ref r(s.f)`.
@@ -135,6 +156,10 @@ static CXCursor object_decl(CXCursor e)
             if (dk == CXCursor_FieldDecl)
                 return d;
             if (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 1)
+                return d;
+            /* A wrapper's parameter pointing to an atomic or an integer: the operations on
+             * it are the wrapper's, which the rule applies to what each call passes. */
+            if (dk == CXCursor_ParmDecl && is_object_pointer(clang_getCursorType(d)))
                 return d;
             /* A named std::atomic_ref local: the object it was made from. */
             CXCursor init = dk == CXCursor_VarDecl ? atomic_ref_initializer(d) : clang_getNullCursor();
@@ -489,6 +514,19 @@ static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CX
 {
     CXCursor root;
     char *path;
+    if (clang_getCursorKind(decl) == CXCursor_ParmDecl) {
+        /* "param:<function USR>:<index>": the wrapper's object parameter. */
+        CXCursor function;
+        int index = parameter_index(decl, &function);
+        char *id = hs_printf("param:%s:%d", hs_cursor_usr_cached(x->walk, function), index);
+        char *name = hs_printf("%s(parameter %d)", hs_qualified_name(x->walk, function), index);
+        json_object_set_new(fact, "var", json_string(id));
+        json_object_set_new(fact, "var_name", json_string(name));
+        json_object_set_new(fact, "var_visible", json_false());
+        free(id);
+        free(name);
+        return;
+    }
     object_path(object_expr, decl, &root, &path);
     char *usr = hs_cursor_usr(root);
     if (path) {
@@ -987,7 +1025,9 @@ static char type_class(atomic_state *x, CXCursor decl)
         return (char)(intptr_t)v;
     CXType t = clang_getCursorType(decl);
     char cls = 'o';
-    if (type_is_atomic(t))
+    if (clang_getCursorKind(decl) == CXCursor_ParmDecl)
+        cls = is_object_pointer(t) ? 'p' : 'o';
+    else if (type_is_atomic(t))
         cls = 'a';
     else if (type_contains_atomics(t))
         cls = 'c';
@@ -1037,9 +1077,43 @@ static void atomics_function_start(void *state, hs_walk *w)
 }
 
 /* A result stored in a name the function later tests decides that test. */
+/*
+ * Drops the facts of a parameter the function does no operation on (an `int *len` out
+ * parameter only assigned through): only a wrapper's object parameter is kept.
+ */
+static void keep_wrapper_parameters(atomic_state *x)
+{
+    hs_strmap *operated = NULL;
+    bool any = false;
+    for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
+        json_t *fact = json_array_get(x->atomics, i);
+        const char *var = json_string_value(json_object_get(fact, "var"));
+        if (!var || strncmp(var, "param:", 6) != 0)
+            continue;
+        any = true;
+        const char *op = json_string_value(json_object_get(fact, "op"));
+        if (op && (strcmp(op, "escape") != 0 || json_object_get(fact, "callee"))) {
+            if (!operated)
+                operated = hs_strmap_create();
+            hs_strmap_put(operated, var, (void *)1);
+        }
+    }
+    if (!any)
+        return;
+    for (size_t i = json_array_size(x->atomics); i-- > x->function_start;) {
+        json_t *fact = json_array_get(x->atomics, i);
+        const char *var = json_string_value(json_object_get(fact, "var"));
+        if (var && strncmp(var, "param:", 6) == 0 && !(operated && hs_strmap_has(operated, var)))
+            json_array_remove(x->atomics, i);
+    }
+    if (operated)
+        hs_strmap_delete(operated);
+}
+
 static void atomics_function_end(void *state, hs_walk *w)
 {
     atomic_state *x = state;
+    keep_wrapper_parameters(x);
     for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
         json_t *fact = json_array_get(x->atomics, i);
         const char *sink = json_string_value(json_object_get(fact, "sink"));
@@ -1290,6 +1364,55 @@ static void on_condition_call(atomic_state *x, CXCursor call, CXCursor callee, c
     json_array_append_new(x->atomics, fact);
 }
 
+/*
+ * `PFS_atomic::add_u32(&x.m_u32, 1)`, `bump(&hits)`: an atomic's or an integer's address, or
+ * a wrapper's own object parameter, passed to a project function. Recorded as an escape
+ * that names the callee and the argument ("callee", "arg"); when the callee operates on
+ * that parameter (its facts under "param:<callee>:<arg>"), the rule applies those
+ * operations to the object passed, with this call's result use for what the callee returns.
+ */
+static void on_project_call(atomic_state *x, CXCursor call, CXCursor callee, const char *qname)
+{
+    enum CXCursorKind k = clang_getCursorKind(callee);
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
+        !hs_location_is_project(x->walk, clang_getCursorLocation(callee)))
+        return;
+    int nargs = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < nargs; i++) {
+        CXCursor arg = hs_strip_expr(clang_Cursor_getArgument(call, (unsigned)i));
+        CXCursor object = clang_getNullCursor();
+        enum CXCursorKind ak = clang_getCursorKind(arg);
+        if (ak == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
+            hs_cursor_list kids;
+            hs_children(arg, &kids);
+            if (kids.len == 1) {
+                CXType t = clang_getCursorType(kids.items[0]);
+                if (type_is_atomic(t) || type_is_integer(t))
+                    object = kids.items[0];
+            }
+            hs_cursor_list_free(&kids);
+        } else if (ak == CXCursor_DeclRefExpr && type_class(x, clang_getCursorReferenced(arg)) == 'p') {
+            object = arg;
+        }
+        if (clang_Cursor_isNull(object) || is_consumed(x, arg))
+            continue;
+        CXCursor decl = object_decl(object);
+        if (clang_Cursor_isNull(decl))
+            continue;
+        consume(x, arg);
+        atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = qname,
+                       .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
+                       .object = NO_CURSOR, .operand_value = NO_CURSOR};
+        size_t before = json_array_size(x->atomics);
+        record(x, call, object, decl, &e);
+        if (json_array_size(x->atomics) > before) {
+            json_t *fact = json_array_get(x->atomics, before);
+            json_object_set_new(fact, "callee", json_string(hs_cursor_usr_cached(x->walk, callee)));
+            json_object_set_new(fact, "arg", json_integer(i));
+        }
+    }
+}
+
 static void on_c11_store(atomic_state *x, CXCursor c, CXCursor operand, CXCursor value)
 {
     if (!type_is_c11_atomic(clang_getCursorType(operand)))
@@ -1328,8 +1451,10 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
         if (on_block_copy(x, c, callee, method))
             return;
         if (!on_std_atomic_call(x, c, callee, qname) && !on_wrapper_call(x, c, qname) &&
-            !on_builtin_call(x, c, callee, qname))
+            !on_builtin_call(x, c, callee, qname)) {
             on_condition_call(x, c, callee, qname);
+            on_project_call(x, c, callee, qname);
+        }
         return;
     }
     case CXCursor_UnaryExpr:
@@ -1413,11 +1538,20 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
     case CXCursor_MemberRefExpr: {
         CXCursor decl = clang_getCursorReferenced(c);
         enum CXCursorKind dk = clang_getCursorKind(decl);
-        if (dk != CXCursor_VarDecl && dk != CXCursor_FieldDecl)
+        if (dk != CXCursor_VarDecl && dk != CXCursor_FieldDecl && dk != CXCursor_ParmDecl)
             return;
         char cls = type_class(x, decl);
         if (cls == 'o' || is_consumed(x, c))
             return;
+        if (cls == 'p') {
+            /* A wrapper's object parameter used other than as an operation's object (kept
+             * only when the function also operates on it: atomics_function_end). */
+            atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "parameter",
+                           .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
+                           .object = NO_CURSOR, .operand_value = NO_CURSOR};
+            record(x, c, c, decl, &e);
+            return;
+        }
         CXType t = clang_getCursorType(decl);
         if (cls == 'i') {
             on_plain_object(x, c, c, NULL);
