@@ -35,6 +35,7 @@ typedef struct {
     size_t function_start;   /* the current function's facts in `atomics` start here */
     hs_vec orderings;        /* the function's < > <= >= operators: offsets {start, end, zero} */
     hs_strmap *accessors;    /* function USR -> identity (json) of the variable it returns */
+    unsigned return_start, return_end; /* the last return statement walked (offsets) */
 } atomic_state;
 
 /* An ordering comparison's extent, and whether it compares with -1, 0 or 1 (a zero test). */
@@ -557,6 +558,15 @@ static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CX
     }
 }
 
+/* Whether the cursor is in the last return statement walked: its value is (part of) what
+ * the function returns (`return n_pending_ios;`, `return n > 0;`). */
+static bool in_return(const atomic_state *x, CXCursor c)
+{
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+    return x->return_end > x->return_start && off >= x->return_start && off < x->return_end;
+}
+
 /* Keeps the identity of the variable `function` returns (the first one it returns). */
 static void note_accessor(atomic_state *x, const char *function, json_t *fact)
 {
@@ -669,8 +679,7 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor object_expr, CX
     /* A function that returns the variable's value is its accessor: `bool pending_io()
      * const { return n_pending_ios; }`. Its calls in conditions are tests of the variable. */
     const char *function = hs_walk_function_usr(x->walk);
-    if (function && function[0] && strcmp(op->op, "load") == 0 &&
-        strcmp(json_string_value(json_object_get(fact, "use")), "returned") == 0)
+    if (function && function[0] && strcmp(op->op, "load") == 0 && in_return(x, op_cursor))
         note_accessor(x, function, fact);
     json_array_append_new(x->atomics, fact);
 }
@@ -1056,7 +1065,7 @@ static bool on_plain_object(atomic_state *x, CXCursor use, CXCursor object, cons
     } else {
         plain_use(x, use, object, decl, "reads");
         const char *function = hs_walk_function_usr(x->walk);
-        if (function && function[0] && hs_walk_parent_kind(x->walk) == CXCursor_ReturnStmt) {
+        if (function && function[0] && in_return(x, use)) {
             json_t *id = json_object();
             set_identity(x, id, object, decl);
             note_accessor(x, function, id);
@@ -1071,6 +1080,7 @@ static void atomics_function_start(void *state, hs_walk *w)
     (void)w;
     atomic_state *x = state;
     x->function_start = json_array_size(x->atomics);
+    x->return_start = x->return_end = 0;
     for (size_t i = 0; i < x->orderings.len; i++)
         free(x->orderings.items[i]);
     x->orderings.len = 0;
@@ -1232,6 +1242,25 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
 
 /* ---- uses that are not escapes, and tests through accessors ------------------------ */
 
+/* hs_strip_expr, and through reinterpret_cast and const_cast too. */
+static CXCursor strip_casts(CXCursor c)
+{
+    for (int guard = 0; guard < 16; guard++) {
+        c = hs_strip_expr(c);
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_CXXReinterpretCastExpr && k != CXCursor_CXXConstCastExpr)
+            return c;
+        hs_cursor_list kids;
+        hs_children(c, &kids);
+        CXCursor next = kids.len ? kids.items[kids.len - 1] : clang_getNullCursor();
+        hs_cursor_list_free(&kids);
+        if (clang_Cursor_isNull(next))
+            return c;
+        c = next;
+    }
+    return c;
+}
+
 /* Notes a < > <= >= operator's extent, and whether it compares with -1, 0 or 1. */
 static void note_ordering(atomic_state *x, CXCursor c)
 {
@@ -1270,7 +1299,7 @@ static void on_offset_difference(atomic_state *x, CXCursor c)
     hs_cursor_list kids;
     hs_children(c, &kids);
     for (unsigned i = 0; kids.len == 2 && i < 2; i++) {
-        CXCursor side = hs_strip_expr(kids.items[i]);
+        CXCursor side = strip_casts(kids.items[i]);
         if (clang_getCursorKind(side) == CXCursor_UnaryOperator &&
             clang_getCursorUnaryOperatorKind(side) == CXUnaryOperator_AddrOf)
             consume(x, side);
@@ -1324,7 +1353,7 @@ static bool on_block_copy(atomic_state *x, CXCursor call, CXCursor callee, const
     int nargs = clang_Cursor_getNumArguments(call);
     int blocks = strstr(base, "set") || strstr(base, "zero") ? 1 : 2;
     for (int i = 0; i < nargs && i < blocks; i++) {
-        CXCursor arg = hs_strip_expr(clang_Cursor_getArgument(call, (unsigned)i));
+        CXCursor arg = strip_casts(clang_Cursor_getArgument(call, (unsigned)i));
         CXCursor object = arg;
         if (clang_getCursorKind(arg) == CXCursor_UnaryOperator &&
             clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
@@ -1385,7 +1414,7 @@ static void on_project_call(atomic_state *x, CXCursor call, CXCursor callee, con
         if (ak == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
             hs_cursor_list kids;
             hs_children(arg, &kids);
-            if (kids.len == 1) {
+            if (kids.len == 1 && !is_offsetof_idiom(kids.items[0])) {
                 CXType t = clang_getCursorType(kids.items[0]);
                 if (type_is_atomic(t) || type_is_integer(t))
                     object = kids.items[0];
@@ -1441,7 +1470,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
         const char *qname = hs_qualified_name(x->walk, callee);
         /* Asking a container of atomics its size touches no element. */
         const char *method = strrchr(qname, ':') ? strrchr(qname, ':') + 1 : qname;
-        if (clang_getCursorKind(callee) == CXCursor_CXXMethod &&
+        if (clang_getCursorKind(callee) == CXCursor_CXXMethod && strncmp(qname, "std::", 5) == 0 &&
             (strcmp(method, "size") == 0 || strcmp(method, "empty") == 0 || strcmp(method, "max_size") == 0)) {
             CXCursor object = member_object(c);
             if (!clang_Cursor_isNull(object))
@@ -1464,6 +1493,14 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
     case CXCursor_UnexposedExpr:
         on_atomic_expr(x, c);
         return;
+    case CXCursor_ReturnStmt: {
+        hs_pos start, end;
+        if (hs_cursor_pos(x->walk, c, &start, &end)) {
+            x->return_start = start.offset;
+            x->return_end = end.offset;
+        }
+        return;
+    }
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
         hs_cursor_list kids;
