@@ -129,6 +129,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->api = hs_facts_str(in, o, "api");
     a->use = NAME_OF(o, "use", use_names, HS_AUSE_NONE);
     a->limit_test = hs_facts_bool(o, "limit_test");
+    a->through_sink = hs_facts_bool(o, "through_sink");
     a->value_constant = hs_facts_bool(o, "value_constant");
     json_t *value = json_object_get(o, "value");
     a->has_value = json_is_integer(value);

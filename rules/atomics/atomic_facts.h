@@ -121,8 +121,10 @@ typedef struct hs_atomic_op {
     hs_atomic_form form;        /* how it is written */
     const char *api;            /* the name as written: fetch_add, operator++, atomic_fetch_add, "&" */
     hs_atomic_use use;          /* how its result is used */
-    bool limit_test;            /* use == CONDITION, as an operand of < > <= >= against a value
-                                   other than -1, 0, 1 (`if (used < max)`) */
+    bool limit_test;            /* use == CONDITION or LOOP_CONDITION, as an operand of < > <= >=
+                                   against a value other than -1, 0, 1 (`if (used < max)`) */
+    bool through_sink;          /* the use is a condition's through a local the result went to
+                                   (`limit = n.load(); while (i < limit)`) */
     bool value_constant;        /* a store of a constant (false for anything else) */
     bool has_value;             /* a store of an integer constant: `value` is it */
     bool has_operand;           /* the operation has a value operand (x += n, fetch_add(n)),

@@ -70,8 +70,13 @@ static char *plain_disqualifies(const hs_atomic_plain *counts)
     return r;
 }
 
-/* Why this use shows the variable is not a counter, or NULL when it is a counter use. */
-static char *disqualifies(const hs_atomic_op *u)
+/*
+ * Why this use shows the variable is not a counter, or NULL when it is a counter use.
+ * `reservations`: every add of the variable hands out its value (`index = counter++`, a
+ * ring-buffer slot reserved before it is filled), so a load that bounds a reader's scan
+ * (`limit = index.load() % size; while (i < limit)`) reads nothing the count published.
+ */
+static char *disqualifies(const hs_atomic_op *u, bool reservations)
 {
     if (u->op == HS_AOP_PLAIN)
         return plain_disqualifies(u->plain);
@@ -98,6 +103,9 @@ static char *disqualifies(const hs_atomic_op *u)
         else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_VERSION_CHECK)
             why = "its value is compared for equality or masked, as a sequence lock's or a version "
                   "number's is";
+        else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION && reservations &&
+                 (u->through_sink || u->limit_test))
+            why = NULL;
         else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION && u->form == HS_AFORM_ACCESSOR)
             why = "a function that returns its value is called in a loop condition, as a wait for it is";
         else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION)
@@ -411,12 +419,22 @@ static bool variable_is_counter(const variable *v)
     bool has_add = false, has_sub = false, is_tested = false;
     if (v->uses.len > 0 && is_parameter(((const hs_atomic_op *)v->uses.items[0])->var))
         return false; /* a wrapper's parameter: judged as what each call passes */
+    bool any_add = false, all_hand_out = true;
+    for (size_t i = 0; i < v->judged.len; i++) {
+        const hs_atomic_op *u = v->judged.items[i];
+        if (!is_add_or_sub(u))
+            continue;
+        any_add = true;
+        all_hand_out &= (u->op == HS_AOP_FETCH_ADD || u->op == HS_AOP_ADD_FETCH) &&
+                        (u->use == HS_AUSE_VALUE || u->use == HS_AUSE_RETURNED);
+    }
+    bool reservations = any_add && all_hand_out;
     for (size_t i = 0; i < v->judged.len; i++) {
         const hs_atomic_op *u = v->judged.items[i];
         has_add |= is_add_or_sub(u);
         has_sub |= is_sub(u);
         is_tested |= tested(u);
-        char *why = disqualifies(u);
+        char *why = disqualifies(u, reservations);
         if (why) {
             free(why);
             return false;

@@ -600,7 +600,7 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
                            (hs_walk_in_condition(x->walk) || hs_walk_in_comparison(x->walk))));
     const char *use = version_check ? "version_check" : result_use(x);
     json_object_set_new(fact, "use", json_string(use));
-    if (strcmp(use, "condition") == 0 && in_limit_comparison(x, op_cursor))
+    if ((strcmp(use, "condition") == 0 || strcmp(use, "loop_condition") == 0) && in_limit_comparison(x, op_cursor))
         json_object_set_new(fact, "limit_test", json_true());
     if (op->value_const >= 0)
         json_object_set_new(fact, "value_constant", json_boolean(op->value_const == 1));
@@ -1133,8 +1133,10 @@ static void atomics_function_end(void *state, hs_walk *w)
          * buffer the seed describes, a counter used as a value. */
         const char *op = json_string_value(json_object_get(fact, "op"));
         bool add = op && (strcmp(op, "fetch_add") == 0 || strcmp(op, "add_fetch") == 0);
-        if (tested && use && strcmp(use, "value") == 0 && !add)
+        if (tested && use && strcmp(use, "value") == 0 && !add) {
             json_object_set_new(fact, "use", json_string(json_is_true(tested) ? "loop_condition" : "condition"));
+            json_object_set_new(fact, "through_sink", json_true());
+        }
         if (sink && op && strcmp(op, "load") == 0 && json_object_get(hs_walk_version_keys(w), sink))
             json_object_set_new(fact, "use", json_string("version_check"));
     }
