@@ -1,10 +1,11 @@
 /*
  * Counters whose address escapes to code hotscan cannot see, all negatives: once
  * `&counter` is handed to another function (a status-variable registry, a thread-start
- * argument, a project helper that takes a pointer), hotscan cannot know every use of it,
- * so it cannot prove the variable is only a counter. This holds for _Atomic objects and
- * for plain integers driven by __sync/__atomic builtins alike; and it holds for a
- * project function too, because accesses through pointer parameters are not tracked.
+ * argument, a helper that keeps the pointer), hotscan cannot know every use of it, so it
+ * cannot prove the variable is only a counter. This holds for _Atomic objects and for plain
+ * integers driven by __sync/__atomic builtins alike. A project helper whose body only
+ * operates on its pointer parameter (stat_inc) is a wrapper: its calls are operations on
+ * the object passed (issue 10), so `stalls` is a counter, reported at the call.
  */
 // hotscan-args: --min-confidence low
 #include <pthread.h>
@@ -23,9 +24,19 @@ static uint64_t plain_bytes;
 
 extern void *stall_watcher(void *arg);
 
+static atomic_ulong retries;
+static atomic_ulong *last_bumped;
+
 static void stat_inc(atomic_ulong *c)
 {
     atomic_fetch_add(c, 1);
+}
+
+/* Keeps the pointer: not a wrapper hotscan can follow, so `retries` escapes. */
+static void stat_inc_and_remember(atomic_ulong *c)
+{
+    atomic_fetch_add(c, 1);
+    last_bumped = c;
 }
 
 void status_init(void)
@@ -48,12 +59,14 @@ void rows_out(uint64_t n)
 
 int start_stall_watcher(pthread_t *tid)
 {
-    stat_inc(&stalls);
+    stat_inc(&stalls); // expect: atomic-seqcst-counter
+    stat_inc_and_remember(&retries);
     pthread_create(tid, 0, stall_watcher, (void *)&plain_bytes);
     return pthread_create(tid, 0, stall_watcher, (void *)&rows_sent);
 }
 
 void stall_seen(void)
 {
-    atomic_fetch_add(&stalls, 1);
+    atomic_fetch_add(&stalls, 1); // expect: atomic-seqcst-counter
+    atomic_fetch_add(&retries, 1);
 }

@@ -14,6 +14,7 @@ static void *create(void)
 {
     hs_atomic_store *s = hs_xcalloc(1, sizeof *s);
     s->plain_at = hs_strmap_create();
+    s->tus_of = hs_strmap_create();
     return s;
 }
 
@@ -26,6 +27,11 @@ static void destroy(void *store)
         free(s->ops[i].plain);
     free(s->ops);
     hs_strmap_delete(s->plain_at);
+    const char *key;
+    void *tus;
+    for (size_t it = 0; hs_strmap_next(s->tus_of, &it, &key, &tus);)
+        free(tus);
+    hs_strmap_delete(s->tus_of);
     free(s);
 }
 
@@ -65,7 +71,7 @@ static const char *const use_names[] = {
 static const char *const form_names[] = {
     [HS_AFORM_MEMBER] = "member", [HS_AFORM_OPERATOR] = "operator", [HS_AFORM_C11] = "c11",
     [HS_AFORM_C11_OPERATOR] = "c11_operator", [HS_AFORM_GNU] = "gnu", [HS_AFORM_SYNC] = "sync",
-    [HS_AFORM_WRAPPER] = "wrapper", [HS_AFORM_ESCAPE] = "escape",
+    [HS_AFORM_WRAPPER] = "wrapper", [HS_AFORM_ESCAPE] = "escape", [HS_AFORM_ACCESSOR] = "accessor",
 };
 
 static void read_plain_uses(hs_intern *in, json_t *counts, const char *kind, hs_plain_uses *out)
@@ -80,6 +86,7 @@ static void read_plain(hs_intern *in, json_t *counts, hs_atomic_plain *out)
 {
     read_plain_uses(in, counts, "reads", &out->reads);
     read_plain_uses(in, counts, "loads_condition", &out->loads_condition);
+    read_plain_uses(in, counts, "loads_limit", &out->loads_limit);
     read_plain_uses(in, counts, "loads_loop_condition", &out->loads_loop_condition);
     read_plain_uses(in, counts, "writes_constant", &out->writes_constant);
     read_plain_uses(in, counts, "writes_computed", &out->writes_computed);
@@ -113,6 +120,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->var_name = hs_facts_str(in, o, "var_name");
     a->var_visible = hs_facts_bool(o, "var_visible");
     hs_facts_place(in, o, "var_decl", &a->var_decl);
+    a->var_field = hs_facts_str(in, o, "var_field");
 
     a->op = NAME_OF(o, "op", op_names, HS_AOP_UNLISTED);
     a->op_name = hs_facts_str(in, o, "op");
@@ -120,6 +128,8 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->form = NAME_OF(o, "form", form_names, HS_AFORM_NONE);
     a->api = hs_facts_str(in, o, "api");
     a->use = NAME_OF(o, "use", use_names, HS_AUSE_NONE);
+    a->limit_test = hs_facts_bool(o, "limit_test");
+    a->through_sink = hs_facts_bool(o, "through_sink");
     a->value_constant = hs_facts_bool(o, "value_constant");
     json_t *value = json_object_get(o, "value");
     a->has_value = json_is_integer(value);
@@ -130,6 +140,8 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->object_text = hs_facts_str(in, o, "object_text");
     a->sink = hs_facts_str(in, o, "sink");
 
+    a->callee = hs_facts_str(in, o, "callee");
+    a->arg = (int)hs_facts_int(o, "arg", -1);
     a->function = hs_facts_str(in, o, "function");
     a->function_name = hs_facts_str(in, o, "function_name");
 
@@ -160,10 +172,31 @@ static void add_plain(hs_atomic_plain *into, const hs_atomic_plain *more)
 {
     add_plain_uses(&into->reads, &more->reads);
     add_plain_uses(&into->loads_condition, &more->loads_condition);
+    add_plain_uses(&into->loads_limit, &more->loads_limit);
     add_plain_uses(&into->loads_loop_condition, &more->loads_loop_condition);
     add_plain_uses(&into->writes_constant, &more->writes_constant);
     add_plain_uses(&into->writes_computed, &more->writes_computed);
     add_plain_uses(&into->address_taken, &more->address_taken);
+}
+
+/* Counts the TU once for the variable `var` (TUs merge in order). */
+static void count_tu(hs_atomic_store *s, const char *var, size_t tu_index)
+{
+    hs_atomic_tus *t = hs_strmap_get(s->tus_of, var);
+    if (!t) {
+        t = hs_xcalloc(1, sizeof *t);
+        hs_strmap_put(s->tus_of, var, t);
+    } else if (t->last_tu == tu_index) {
+        return;
+    }
+    t->count++;
+    t->last_tu = tu_index;
+}
+
+size_t hs_atomic_tu_count(const hs_atomic_store *s, const char *var)
+{
+    const hs_atomic_tus *t = hs_strmap_get(s->tus_of, var ? var : "");
+    return t ? t->count : 0;
 }
 
 static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
@@ -172,6 +205,8 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
     size_t i;
     json_t *o;
     json_array_foreach(json_object_get(tu_facts, "atomics"), i, o) {
+        const char *fact_var = json_string_value(json_object_get(o, "var"));
+        count_tu(s, fact_var ? fact_var : "", tu_index);
         /* Each TU's plain summary of a variable (file = the TU, offset 0) is added to the
          * variable's one summary: kept per TU, they grew the model by every TU that
          * includes a header with integer globals. The rule reads only whether any TU

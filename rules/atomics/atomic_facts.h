@@ -73,6 +73,8 @@ typedef enum {
     HS_AFORM_SYNC,          /* __sync_* builtins */
     HS_AFORM_WRAPPER,       /* a wrapper listed in rule data */
     HS_AFORM_ESCAPE,        /* an escape, not an operation */
+    HS_AFORM_ACCESSOR,      /* a call, in a condition, to a function that returns the variable's
+                               value (`while (space->pending_io())`): a load, never reported */
 } hs_atomic_form;
 
 /* One kind of plain use in the program's summary of a variable. */
@@ -86,6 +88,8 @@ typedef struct {
 typedef struct {
     hs_plain_uses reads;                 /* read as a value */
     hs_plain_uses loads_condition;       /* read in an if, ?: or comparison */
+    hs_plain_uses loads_limit;           /* of those, compared (< > <= >=) with a value other than
+                                            -1, 0, 1: a gauge held to a limit */
     hs_plain_uses loads_loop_condition;  /* read in a loop condition */
     hs_plain_uses writes_constant;       /* assigned a constant */
     hs_plain_uses writes_computed;       /* assigned a computed value, or ++/-- */
@@ -99,7 +103,7 @@ typedef struct {
     const char *text;         /* the source as written */
 } hs_atomic_text;
 
-typedef struct {
+typedef struct hs_atomic_op {
     hs_site site;               /* the operation; a plain summary: file = the first TU's main file, offset 0, no line */
     const char *text;           /* the operation as written */
     bool macro;                 /* written through a macro */
@@ -109,7 +113,9 @@ typedef struct {
     const char *var;            /* the variable's USR: the identity across TUs ("" when none) */
     const char *var_name;       /* its qualified name */
     bool var_visible;           /* declared in project code */
-    hs_place var_decl;          /* its declaration (file NULL when outside project code) */
+    hs_place var_decl;          /* its declaration, or its path's root's (file NULL when outside project code) */
+    const char *var_field;      /* an object path's (`g.m_u32`): the atomic field's own USR, which
+                                   accesses through pointers (`p->m_u32`) use as `var`; else NULL */
 
     hs_atomic_opkind op;        /* the operation */
     const char *op_name;        /* the operation as the facts name it ("fetch_add", a wrapper's own) */
@@ -117,6 +123,10 @@ typedef struct {
     hs_atomic_form form;        /* how it is written */
     const char *api;            /* the name as written: fetch_add, operator++, atomic_fetch_add, "&" */
     hs_atomic_use use;          /* how its result is used */
+    bool limit_test;            /* use == CONDITION or LOOP_CONDITION, as an operand of < > <= >=
+                                   against a value other than -1, 0, 1 (`if (used < max)`) */
+    bool through_sink;          /* the use is a condition's through a local the result went to
+                                   (`limit = n.load(); while (i < limit)`) */
     bool value_constant;        /* a store of a constant (false for anything else) */
     bool has_value;             /* a store of an integer constant: `value` is it */
     bool value_narrow;          /* the atomic's value type is narrower than int ("value_narrow") */
@@ -138,6 +148,11 @@ typedef struct {
     bool has_order_arg;         /* the order is a written argument: order_offset, order_length */
     unsigned order_offset, order_length;
 
+    const char *callee;         /* an escape into a project function: its USR ("callee"), else NULL */
+    int arg;                    /* and the argument the object is passed as ("arg") */
+    const struct hs_atomic_op *via; /* the rule's own: an operation a wrapper does on the object
+                                       this call passes (the call's escape), else NULL */
+
     hs_atomic_plain *plain;     /* op == HS_AOP_PLAIN: the summary (owned by the store); NULL otherwise */
 } hs_atomic_op;
 
@@ -147,7 +162,17 @@ typedef struct {
     hs_atomic_op *ops;
     size_t len, cap;
     hs_strmap *plain_at;  /* the merge's own: var USR -> 1 + index in ops of its plain summary */
+    hs_strmap *tus_of;    /* var USR -> hs_atomic_tus: how many TUs have facts of it */
 } hs_atomic_store;
+
+/* How many TUs have any fact of a variable (a header's operation counts in each TU). */
+typedef struct {
+    size_t count;
+    size_t last_tu;  /* the merge's own: the last TU counted */
+} hs_atomic_tus;
+
+/* The number of TUs with facts of the variable `var` (0 when none). */
+size_t hs_atomic_tu_count(const hs_atomic_store *s, const char *var);
 
 extern const hs_fact_family hs_family_atomics;
 

@@ -28,6 +28,11 @@ static const char *or_empty(const char *s)
     return s ? s : "";
 }
 
+static bool is_parameter(const char *var)
+{
+    return strncmp(or_empty(var), "param:", 6) == 0;
+}
+
 static bool is_add_or_sub(const hs_atomic_op *u)
 {
     return u->op == HS_AOP_FETCH_ADD || u->op == HS_AOP_ADD_FETCH || u->op == HS_AOP_FETCH_SUB ||
@@ -65,8 +70,13 @@ static char *plain_disqualifies(const hs_atomic_plain *counts)
     return r;
 }
 
-/* Why this use shows the variable is not a counter, or NULL when it is a counter use. */
-static char *disqualifies(const hs_atomic_op *u)
+/*
+ * Why this use shows the variable is not a counter, or NULL when it is a counter use.
+ * `reservations`: every add of the variable hands out its value (`index = counter++`, a
+ * ring-buffer slot reserved before it is filled), so a load that bounds a reader's scan
+ * (`limit = index.load() % size; while (i < limit)`) reads nothing the count published.
+ */
+static char *disqualifies(const hs_atomic_op *u, bool reservations)
 {
     if (u->op == HS_AOP_PLAIN)
         return plain_disqualifies(u->plain);
@@ -82,7 +92,9 @@ static char *disqualifies(const hs_atomic_op *u)
     }
     bool condition = u->use == HS_AUSE_CONDITION || u->use == HS_AUSE_LOOP_CONDITION;
     if (!why) {
-        if (is_add_or_sub(u) && condition)
+        /* `if (++used > max)`: an admission count held to a limit decides nothing else. */
+        bool limit = u->use == HS_AUSE_CONDITION && u->limit_test && !is_sub(u);
+        if (is_add_or_sub(u) && condition && !limit)
             why = "an add/sub result decides a condition";
         else if (is_sub(u) && u->use != HS_AUSE_DISCARDED)
             why = "a decrement's result is used, as a reference count's is";
@@ -91,6 +103,11 @@ static char *disqualifies(const hs_atomic_op *u)
         else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_VERSION_CHECK)
             why = "its value is compared for equality or masked, as a sequence lock's or a version "
                   "number's is";
+        else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION && reservations &&
+                 (u->through_sink || u->limit_test))
+            why = NULL;
+        else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION && u->form == HS_AFORM_ACCESSOR)
+            why = "a function that returns its value is called in a loop condition, as a wait for it is";
         else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION)
             why = "it is loaded in a loop condition, as a flag or a signal is";
     }
@@ -102,16 +119,21 @@ static char *disqualifies(const hs_atomic_op *u)
     return r;
 }
 
-typedef struct {
-    hs_vec uses;  /* const hs_atomic_op* */
+typedef struct variable {
+    hs_vec uses;          /* its own operations: const hs_atomic_op* */
+    const char *field;    /* an object path's: the atomic field's USR (var_field), else NULL */
+    hs_vec paths;         /* a field's: the object paths through it (struct variable*) */
+    hs_vec judged;        /* what its verdict reads: its uses, and those of the objects that
+                             may be the same (see link_paths) */
 } variable;
 
-static char *usage_summary(const variable *v)
+static char *usage_summary(const hs_judge_ctx *ctx, const hs_atomic_store *atomics, const char *var,
+                           const variable *v)
 {
     size_t adds = 0, loads = 0, resets = 0;
     hs_strmap *files = hs_strmap_create();
-    for (size_t i = 0; i < v->uses.len; i++) {
-        const hs_atomic_op *u = v->uses.items[i];
+    for (size_t i = 0; i < v->judged.len; i++) {
+        const hs_atomic_op *u = v->judged.items[i];
         if (u->op == HS_AOP_PLAIN || u->op == HS_AOP_INACTIVE)
             continue;
         if (is_add_or_sub(u))
@@ -122,9 +144,13 @@ static char *usage_summary(const variable *v)
             resets++;
         hs_strmap_put(files, or_empty(u->site.file), (void *)1);
     }
-    char *r = hs_printf("%zu add%s, %zu load%s, %zu reset%s in %zu file%s", adds, adds == 1 ? "" : "s",
-                        loads, loads == 1 ? "" : "s", resets, resets == 1 ? "" : "s",
-                        hs_strmap_size(files), hs_strmap_size(files) == 1 ? "" : "s");
+    /* The TUs that saw it, of all the program's (or, with a database, the database's). */
+    size_t tus = hs_atomic_tu_count(atomics, var);
+    size_t all = ctx->tus_in_database ? ctx->tus_in_database : ctx->program->translation_units;
+    char *r = hs_printf("%zu add%s, %zu load%s, %zu reset%s in %zu file%s, seen by %zu of the %s's %zu TU%s", adds,
+                        adds == 1 ? "" : "s", loads, loads == 1 ? "" : "s", resets, resets == 1 ? "" : "s",
+                        hs_strmap_size(files), hs_strmap_size(files) == 1 ? "" : "s", tus,
+                        ctx->tus_in_database ? "compile database" : "scan", all, all == 1 ? "" : "s");
     hs_strmap_delete(files);
     return r;
 }
@@ -138,12 +164,13 @@ static const char *relaxed_spelling(const hs_atomic_op *u)
     return "memory_order_relaxed";
 }
 
-/* A load whose value decides a condition, atomic or plain. */
+/* A load whose value decides a condition other than a gauge's against a limit (`if (!refs)`,
+ * `refs <= 0`), atomic or plain: with a decrement, a reference count's test. */
 static bool tested(const hs_atomic_op *u)
 {
     if (u->op == HS_AOP_PLAIN)
-        return u->plain->loads_condition.count > 0;
-    return u->op == HS_AOP_LOAD && (u->use == HS_AUSE_CONDITION || u->use == HS_AUSE_LOOP_CONDITION);
+        return u->plain->loads_condition.count > u->plain->loads_limit.count;
+    return u->op == HS_AOP_LOAD && ((u->use == HS_AUSE_CONDITION && !u->limit_test) || u->use == HS_AUSE_LOOP_CONDITION);
 }
 
 /* ---- fix-its ---------------------------------------------------------------------- */
@@ -300,6 +327,11 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
 {
     hs_atomic_form form = u->form;
     *why_not = NULL;
+    if (u->via) {
+        *why_not = "the operation is in the body of the function called here, which other callers share; "
+                   "relax it there, or add a relaxed variant";
+        return NULL;
+    }
     if (!u->has_span) {
         *why_not = "hotscan could not read the code as written";
         return NULL;
@@ -391,25 +423,37 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
 static bool variable_is_counter(const variable *v)
 {
     bool has_add = false, has_sub = false, is_tested = false;
-    for (size_t i = 0; i < v->uses.len; i++) {
-        const hs_atomic_op *u = v->uses.items[i];
+    if (v->uses.len > 0 && is_parameter(((const hs_atomic_op *)v->uses.items[0])->var))
+        return false; /* a wrapper's parameter: judged as what each call passes */
+    bool any_add = false, all_hand_out = true;
+    for (size_t i = 0; i < v->judged.len; i++) {
+        const hs_atomic_op *u = v->judged.items[i];
+        if (!is_add_or_sub(u))
+            continue;
+        any_add = true;
+        all_hand_out &= (u->op == HS_AOP_FETCH_ADD || u->op == HS_AOP_ADD_FETCH) &&
+                        (u->use == HS_AUSE_VALUE || u->use == HS_AUSE_RETURNED);
+    }
+    bool reservations = any_add && all_hand_out;
+    for (size_t i = 0; i < v->judged.len; i++) {
+        const hs_atomic_op *u = v->judged.items[i];
         has_add |= is_add_or_sub(u);
         has_sub |= is_sub(u);
         is_tested |= tested(u);
-        char *why = disqualifies(u);
+        char *why = disqualifies(u, reservations);
         if (why) {
             free(why);
             return false;
         }
     }
-    /* Decremented and tested: a reference count or a gauge whose value decides something
-     * (`dec(&refs); if (!refs) free(obj)`). Counters only grow, or are only reported. */
+    /* Decremented and tested: a reference count (`dec(&refs); if (!refs) free(obj)`). A
+     * gauge held to a limit (`used--`, `if (used < max)`) frees and publishes nothing. */
     if (!has_add || (has_sub && is_tested))
         return false;
     /* Set to two different constants (1, then 0): a flag, not a counter's reset. */
     const hs_atomic_op *first_value = NULL;
-    for (size_t i = 0; i < v->uses.len; i++) {
-        const hs_atomic_op *u = v->uses.items[i];
+    for (size_t i = 0; i < v->judged.len; i++) {
+        const hs_atomic_op *u = v->judged.items[i];
         if (!u->has_value)
             continue;
         if (first_value && first_value->value != u->value)
@@ -436,18 +480,20 @@ static bool may_have_unseen_uses(const hs_judge_ctx *ctx, const hs_atomic_op *u)
     return !u->var_decl.file || !hs_is_source_file(u->var_decl.file);
 }
 
-/* The variable's first mention in compiled-out code (HS_AOP_INACTIVE), or NULL. */
+/* The variable's first mention in compiled-out code (HS_AOP_INACTIVE), among what its
+ * verdict reads (its own facts and those of the objects that may be the same), or NULL. */
 static const hs_atomic_op *compiled_out_mention(const variable *v)
 {
-    for (size_t i = 0; i < v->uses.len; i++) {
-        const hs_atomic_op *u = v->uses.items[i];
+    for (size_t i = 0; i < v->judged.len; i++) {
+        const hs_atomic_op *u = v->judged.items[i];
         if (u->op == HS_AOP_INACTIVE)
             return u;
     }
     return NULL;
 }
 
-static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macros_ok)
+static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, const char *var, const variable *v,
+                           hs_strmap *macros_ok)
 {
     if (!variable_is_counter(v))
         return;
@@ -469,10 +515,18 @@ static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macr
                                               "break a build that compiles it",
                                               inactive_at)
                                   : NULL;
-    char *summary = usage_summary(v);
+    char *summary = usage_summary(ctx, atomics, var, v);
     for (size_t i = 0; i < v->uses.len; i++) {
         const hs_atomic_op *u = v->uses.items[i];
-        if (u->order != HS_AORDER_SEQ_CST)
+        if (u->order != HS_AORDER_SEQ_CST || u->form == HS_AFORM_ACCESSOR)
+            continue;
+        /* A wrapper call is reported once, for its first seq_cst operation. */
+        bool reported = false;
+        for (size_t j = 0; u->via && j < i && !reported; j++) {
+            const hs_atomic_op *e = v->uses.items[j];
+            reported = e->via == u->via && e->order == HS_AORDER_SEQ_CST;
+        }
+        if (reported)
             continue;
         const char *text = or_empty(u->text);
         char *message = hs_printf("'%s' is only ever used as a counter (%s); this sequentially "
@@ -519,6 +573,125 @@ static void judge_variable(hs_judge_ctx *ctx, const variable *v, hs_strmap *macr
     free(inactive_why);
 }
 
+/*
+ * The operations the wrapper parameter `param` stands for, appended to `out` as made for the
+ * call `call` (owned by `made`): false when the wrapper does with it something the rule
+ * cannot follow (passes it where no facts are, an operation it does not model).
+ */
+static bool expand_wrapper(hs_strmap *vars, const char *param, const hs_atomic_op *call, int depth, hs_vec *out,
+                           hs_vec *made)
+{
+    const variable *p = hs_strmap_get(vars, param);
+    if (!p || depth > 4)
+        return false;
+    for (size_t i = 0; i < p->uses.len; i++) {
+        const hs_atomic_op *w = p->uses.items[i];
+        if (w->op == HS_AOP_ESCAPE && w->callee) {
+            char *inner = hs_printf("param:%s:%d", w->callee, w->arg);
+            /* The inner call's result use is the outer wrapper's: keep the outer call's. */
+            bool ok = expand_wrapper(vars, inner, call, depth + 1, out, made);
+            free(inner);
+            if (!ok)
+                return false;
+            continue;
+        }
+        if (w->op == HS_AOP_ESCAPE || w->op == HS_AOP_OTHER || w->op == HS_AOP_PLAIN)
+            return false;
+        hs_atomic_op *v = hs_xcalloc(1, sizeof *v);
+        *v = *w;
+        v->site = call->site;
+        v->text = call->text;
+        v->macro = call->macro;
+        v->ordinal = call->ordinal;
+        v->tu_index = call->tu_index;
+        v->var = call->var;
+        v->var_name = call->var_name;
+        v->var_visible = call->var_visible;
+        v->var_decl = call->var_decl;
+        v->var_field = call->var_field;
+        v->form = HS_AFORM_WRAPPER;
+        v->api = call->api;
+        v->function = call->function;
+        v->function_name = call->function_name;
+        v->sink = call->sink;
+        if (w->use == HS_AUSE_RETURNED) {
+            v->use = call->use;
+            v->limit_test = call->limit_test;
+        }
+        v->has_span = v->has_spelled = v->has_order_arg = false;
+        v->macro_name = NULL;
+        v->callee = NULL;
+        v->via = call;
+        hs_vec_push(made, v);
+        hs_vec_push(out, v);
+    }
+    return true;
+}
+
+/*
+ * `PFS_atomic::add_u32(&x.m_u32, 1)` where add_u32's body does `ptr->fetch_add(value)`:
+ * the call is the wrapper's operations on x.m_u32 (issue 10). Each escape into a project
+ * function whose parameter the function operates on is replaced by those operations; an
+ * escape into a function hotscan has no facts of stays an escape.
+ */
+static void resolve_wrapper_calls(hs_strmap *vars, const hs_vec *order, hs_vec *made)
+{
+    for (size_t k = 0; k < order->len; k++) {
+        if (is_parameter(order->items[k]))
+            continue;
+        variable *v = hs_strmap_get(vars, order->items[k]);
+        hs_vec uses = {0};
+        for (size_t i = 0; i < v->uses.len; i++) {
+            const hs_atomic_op *u = v->uses.items[i];
+            if (u->op == HS_AOP_ESCAPE && u->callee) {
+                char *param = hs_printf("param:%s:%d", u->callee, u->arg);
+                hs_vec ops = {0};
+                bool ok = expand_wrapper(vars, param, u, 0, &ops, made);
+                free(param);
+                for (size_t j = 0; ok && j < ops.len; j++)
+                    hs_vec_push(&uses, ops.items[j]);
+                hs_vec_free(&ops);
+                if (ok)
+                    continue;
+            }
+            hs_vec_push(&uses, (void *)u);
+        }
+        hs_vec_free(&v->uses);
+        v->uses = uses;
+    }
+}
+
+/*
+ * Object paths and their field (issue 10, MySQL bug 100432). `events_waits_history_long_index.m_u32`
+ * and `digest_monotonic_index.m_u32` are two variables, each judged on its own uses: one
+ * wrapper struct used for unrelated globals no longer shares one verdict. But an access
+ * through a pointer (`p->m_u32`, the field's own USR) may be any of them, so a path's verdict
+ * also reads the field's pointer accesses, and the field's verdict reads every path's.
+ */
+static void link_paths(hs_strmap *vars, const hs_vec *order)
+{
+    for (size_t k = 0; k < order->len; k++) {
+        variable *v = hs_strmap_get(vars, order->items[k]);
+        variable *field = v->field ? hs_strmap_get(vars, v->field) : NULL;
+        if (field && field != v)
+            hs_vec_push(&field->paths, v);
+    }
+    for (size_t k = 0; k < order->len; k++) {
+        variable *v = hs_strmap_get(vars, order->items[k]);
+        for (size_t i = 0; i < v->uses.len; i++)
+            hs_vec_push(&v->judged, v->uses.items[i]);
+        variable *field = v->field ? hs_strmap_get(vars, v->field) : NULL;
+        if (field && field != v)
+            for (size_t i = 0; i < field->uses.len; i++)
+                hs_vec_push(&v->judged, field->uses.items[i]);
+        for (size_t p = 0; p < v->paths.len; p++) {
+            const variable *path = v->paths.items[p];
+            for (size_t i = 0; i < path->uses.len; i++)
+                hs_vec_push(&v->judged, path->uses.items[i]);
+        }
+    }
+}
+
 /* Fills `ok` with the macros every expansion of which is a seq_cst counter operation. */
 static void find_editable_macros(const hs_atomic_store *atomics, hs_strmap *vars, hs_strmap *ok)
 {
@@ -554,15 +727,28 @@ static void judge(hs_judge_ctx *ctx)
             hs_vec_push(&order, (void *)u->var);
         }
         hs_vec_push(&v->uses, (void *)u);
+        if (u->var_field && !v->field)
+            v->field = u->var_field;
     }
+    hs_vec made = {0};
+    resolve_wrapper_calls(vars, &order, &made);
+    link_paths(vars, &order);
     hs_strmap *macros_ok = hs_strmap_create();
     find_editable_macros(atomics, vars, macros_ok);
     for (size_t k = 0; k < order.len; k++) {
         variable *v = hs_strmap_get(vars, order.items[k]);
-        judge_variable(ctx, v, macros_ok);
+        judge_variable(ctx, atomics, order.items[k], v, macros_ok);
+    }
+    for (size_t k = 0; k < order.len; k++) {
+        variable *v = hs_strmap_get(vars, order.items[k]);
         hs_vec_free(&v->uses);
+        hs_vec_free(&v->paths);
+        hs_vec_free(&v->judged);
         free(v);
     }
+    for (size_t i = 0; i < made.len; i++)
+        free(made.items[i]);
+    hs_vec_free(&made);
     hs_vec_free(&order);
     hs_strmap_delete(vars);
     hs_strmap_delete(macros_ok);

@@ -35,7 +35,16 @@ typedef struct {
     hs_strmap *names;        /* USR of an atomic this TU declares or operates on -> json
                                 [name as spelled, qualified name]: asked of compiled-out code */
     size_t function_start;   /* the current function's facts in `atomics` start here */
+    hs_vec orderings;        /* the function's < > <= >= operators: offsets {start, end, zero} */
+    hs_strmap *accessors;    /* function USR -> identity (json) of the variable it returns */
+    unsigned return_start, return_end; /* the last return statement walked (offsets) */
 } atomic_state;
+
+/* An ordering comparison's extent, and whether it compares with -1, 0 or 1 (a zero test). */
+typedef struct {
+    unsigned start, end;
+    bool zero;
+} ordering_range;
 
 static bool type_is_integer(CXType t);
 
@@ -96,6 +105,27 @@ static CXCursor atomic_ref_initializer(CXCursor var)
     return r;
 }
 
+/* A pointer to an atomic or to an integer: what a wrapper's object parameter is. */
+static bool is_object_pointer(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind != CXType_Pointer)
+        return false;
+    CXType pointee = clang_getPointeeType(c);
+    return type_is_atomic(pointee) || type_is_integer(pointee);
+}
+
+/* The position of a parameter in its function's parameter list, or -1. */
+static int parameter_index(CXCursor parm, CXCursor *function)
+{
+    *function = clang_getCursorSemanticParent(parm);
+    int n = clang_Cursor_getNumArguments(*function);
+    for (int i = 0; i < n; i++)
+        if (clang_equalCursors(clang_Cursor_getArgument(*function, (unsigned)i), parm))
+            return i;
+    return -1;
+}
+
 /*
  * The declaration an object expression names: `x`, `&x`, `s->f`, `arr[i]`, `&s.f[2]`,
  * and through std::atomic_ref: `std::atomic_ref<T>(s.f)`, a local `std::atomic_ref r(s.f)`.
@@ -130,6 +160,10 @@ static CXCursor object_decl(CXCursor e)
                 return d;
             if (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 1)
                 return d;
+            /* A wrapper's parameter pointing to an atomic or an integer: the operations on
+             * it are the wrapper's, which the rule applies to what each call passes. */
+            if (dk == CXCursor_ParmDecl && is_object_pointer(clang_getCursorType(d)))
+                return d;
             /* A named std::atomic_ref local: the object it was made from. */
             CXCursor init = dk == CXCursor_VarDecl ? atomic_ref_initializer(d) : clang_getNullCursor();
             if (!clang_Cursor_isNull(init)) {
@@ -151,6 +185,109 @@ static CXCursor object_decl(CXCursor e)
         e = next;
     }
     return clang_getNullCursor();
+}
+
+/*
+ * The object path of an object expression whose declaration is `decl` (issue 10): the
+ * chain of `.` fields and array elements from where the object lives to the atomic. It
+ * starts at a global or static (`events_waits_history_long_index.m_u32`, `g.a[i].b`) or at
+ * a field reached through a pointer or `this` (`this->m_monotonic.m_u32`); it stops at any
+ * `->`, any pointer subscript, and at locals and parameters. `root` is where it starts and
+ * `path` the fields after it (".m_u32"); the path is empty (NULL) when the object is its
+ * own root: a plain global, or a field named through a pointer (`p->m_u32`).
+ */
+static void object_path(CXCursor e, CXCursor decl, CXCursor *root, char **path)
+{
+    *root = decl;
+    *path = NULL;
+    if (clang_getCursorKind(decl) != CXCursor_FieldDecl)
+        return;
+    /* Find the member expression naming decl: e stripped of &, *, [] and atomic_ref. */
+    for (int guard = 0; guard < 32; guard++) {
+        e = hs_strip_expr(e);
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_MemberRefExpr && clang_equalCursors(clang_getCursorReferenced(e), decl))
+            break;
+        if (k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr && k != CXCursor_CallExpr)
+            return;
+        if (k == CXCursor_CallExpr) {
+            if (clang_Cursor_getNumArguments(e) < 1)
+                return;
+            e = clang_Cursor_getArgument(e, 0);
+            continue;
+        }
+        hs_cursor_list kids;
+        hs_children(e, &kids);
+        CXCursor next = kids.len ? kids.items[0] : clang_getNullCursor();
+        hs_cursor_list_free(&kids);
+        if (clang_Cursor_isNull(next))
+            return;
+        e = next;
+    }
+    if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+        return;
+    char *fields = NULL; /* ".a.b", outermost first */
+    CXCursor at = decl;
+    for (int guard = 0; guard < 32; guard++) {
+        /* e names `at`; its base is its first child (none: an implicit this). */
+        hs_cursor_list kids;
+        hs_children(e, &kids);
+        CXCursor base = kids.len ? hs_strip_expr(kids.items[0]) : clang_getNullCursor();
+        hs_cursor_list_free(&kids);
+        if (clang_Cursor_isNull(base))
+            break;
+        enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(base)).kind;
+        if (tk == CXType_Pointer || tk == CXType_LValueReference || tk == CXType_RValueReference)
+            break; /* `->`: the object may be any instance */
+        /* Through element accesses of arrays (not of pointers) and std::array. */
+        for (int g2 = 0; g2 < 8; g2++) {
+            enum CXCursorKind bk = clang_getCursorKind(base);
+            CXCursor inner = clang_getNullCursor();
+            if (bk == CXCursor_ArraySubscriptExpr) {
+                hs_cursor_list ak;
+                hs_children(base, &ak);
+                if (ak.len)
+                    inner = hs_strip_expr(ak.items[0]);
+                hs_cursor_list_free(&ak);
+            } else if (bk == CXCursor_CallExpr && clang_Cursor_getNumArguments(base) >= 1) {
+                CXString nm = clang_getCursorSpelling(clang_getCursorReferenced(base));
+                if (strcmp(clang_getCString(nm), "operator[]") == 0)
+                    inner = hs_strip_expr(clang_Cursor_getArgument(base, 0));
+                clang_disposeString(nm);
+            }
+            if (clang_Cursor_isNull(inner))
+                break;
+            enum CXTypeKind ik = clang_getCanonicalType(clang_getCursorType(inner)).kind;
+            if (ik == CXType_Pointer || ik == CXType_LValueReference || ik == CXType_RValueReference) {
+                base = clang_getNullCursor();
+                break;
+            }
+            base = inner;
+        }
+        if (clang_Cursor_isNull(base))
+            break;
+        CXCursor owner = clang_getCursorReferenced(base);
+        enum CXCursorKind bk = clang_getCursorKind(base), ok = clang_getCursorKind(owner);
+        bool field = bk == CXCursor_MemberRefExpr && ok == CXCursor_FieldDecl;
+        bool global = bk == CXCursor_DeclRefExpr && ok == CXCursor_VarDecl &&
+                      clang_Cursor_hasVarDeclGlobalStorage(owner) == 1 &&
+                      clang_getCanonicalType(clang_getCursorType(owner)).kind != CXType_LValueReference;
+        if (!field && !global)
+            break;
+        CXString name = clang_getCursorSpelling(at);
+        char *longer = hs_printf(".%s%s", clang_getCString(name), fields ? fields : "");
+        clang_disposeString(name);
+        free(fields);
+        fields = longer;
+        at = owner;
+        if (global)
+            break;
+        e = base;
+    }
+    if (fields) {
+        *root = at;
+        *path = fields;
+    }
 }
 
 static void consume_key(CXCursor c, char *buf, size_t n)
@@ -274,6 +411,27 @@ static const char *result_use(const atomic_state *x)
     return "value";
 }
 
+/*
+ * Whether the cursor is an operand of an ordering comparison (< > <= >=) against a value
+ * other than -1, 0 or 1: a gauge held to a limit (`if (used < max)`), not a test of a
+ * reference count reaching zero (`if (refs <= 0)`, `if (!refs)`, `refs == 0`).
+ */
+static bool in_limit_comparison(const atomic_state *x, CXCursor c)
+{
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+    bool limit = false;
+    for (size_t i = 0; i < x->orderings.len; i++) {
+        const ordering_range *r = x->orderings.items[i];
+        if (off >= r->start && off < r->end) {
+            if (r->zero)
+                return false;
+            limit = true;
+        }
+    }
+    return limit;
+}
+
 static bool is_constant(CXCursor value)
 {
     CXEvalResult ev = clang_Cursor_Evaluate(value);
@@ -349,44 +507,42 @@ static json_t *spelled_call(atomic_state *x, CXCursor c)
                      (json_int_t)(end - offset), "text", text + offset, end - offset);
 }
 
-/* Notes an atomic's name, so tu_end can ask whether compiled-out code mentions it. */
-static void remember_name(atomic_state *x, CXCursor decl, const char *usr)
+/* Notes an atomic's name under its identity `key`, so tu_end can ask whether compiled-out
+ * code mentions it: the name `named` is spelled with, and `qualified` for the message. */
+static void remember_name(atomic_state *x, CXCursor named, const char *key, const char *qualified)
 {
-    if (!usr || !usr[0] || hs_strmap_has(x->names, usr))
+    if (!key || !key[0] || hs_strmap_has(x->names, key))
         return;
-    CXString spelling = clang_getCursorSpelling(decl);
+    CXString spelling = clang_getCursorSpelling(named);
     const char *name = clang_getCString(spelling);
     if (name && name[0])
-        hs_strmap_put(x->names, usr, json_pack("[s, s]", name, hs_qualified_name(x->walk, decl)));
+        hs_strmap_put(x->names, key, json_pack("[s, s]", name, qualified ? qualified : name));
     clang_disposeString(spelling);
 }
 
-static void record(atomic_state *x, CXCursor op_cursor, CXCursor decl, const atomic_op *op)
+/*
+ * The variable an operation is on, into `fact`: "var" (the identity: the USR of the
+ * object's root, then its path), "var_name", "var_visible", "var_decl" (the root's
+ * declaration) and, for a path, "var_field": the USR of the atomic field itself, which
+ * every instance reached through a pointer shares.
+ */
+static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CXCursor decl)
 {
-    if (relaxed_type_context(x))
+    CXCursor root;
+    char *path;
+    if (clang_getCursorKind(decl) == CXCursor_ParmDecl) {
+        /* "param:<function USR>:<index>": the wrapper's object parameter. */
+        CXCursor function;
+        int index = parameter_index(decl, &function);
+        char *id = hs_printf("param:%s:%d", hs_cursor_usr_cached(x->walk, function), index);
+        char *name = hs_printf("%s(parameter %d)", hs_qualified_name(x->walk, function), index);
+        json_object_set_new(fact, "var", json_string(id));
+        json_object_set_new(fact, "var_name", json_string(name));
+        json_object_set_new(fact, "var_visible", json_false());
+        free(id);
+        free(name);
         return;
-    hs_pos start, end;
-    if (!hs_cursor_pos(x->walk, op_cursor, &start, &end))
-        return;
-    char *usr = hs_cursor_usr(decl);
-    remember_name(x, decl, usr);
-    json_t *fact = json_object();
-    json_object_set_new(fact, "var", json_string(usr));
-    json_object_set_new(fact, "var_name", json_string(hs_qualified_name(x->walk, decl)));
-    hs_pos dpos;
-    CXSourceLocation dloc = clang_getCursorLocation(decl);
-    CXFile dfile;
-    clang_getExpansionLocation(dloc, &dfile, &dpos.line, &dpos.column, &dpos.offset);
-    json_object_set_new(fact, "var_visible", json_boolean(hs_location_is_project(x->walk, dloc)));
-    if (hs_location_is_project(x->walk, dloc)) {
-        hs_pos p2;
-        if (hs_cursor_pos(x->walk, decl, &p2, NULL))
-            json_object_set_new(fact, "var_decl",
-                                json_pack("{s:s, s:i, s:i}", "file", p2.file, "line", (json_int_t)dpos.line,
-                                          "column", (json_int_t)dpos.column));
     }
-    json_object_set_new(fact, "op", json_string(op->op));
-    json_object_set_new(fact, "order", json_string(op->order));
     /* An atomic narrower than int: `++x` has x's type, `old + 1` would be an int (a
      * uint8_t at 255 gives 0, the sum 256), so a rewrite keeping the value needs care. */
     CXType vt = clang_getCursorType(decl);
@@ -395,6 +551,70 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor decl, const ato
     long long vsize = clang_Type_getSizeOf(vt);
     if (vsize > 0 && vsize < (long long)sizeof(int))
         json_object_set_new(fact, "value_narrow", json_true());
+    object_path(object_expr, decl, &root, &path);
+    char *usr = hs_cursor_usr(root);
+    if (path) {
+        char *id = hs_printf("%s%s", usr, path);
+        json_object_set_new(fact, "var", json_string(id));
+        char *name = hs_printf("%s%s", hs_qualified_name(x->walk, root), path);
+        json_object_set_new(fact, "var_name", json_string(name));
+        remember_name(x, root, id, name);
+        free(id);
+        free(name);
+        json_object_set_new(fact, "var_field", json_string(hs_cursor_usr_cached(x->walk, decl)));
+    } else {
+        json_object_set_new(fact, "var", json_string(usr));
+        json_object_set_new(fact, "var_name", json_string(hs_qualified_name(x->walk, root)));
+        remember_name(x, root, usr, hs_qualified_name(x->walk, root));
+    }
+    free(usr);
+    free(path);
+    hs_pos dpos;
+    CXSourceLocation dloc = clang_getCursorLocation(root);
+    CXFile dfile;
+    clang_getExpansionLocation(dloc, &dfile, &dpos.line, &dpos.column, &dpos.offset);
+    json_object_set_new(fact, "var_visible", json_boolean(hs_location_is_project(x->walk, dloc)));
+    if (hs_location_is_project(x->walk, dloc)) {
+        hs_pos p2;
+        if (hs_cursor_pos(x->walk, root, &p2, NULL))
+            json_object_set_new(fact, "var_decl",
+                                json_pack("{s:s, s:i, s:i}", "file", p2.file, "line", (json_int_t)dpos.line,
+                                          "column", (json_int_t)dpos.column));
+    }
+}
+
+/* Whether the cursor is in the last return statement walked: its value is (part of) what
+ * the function returns (`return n_pending_ios;`, `return n > 0;`). */
+static bool in_return(const atomic_state *x, CXCursor c)
+{
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+    return x->return_end > x->return_start && off >= x->return_start && off < x->return_end;
+}
+
+/* Keeps the identity of the variable `function` returns (the first one it returns). */
+static void note_accessor(atomic_state *x, const char *function, json_t *fact)
+{
+    if (hs_strmap_has(x->accessors, function))
+        return;
+    json_t *id = json_object();
+    static const char *const keys[] = {"var", "var_name", "var_visible", "var_decl", "var_field"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (json_object_get(fact, keys[k]))
+            json_object_set(id, keys[k], json_object_get(fact, keys[k]));
+    hs_strmap_put(x->accessors, function, id);
+}
+
+/* The fact of one operation at `op_cursor`, without its variable (set_identity adds it);
+ * NULL when the cursor has no position. */
+static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *op)
+{
+    hs_pos start, end;
+    if (!hs_cursor_pos(x->walk, op_cursor, &start, &end))
+        return NULL;
+    json_t *fact = json_object();
+    json_object_set_new(fact, "op", json_string(op->op));
+    json_object_set_new(fact, "order", json_string(op->order));
     json_object_set_new(fact, "form", json_string(op->form));
     json_object_set_new(fact, "api", json_string(op->api));
     /* A load compared for equality, or masked in a test: a sequence lock's or a
@@ -403,7 +623,10 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor decl, const ato
                          (hs_walk_in_equality(x->walk) ||
                           (hs_walk_in_mask(x->walk) &&
                            (hs_walk_in_condition(x->walk) || hs_walk_in_comparison(x->walk))));
-    json_object_set_new(fact, "use", json_string(version_check ? "version_check" : result_use(x)));
+    const char *use = version_check ? "version_check" : result_use(x);
+    json_object_set_new(fact, "use", json_string(use));
+    if ((strcmp(use, "condition") == 0 || strcmp(use, "loop_condition") == 0) && in_limit_comparison(x, op_cursor))
+        json_object_set_new(fact, "limit_test", json_true());
     if (op->value_const >= 0)
         json_object_set_new(fact, "value_constant", json_boolean(op->value_const == 1));
     if (op->value_const == 1 && !clang_Cursor_isNull(op->value_arg)) {
@@ -467,8 +690,23 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor decl, const ato
     }
     /* An ordinal keeps two operations at one macro expansion apart in the merge. */
     json_object_set_new(fact, "ordinal", json_integer(hs_site_ordinal(x->walk, "atomic", start.file, start.offset)));
+    return fact;
+}
+
+static void record(atomic_state *x, CXCursor op_cursor, CXCursor object_expr, CXCursor decl, const atomic_op *op)
+{
+    if (relaxed_type_context(x))
+        return;
+    json_t *fact = build_fact(x, op_cursor, op);
+    if (!fact)
+        return;
+    set_identity(x, fact, object_expr, decl);
+    /* A function that returns the variable's value is its accessor: `bool pending_io()
+     * const { return n_pending_ios; }`. Its calls in conditions are tests of the variable. */
+    const char *function = hs_walk_function_usr(x->walk);
+    if (function && function[0] && strcmp(op->op, "load") == 0 && in_return(x, op_cursor))
+        note_accessor(x, function, fact);
     json_array_append_new(x->atomics, fact);
-    free(usr);
 }
 
 /* ---- recognizers --------------------------------------------------------------------- */
@@ -570,7 +808,7 @@ static bool on_std_atomic_call(atomic_state *x, CXCursor call, CXCursor callee, 
         }
     }
     (void)callee;
-    record(x, call, decl, &op);
+    record(x, call, object, decl, &op);
     return true;
 }
 
@@ -627,7 +865,7 @@ static bool on_wrapper_call(atomic_state *x, CXCursor call, const char *qname)
             op.value_arg = clang_Cursor_getArgument(call, (unsigned)json_integer_value(va));
             op.value_const = is_constant(op.value_arg);
         }
-        record(x, call, decl, &op);
+        record(x, call, object, decl, &op);
         return true;
     }
     return false;
@@ -665,7 +903,7 @@ static bool on_builtin_call(atomic_state *x, CXCursor call, CXCursor callee, con
         op.value_arg = clang_Cursor_getArgument(call, 1);
         op.value_const = is_constant(op.value_arg);
     }
-    record(x, call, decl, &op);
+    record(x, call, object, decl, &op);
     return true;
 }
 
@@ -731,7 +969,7 @@ static bool on_atomic_expr(atomic_state *x, CXCursor c)
             op.value_arg = kids.items[value_index];
             op.value_const = is_constant(op.value_arg);
         }
-        record(x, c, decl, &op);
+        record(x, c, object, decl, &op);
     }
     free(name);
     hs_cursor_list_free(&kids);
@@ -750,7 +988,7 @@ static void on_c11_operator(atomic_state *x, CXCursor c, CXCursor operand, const
     atomic_op op = {.op = opname, .order = "seq_cst", .form = "c11_operator", .api = api,
                     .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = NO_CURSOR,
                     .object = operand, .operand_value = value};
-    record(x, c, decl, &op);
+    record(x, c, operand, decl, &op);
 }
 
 /* ---- plain (non-atomic) uses of integers --------------------------------------------
@@ -767,18 +1005,24 @@ static bool type_is_integer(CXType t)
     return (k >= CXType_Bool && k <= CXType_Int128) || k == CXType_Enum;
 }
 
-static void plain_use(atomic_state *x, CXCursor use, CXCursor decl, const char *what)
+static void plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor decl, const char *what)
 {
     hs_pos pos;
     if (!hs_cursor_pos(x->walk, use, &pos, NULL))
         return;
-    const char *usr = hs_cursor_usr_cached(x->walk, decl);
+    /* Keyed by the object's identity (its path when it has one), as atomic facts are. */
+    json_t *id = json_object();
+    set_identity(x, id, object, decl);
+    const char *usr = json_string_value(json_object_get(id, "var"));
     json_t *sum = hs_strmap_get(x->plain_uses, usr);
     if (!sum) {
-        sum = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{}}", "var", usr, "var_name", hs_qualified_name(x->walk, decl),
+        sum = json_pack("{s:s, s:O, s:s, s:s, s:s, s:{}}", "var", usr, "var_name", json_object_get(id, "var_name"),
                         "op", "plain", "order", "n/a", "function", "", "plain");
+        if (json_object_get(id, "var_field"))
+            json_object_set(sum, "var_field", json_object_get(id, "var_field"));
         hs_strmap_put(x->plain_uses, usr, sum);
     }
+    json_decref(id);
     json_t *counts = json_object_get(sum, "plain");
     json_t *n = json_object_get(counts, what);
     json_object_set_new(counts, what, json_integer(n ? json_integer_value(n) + 1 : 1));
@@ -815,7 +1059,9 @@ static char type_class(atomic_state *x, CXCursor decl)
         return (char)(intptr_t)v;
     CXType t = clang_getCursorType(decl);
     char cls = 'o';
-    if (type_is_atomic(t))
+    if (clang_getCursorKind(decl) == CXCursor_ParmDecl)
+        cls = is_object_pointer(t) ? 'p' : 'o';
+    else if (type_is_atomic(t))
         cls = 'a';
     else if (type_contains_atomics(t))
         cls = 'c';
@@ -834,13 +1080,22 @@ static bool on_plain_object(atomic_state *x, CXCursor use, CXCursor object, cons
         return false;
     consume(x, object);
     if (write_kind) {
-        plain_use(x, use, decl, write_kind);
+        plain_use(x, use, object, decl, write_kind);
     } else if (hs_walk_in_loop_condition(x->walk)) {
-        plain_use(x, use, decl, "loads_loop_condition");
+        plain_use(x, use, object, decl, "loads_loop_condition");
     } else if (hs_walk_in_condition(x->walk) || hs_walk_in_comparison(x->walk)) {
-        plain_use(x, use, decl, "loads_condition");
+        plain_use(x, use, object, decl, "loads_condition");
+        if (in_limit_comparison(x, use))
+            plain_use(x, use, object, decl, "loads_limit");
     } else {
-        plain_use(x, use, decl, "reads");
+        plain_use(x, use, object, decl, "reads");
+        const char *function = hs_walk_function_usr(x->walk);
+        if (function && function[0] && in_return(x, use)) {
+            json_t *id = json_object();
+            set_identity(x, id, object, decl);
+            note_accessor(x, function, id);
+            json_decref(id);
+        }
     }
     return true;
 }
@@ -850,12 +1105,50 @@ static void atomics_function_start(void *state, hs_walk *w)
     (void)w;
     atomic_state *x = state;
     x->function_start = json_array_size(x->atomics);
+    x->return_start = x->return_end = 0;
+    for (size_t i = 0; i < x->orderings.len; i++)
+        free(x->orderings.items[i]);
+    x->orderings.len = 0;
 }
 
 /* A result stored in a name the function later tests decides that test. */
+/*
+ * Drops the facts of a parameter the function does no operation on (an `int *len` out
+ * parameter only assigned through): only a wrapper's object parameter is kept.
+ */
+static void keep_wrapper_parameters(atomic_state *x)
+{
+    hs_strmap *operated = NULL;
+    bool any = false;
+    for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
+        json_t *fact = json_array_get(x->atomics, i);
+        const char *var = json_string_value(json_object_get(fact, "var"));
+        if (!var || strncmp(var, "param:", 6) != 0)
+            continue;
+        any = true;
+        const char *op = json_string_value(json_object_get(fact, "op"));
+        if (op && (strcmp(op, "escape") != 0 || json_object_get(fact, "callee"))) {
+            if (!operated)
+                operated = hs_strmap_create();
+            hs_strmap_put(operated, var, (void *)1);
+        }
+    }
+    if (!any)
+        return;
+    for (size_t i = json_array_size(x->atomics); i-- > x->function_start;) {
+        json_t *fact = json_array_get(x->atomics, i);
+        const char *var = json_string_value(json_object_get(fact, "var"));
+        if (var && strncmp(var, "param:", 6) == 0 && !(operated && hs_strmap_has(operated, var)))
+            json_array_remove(x->atomics, i);
+    }
+    if (operated)
+        hs_strmap_delete(operated);
+}
+
 static void atomics_function_end(void *state, hs_walk *w)
 {
     atomic_state *x = state;
+    keep_wrapper_parameters(x);
     for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
         json_t *fact = json_array_get(x->atomics, i);
         const char *sink = json_string_value(json_object_get(fact, "sink"));
@@ -865,8 +1158,10 @@ static void atomics_function_end(void *state, hs_walk *w)
          * buffer the seed describes, a counter used as a value. */
         const char *op = json_string_value(json_object_get(fact, "op"));
         bool add = op && (strcmp(op, "fetch_add") == 0 || strcmp(op, "add_fetch") == 0);
-        if (tested && use && strcmp(use, "value") == 0 && !add)
+        if (tested && use && strcmp(use, "value") == 0 && !add) {
             json_object_set_new(fact, "use", json_string(json_is_true(tested) ? "loop_condition" : "condition"));
+            json_object_set_new(fact, "through_sink", json_true());
+        }
         if (sink && op && strcmp(op, "load") == 0 && json_object_get(hs_walk_version_keys(w), sink))
             json_object_set_new(fact, "use", json_string("version_check"));
     }
@@ -886,7 +1181,7 @@ static enum CXChildVisitResult initializer_visitor(CXCursor c, CXCursor parent, 
             atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "&",
                            .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
                            .object = NO_CURSOR, .operand_value = NO_CURSOR};
-            record(x, c, decl, &e);
+            record(x, c, kids.items[0], decl, &e);
         } else if (!clang_Cursor_isNull(decl)) {
             on_plain_object(x, c, kids.items[0], "address_taken");
         }
@@ -902,7 +1197,7 @@ static void atomics_declaration(void *state, hs_walk *w, CXCursor var)
     atomic_state *x = state;
     if (type_is_atomic(clang_getCursorType(var))) {
         char *usr = hs_cursor_usr(var);
-        remember_name(x, var, usr);
+        remember_name(x, var, usr, hs_qualified_name(x->walk, var));
         free(usr);
     }
     if (clang_getCursorKind(var) == CXCursor_VarDecl)
@@ -919,7 +1214,35 @@ static void *atomics_tu_start(hs_walk *w)
     x->plain_uses = hs_strmap_create();
     x->wrapper_of = hs_strmap_create();
     x->names = hs_strmap_create();
+    x->accessors = hs_strmap_create();
     return x;
+}
+
+/*
+ * Calls in conditions were noted as loads of no variable yet, with their callee in
+ * "accessor_of"; those whose callee returns a variable's value (an accessor, seen anywhere
+ * in the TU) become loads of that variable, the others are dropped.
+ */
+static void resolve_accessor_calls(atomic_state *x)
+{
+    json_t *kept = json_array();
+    size_t i;
+    json_t *fact;
+    json_array_foreach(x->atomics, i, fact) {
+        const char *callee = json_string_value(json_object_get(fact, "accessor_of"));
+        if (!callee) {
+            json_array_append(kept, fact);
+            continue;
+        }
+        json_t *id = hs_strmap_get(x->accessors, callee);
+        if (!id)
+            continue;
+        json_object_del(fact, "accessor_of");
+        json_object_update(fact, id);
+        json_array_append(kept, fact);
+    }
+    json_decref(x->atomics);
+    x->atomics = kept;
 }
 
 /* The plain-use summaries go last, one per integer, with the TU as their place. */
@@ -958,6 +1281,7 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
     const char *usr;
     void *sum;
     record_compiled_out_mentions(x, w);
+    resolve_accessor_calls(x);
     for (size_t it = 0; hs_strmap_next(x->plain_uses, &it, &usr, &sum);) {
         json_object_set_new(sum, "file", json_string(hs_walk_tu_file(w)));
         json_object_set_new(sum, "offset", json_integer(0));
@@ -971,7 +1295,215 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
         json_decref(sum);
     hs_strmap_delete(x->plain_uses);
     hs_strmap_delete(x->wrapper_of);
+    for (size_t it = 0; hs_strmap_next(x->accessors, &it, &usr, &sum);)
+        json_decref(sum);
+    hs_strmap_delete(x->accessors);
+    for (size_t i = 0; i < x->orderings.len; i++)
+        free(x->orderings.items[i]);
+    hs_vec_free(&x->orderings);
     free(x);
+}
+
+/* ---- uses that are not escapes, and tests through accessors ------------------------ */
+
+/* hs_strip_expr, and through reinterpret_cast and const_cast too. */
+static CXCursor strip_casts(CXCursor c)
+{
+    for (int guard = 0; guard < 16; guard++) {
+        c = hs_strip_expr(c);
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_CXXReinterpretCastExpr && k != CXCursor_CXXConstCastExpr)
+            return c;
+        hs_cursor_list kids;
+        hs_children(c, &kids);
+        CXCursor next = kids.len ? kids.items[kids.len - 1] : clang_getNullCursor();
+        hs_cursor_list_free(&kids);
+        if (clang_Cursor_isNull(next))
+            return c;
+        c = next;
+    }
+    return c;
+}
+
+/* Notes a < > <= >= operator's extent, and whether it compares with -1, 0 or 1. */
+static void note_ordering(atomic_state *x, CXCursor c)
+{
+    hs_pos start, end;
+    if (!hs_cursor_pos(x->walk, c, &start, &end))
+        return;
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    bool zero = false;
+    for (unsigned i = 0; i < kids.len; i++) {
+        CXEvalResult ev = clang_Cursor_Evaluate(kids.items[i]);
+        if (ev && clang_EvalResult_getKind(ev) == CXEval_Int) {
+            long long v = clang_EvalResult_getAsLongLong(ev);
+            zero |= v >= -1 && v <= 1;
+        }
+        if (ev)
+            clang_EvalResult_dispose(ev);
+    }
+    hs_cursor_list_free(&kids);
+    ordering_range *r = hs_xcalloc(1, sizeof *r);
+    r->start = start.offset;
+    r->end = end.offset > start.offset ? end.offset : start.offset + 1;
+    r->zero = zero;
+    hs_vec_push(&x->orderings, r);
+}
+
+/*
+ * `(char *)&c->x - (char *)c`: the difference of two addresses is an offset (haproxy sums
+ * per-thread counter blocks by the offset of a field); the address goes nowhere.
+ */
+static void on_offset_difference(atomic_state *x, CXCursor c)
+{
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(c)).kind;
+    if (k == CXType_Pointer)
+        return; /* pointer - n: still an address */
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    for (unsigned i = 0; kids.len == 2 && i < 2; i++) {
+        CXCursor side = strip_casts(kids.items[i]);
+        if (clang_getCursorKind(side) == CXCursor_UnaryOperator &&
+            clang_getCursorUnaryOperatorKind(side) == CXUnaryOperator_AddrOf)
+            consume(x, side);
+    }
+    hs_cursor_list_free(&kids);
+}
+
+/* `&((struct s *)0)->f`, offsetof written by hand: an object at address 0, never used. */
+static bool is_offsetof_idiom(CXCursor e)
+{
+    for (int guard = 0; guard < 16; guard++) {
+        e = hs_strip_expr(e);
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_IntegerLiteral || k == CXCursor_CXXNullPtrLiteralExpr || k == CXCursor_GNUNullExpr)
+            return true;
+        if (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr)
+            return false;
+        hs_cursor_list kids;
+        hs_children(e, &kids);
+        CXCursor next = kids.len ? kids.items[0] : clang_getNullCursor();
+        hs_cursor_list_free(&kids);
+        if (clang_Cursor_isNull(next))
+            return false;
+        e = next;
+    }
+    return false;
+}
+
+/*
+ * memset/memcpy/memmove/bzero of a counter block (`memset(&stats, 0, sizeof stats)`, a
+ * snapshot copied out): the bytes are cleared or copied, the address goes nowhere else.
+ */
+static bool on_block_copy(atomic_state *x, CXCursor call, CXCursor callee, const char *name)
+{
+    static const char *const names[] = {"memset", "memcpy", "memmove", "bzero", "explicit_bzero"};
+    const char *base = name;
+    while (base[0] == '_')
+        base++;
+    if (strncmp(base, "builtin_", 8) == 0)
+        base += 8;
+    while (base[0] == '_')
+        base++;
+    bool known = false;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !known; i++) {
+        size_t n = strlen(names[i]);
+        known = strncmp(base, names[i], n) == 0 && (base[n] == '\0' || strcmp(base + n, "_chk") == 0);
+    }
+    CXSourceLocation where = clang_getCursorLocation(callee);
+    if (!known || (!clang_Location_isInSystemHeader(where) && hs_location_is_project(x->walk, where)))
+        return false;
+    int nargs = clang_Cursor_getNumArguments(call);
+    int blocks = strstr(base, "set") || strstr(base, "zero") ? 1 : 2;
+    for (int i = 0; i < nargs && i < blocks; i++) {
+        CXCursor arg = strip_casts(clang_Cursor_getArgument(call, (unsigned)i));
+        CXCursor object = arg;
+        if (clang_getCursorKind(arg) == CXCursor_UnaryOperator &&
+            clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
+            hs_cursor_list kids;
+            hs_children(arg, &kids);
+            if (kids.len == 1)
+                object = kids.items[0];
+            hs_cursor_list_free(&kids);
+        }
+        if (!clang_Cursor_isNull(object_decl(object)))
+            consume(x, arg);
+    }
+    return true;
+}
+
+/*
+ * A call in a condition (`while (space->pending_io())`, `if (obj->get_refcount() == 0)`)
+ * to a project function: noted as a load of no variable yet, with the callee in
+ * "accessor_of"; at the TU's end it becomes a load of the variable the callee returns, or is
+ * dropped (resolve_accessor_calls). Such a load is never reported, only judged.
+ */
+static void on_condition_call(atomic_state *x, CXCursor call, CXCursor callee, const char *qname)
+{
+    if (!hs_walk_in_condition(x->walk) && !hs_walk_in_comparison(x->walk))
+        return;
+    enum CXCursorKind k = clang_getCursorKind(callee);
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
+        !hs_location_is_project(x->walk, clang_getCursorLocation(callee)))
+        return;
+    atomic_op op = {.op = "load", .order = "n/a", .form = "accessor", .api = qname,
+                    .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
+                    .object = NO_CURSOR, .operand_value = NO_CURSOR};
+    json_t *fact = build_fact(x, call, &op);
+    if (!fact)
+        return;
+    json_object_set_new(fact, "accessor_of", json_string(hs_cursor_usr_cached(x->walk, callee)));
+    json_array_append_new(x->atomics, fact);
+}
+
+/*
+ * `PFS_atomic::add_u32(&x.m_u32, 1)`, `bump(&hits)`: an atomic's or an integer's address, or
+ * a wrapper's own object parameter, passed to a project function. Recorded as an escape
+ * that names the callee and the argument ("callee", "arg"); when the callee operates on
+ * that parameter (its facts under "param:<callee>:<arg>"), the rule applies those
+ * operations to the object passed, with this call's result use for what the callee returns.
+ */
+static void on_project_call(atomic_state *x, CXCursor call, CXCursor callee, const char *qname)
+{
+    enum CXCursorKind k = clang_getCursorKind(callee);
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
+        !hs_location_is_project(x->walk, clang_getCursorLocation(callee)))
+        return;
+    int nargs = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < nargs; i++) {
+        CXCursor arg = hs_strip_expr(clang_Cursor_getArgument(call, (unsigned)i));
+        CXCursor object = clang_getNullCursor();
+        enum CXCursorKind ak = clang_getCursorKind(arg);
+        if (ak == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
+            hs_cursor_list kids;
+            hs_children(arg, &kids);
+            if (kids.len == 1 && !is_offsetof_idiom(kids.items[0])) {
+                CXType t = clang_getCursorType(kids.items[0]);
+                if (type_is_atomic(t) || type_is_integer(t))
+                    object = kids.items[0];
+            }
+            hs_cursor_list_free(&kids);
+        } else if (ak == CXCursor_DeclRefExpr && type_class(x, clang_getCursorReferenced(arg)) == 'p') {
+            object = arg;
+        }
+        if (clang_Cursor_isNull(object) || is_consumed(x, arg))
+            continue;
+        CXCursor decl = object_decl(object);
+        if (clang_Cursor_isNull(decl))
+            continue;
+        consume(x, arg);
+        atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = qname,
+                       .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
+                       .object = NO_CURSOR, .operand_value = NO_CURSOR};
+        size_t before = json_array_size(x->atomics);
+        record(x, call, object, decl, &e);
+        if (json_array_size(x->atomics) > before) {
+            json_t *fact = json_array_get(x->atomics, before);
+            json_object_set_new(fact, "callee", json_string(hs_cursor_usr_cached(x->walk, callee)));
+            json_object_set_new(fact, "arg", json_integer(i));
+        }
+    }
 }
 
 static void on_c11_store(atomic_state *x, CXCursor c, CXCursor operand, CXCursor value)
@@ -985,7 +1517,7 @@ static void on_c11_store(atomic_state *x, CXCursor c, CXCursor operand, CXCursor
     atomic_op op = {.op = "store", .order = "seq_cst", .form = "c11_operator", .api = "=",
                     .order_arg = clang_getNullCursor(), .value_const = is_constant(value), .value_arg = value,
                     .object = operand, .operand_value = value};
-    record(x, c, decl, &op);
+    record(x, c, operand, decl, &op);
 }
 
 /* Each cursor of a function body: the operations it is, and plain uses of integers. */
@@ -1002,20 +1534,37 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
         const char *qname = hs_qualified_name(x->walk, callee);
         /* Asking a container of atomics its size touches no element. */
         const char *method = strrchr(qname, ':') ? strrchr(qname, ':') + 1 : qname;
-        if (clang_getCursorKind(callee) == CXCursor_CXXMethod &&
+        if (clang_getCursorKind(callee) == CXCursor_CXXMethod && strncmp(qname, "std::", 5) == 0 &&
             (strcmp(method, "size") == 0 || strcmp(method, "empty") == 0 || strcmp(method, "max_size") == 0)) {
             CXCursor object = member_object(c);
             if (!clang_Cursor_isNull(object))
                 consume(x, object);
             return;
         }
-        if (!on_std_atomic_call(x, c, callee, qname) && !on_wrapper_call(x, c, qname))
-            on_builtin_call(x, c, callee, qname);
+        if (on_block_copy(x, c, callee, method))
+            return;
+        if (!on_std_atomic_call(x, c, callee, qname) && !on_wrapper_call(x, c, qname) &&
+            !on_builtin_call(x, c, callee, qname)) {
+            on_condition_call(x, c, callee, qname);
+            on_project_call(x, c, callee, qname);
+        }
         return;
     }
+    case CXCursor_UnaryExpr:
+        /* sizeof, alignof: the operand is not evaluated. */
+        consume(x, c);
+        return;
     case CXCursor_UnexposedExpr:
         on_atomic_expr(x, c);
         return;
+    case CXCursor_ReturnStmt: {
+        hs_pos start, end;
+        if (hs_cursor_pos(x->walk, c, &start, &end)) {
+            x->return_start = start.offset;
+            x->return_end = end.offset;
+        }
+        return;
+    }
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
         hs_cursor_list kids;
@@ -1032,6 +1581,8 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
             if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec && !is_consumed(x, kids.items[0]) &&
                 !type_is_atomic(clang_getCursorType(kids.items[0])))
                 on_plain_object(x, c, kids.items[0], "writes_computed");
+            if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) && is_offsetof_idiom(kids.items[0]))
+                consume(x, c);
             if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) &&
                 !type_is_atomic(clang_getCursorType(kids.items[0])))
                 on_plain_object(x, c, kids.items[0], "address_taken");
@@ -1043,7 +1594,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
                     consume(x, kids.items[0]);
                     atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "&",
                                    .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = NO_CURSOR, .object = NO_CURSOR, .operand_value = NO_CURSOR};
-                    record(x, c, decl, &e);
+                    record(x, c, kids.items[0], decl, &e);
                 }
             }
         }
@@ -1053,6 +1604,15 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
     case CXCursor_CompoundAssignOperator:
     case CXCursor_BinaryOperator: {
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+        if (op == CXBinaryOperator_LT || op == CXBinaryOperator_GT || op == CXBinaryOperator_LE ||
+            op == CXBinaryOperator_GE) {
+            note_ordering(x, c);
+            return;
+        }
+        if (op == CXBinaryOperator_Sub) {
+            on_offset_difference(x, c);
+            return;
+        }
         if (op != CXBinaryOperator_Assign && op != CXBinaryOperator_AddAssign &&
             op != CXBinaryOperator_SubAssign && op != CXBinaryOperator_AndAssign &&
             op != CXBinaryOperator_OrAssign && op != CXBinaryOperator_XorAssign)
@@ -1079,11 +1639,20 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
     case CXCursor_MemberRefExpr: {
         CXCursor decl = clang_getCursorReferenced(c);
         enum CXCursorKind dk = clang_getCursorKind(decl);
-        if (dk != CXCursor_VarDecl && dk != CXCursor_FieldDecl)
+        if (dk != CXCursor_VarDecl && dk != CXCursor_FieldDecl && dk != CXCursor_ParmDecl)
             return;
         char cls = type_class(x, decl);
         if (cls == 'o' || is_consumed(x, c))
             return;
+        if (cls == 'p') {
+            /* A wrapper's object parameter used other than as an operation's object (kept
+             * only when the function also operates on it: atomics_function_end). */
+            atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "parameter",
+                           .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
+                           .object = NO_CURSOR, .operand_value = NO_CURSOR};
+            record(x, c, c, decl, &e);
+            return;
+        }
         CXType t = clang_getCursorType(decl);
         if (cls == 'i') {
             on_plain_object(x, c, c, NULL);
@@ -1095,7 +1664,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
                 atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "reference",
                                .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
                                .object = NO_CURSOR, .operand_value = NO_CURSOR};
-                record(x, c, container, &e);
+                record(x, c, c, container, &e);
             }
             return;
         }
@@ -1114,7 +1683,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
             op.order = "n/a";
             op.form = "escape";
         }
-        record(x, c, decl, &op);
+        record(x, c, c, decl, &op);
         return;
     }
     default:
