@@ -15,6 +15,7 @@ static void *create(void)
     hs_atomic_store *s = hs_xcalloc(1, sizeof *s);
     s->plain_at = hs_strmap_create();
     s->tus_of = hs_strmap_create();
+    s->vars_in = hs_strmap_create();
     return s;
 }
 
@@ -32,6 +33,11 @@ static void destroy(void *store)
     for (size_t it = 0; hs_strmap_next(s->tus_of, &it, &key, &tus);)
         free(tus);
     hs_strmap_delete(s->tus_of);
+    for (size_t it = 0; hs_strmap_next(s->vars_in, &it, &key, &tus);) {
+        hs_vec_free(tus);
+        free(tus);
+    }
+    hs_strmap_delete(s->vars_in);
     free(s);
 }
 
@@ -199,14 +205,56 @@ size_t hs_atomic_tu_count(const hs_atomic_store *s, const char *var)
     return t ? t->count : 0;
 }
 
+/* Notes that `function`'s operations touch `var` (each pair once). */
+static void note_var_in(hs_atomic_store *s, hs_program *p, const char *function, const char *var)
+{
+    hs_vec *vars = hs_strmap_get(s->vars_in, function);
+    if (!vars) {
+        vars = hs_xcalloc(1, sizeof *vars);
+        hs_strmap_put(s->vars_in, function, vars);
+    }
+    const char *interned = hs_intern_str(p->strings, var);
+    for (size_t i = 0; i < vars->len; i++)
+        if (vars->items[i] == interned)
+            return;
+    hs_vec_push(vars, (void *)interned);
+}
+
+/*
+ * Counts the TU for the variables of the functions it defines but has no operation facts
+ * of: with the header skip (extract.h) a worker walks a shared header function once, so
+ * only the first TU of each worker reports its operations, and the count of TUs that see
+ * a variable would depend on how TUs landed on workers. The first TU that defines the
+ * function merged before and walked it, so `vars_in` knows them.
+ */
+static void count_skipped_bodies(hs_atomic_store *s, json_t *tu_facts, hs_strmap *walked, size_t tu_index)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(json_object_get(tu_facts, "functions"), i, f) {
+        const char *usr = json_string_value(json_object_get(f, "usr"));
+        if (!usr || !json_is_true(json_object_get(f, "defined")) || hs_strmap_has(walked, usr))
+            continue;
+        hs_vec *vars = hs_strmap_get(s->vars_in, usr);
+        for (size_t k = 0; vars && k < vars->len; k++)
+            count_tu(s, vars->items[k], tu_index);
+    }
+}
+
 static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
 {
     hs_atomic_store *s = store;
     size_t i;
     json_t *o;
+    hs_strmap *walked = hs_strmap_create(); /* functions with operation facts in this TU */
     json_array_foreach(json_object_get(tu_facts, "atomics"), i, o) {
         const char *fact_var = json_string_value(json_object_get(o, "var"));
         count_tu(s, fact_var ? fact_var : "", tu_index);
+        const char *fact_fn = json_string_value(json_object_get(o, "function"));
+        if (fact_fn && fact_fn[0] && fact_var) {
+            note_var_in(s, p, fact_fn, fact_var);
+            hs_strmap_put(walked, fact_fn, (void *)1);
+        }
         /* Each TU's plain summary of a variable (file = the TU, offset 0) is added to the
          * variable's one summary: kept per TU, they grew the model by every TU that
          * includes a header with integer globals. The rule reads only whether any TU
@@ -233,6 +281,8 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
         hs_atomic_op *a = &s->ops[s->len - 1];
         read_one(p->strings, o, tu_index, a);
     }
+    count_skipped_bodies(s, tu_facts, walked, tu_index);
+    hs_strmap_delete(walked);
 }
 
 const hs_fact_family hs_family_atomics = {

@@ -163,6 +163,9 @@ typedef struct {
     size_t len, cap;
     hs_strmap *plain_at;  /* the merge's own: var USR -> 1 + index in ops of its plain summary */
     hs_strmap *tus_of;    /* var USR -> hs_atomic_tus: how many TUs have facts of it */
+    hs_strmap *vars_in;   /* the merge's own: function USR -> hs_vec of the (interned) variables
+                             its operations are on, so a TU whose worker skipped a header
+                             function's body (it walked it for an earlier TU) still counts */
 } hs_atomic_store;
 
 /* How many TUs have any fact of a variable (a header's operation counts in each TU). */

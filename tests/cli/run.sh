@@ -492,5 +492,17 @@ check "header skip: the report is the one a scan walking every body makes" \
 check "header skip: --facts-dir documents keep every body (c.c's calls step -> quiet)" \
   python3 -c "import json,glob,sys; d=json.load(open(glob.glob(sys.argv[1] + '/0002-*.json')[0])); sys.exit(not any(c.get('callee_name') == 'quiet' for c in d['calls']))" "$work/skip/facts"
 
+# With the header skip a worker walks a shared header function once, yet a counter's message
+# counts every TU that sees it, as a scan with whole facts does.
+mkdir -p "$work/skipcount"
+printf 'extern long hits;\nstatic inline void bump(void) { __atomic_fetch_add(&hits, 1, __ATOMIC_SEQ_CST); }\n' >"$work/skipcount/bump.h"
+for f in a b c; do printf '#include "bump.h"\nvoid use_%s(void) { bump(); }\n' $f >"$work/skipcount/$f.c"; done
+printf 'long hits;\n' >>"$work/skipcount/a.c"
+printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n {"directory": "%s", "file": "b.c", "arguments": ["cc", "-c", "b.c"]},\n {"directory": "%s", "file": "c.c", "arguments": ["cc", "-c", "c.c"]}]\n' \
+  "$work/skipcount" "$work/skipcount" "$work/skipcount" >"$work/skipcount/compile_commands.json"
+(cd "$work/skipcount" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
+check "header skip: the shared body was skipped" err_has "skipped 2"
+check "... and the counter is still seen by all 3 TUs" test "$(json "[('seen by 3 of' in f['message']) for f in d['findings'] if f.get('variable') == 'hits']")" = "[True]"
+
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0
