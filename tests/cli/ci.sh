@@ -7,19 +7,7 @@ HOTSCAN=$(realpath "$1")
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-check() { # name, then a command that must succeed
-    local name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $name"
-    fi
-}
+. "$(dirname "$0")/check.sh"
 
 # Runs hotscan in $work/proj, capturing stdout, stderr and the exit status.
 run() {
@@ -307,5 +295,4 @@ check "--diff-base and --baseline together: the baseline is applied first" \
   test "$(json "(len(d['findings']), d['summary']['baselined'], d['summary']['outside_diff'])")" = "(1, 3, 0)"
 cd "$work/proj"
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+checks_done

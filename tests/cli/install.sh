@@ -6,18 +6,7 @@ set -u
 build=$(realpath "$1")
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
-passed=0
-failed=0
-check() { # name, then a command that must succeed
-    local name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $name"
-    fi
-}
+. "$(dirname "$0")/check.sh"
 
 cmake --install "$build" --prefix "$prefix" >"$prefix/install.log" 2>&1
 check "cmake --install succeeds" test $? -eq 0
@@ -53,5 +42,4 @@ check "... which exists" test -f "${uri#file://}"
 (cd "$src" && "$prefix/bin/hotscan" scan -q --no-config --format sarif --exit-zero --docs-url https://example.org/hotscan/docs a.c >"$src/out.sarif")
 check "--docs-url sets the base" test "$(python3 -c "import json; d=json.load(open('$src/out.sarif')); dr=d['runs'][0]['tool']['driver']; print(dr['informationUri'], dr['rules'][0]['helpUri'])")" = "https://example.org/hotscan/docs/hotscan.md https://example.org/hotscan/docs/rules/timer-hot-path.md"
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+checks_done

@@ -10,18 +10,7 @@ build=$(realpath "$1")
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-check() { # name, then a command that must succeed
-    local name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $name"
-    fi
-}
+. "$(dirname "$0")/check.sh"
 # git must not touch the user's configuration (the scan step adds a safe.directory).
 export GIT_CONFIG_GLOBAL="$work/gitconfig" GIT_CONFIG_NOSYSTEM=1 GIT_CEILING_DIRECTORIES="$work"
 export HOTSCAN_BUILD="$build" HOTSCAN_PREFIX="$work/prefix"
@@ -130,5 +119,4 @@ git checkout -q src/srv.c 2>/dev/null; git reset -q --hard
 run_hook
 check "nothing staged: the hook passes" test $status -eq 0
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+checks_done

@@ -6,19 +6,7 @@ set -u
 HOTSCAN=$(realpath "$1")
 work=$(mktemp -d)
 trap 'umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-check() { # name, then a command that must succeed
-    local name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $name"
-    fi
-}
+. "$(dirname "$0")/check.sh"
 
 # Runs hotscan in $work/proj, capturing stdout, stderr and the exit status.
 run() {
@@ -504,5 +492,4 @@ printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n
 check "header skip: the shared body was skipped" err_has "skipped 2"
 check "... and the counter is still seen by all 3 TUs" test "$(json "[('seen by 3 of' in f['message']) for f in d['findings'] if f.get('variable') == 'hits']")" = "[True]"
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+checks_done
