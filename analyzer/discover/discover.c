@@ -128,11 +128,6 @@ static void walk_sources(const char *dir, hs_vec *out, hs_strmap *visited)
     hs_vec_free(&names);
 }
 
-static int cmp_paths(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* A compile database larger than this is refused before it fills memory. */
 #define MAX_DATABASE_BYTES ((size_t)2 << 30)
 
@@ -328,7 +323,7 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
                 ok = false;
             }
             if (files.len)
-                qsort(files.items, files.len, sizeof(void *), cmp_paths);
+                qsort(files.items, files.len, sizeof(void *), hs_compare_strings);
             /* One TU per file, however many links or PATHs reach it. */
             for (size_t i = 0; i < files.len; i++) {
                 char *file_real = hs_realpath(files.items[i]);

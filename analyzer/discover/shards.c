@@ -11,11 +11,11 @@
 #define _GNU_SOURCE
 #include "hotscan/discover.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "hotscan/common.h"
 
@@ -102,17 +102,6 @@ static bool read_entry(const char *path, facts_entry *e, char **err)
     return true;
 }
 
-static bool is_json(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, ".json") == 0;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The facts files a PATH names: itself, or a folder's *.json in name order. */
 static bool list_facts(const char *path, hs_vec *files, char **err)
 {
@@ -125,22 +114,11 @@ static bool list_facts(const char *path, hs_vec *files, char **err)
         hs_vec_push(files, hs_xstrdup(path));
         return true;
     }
-    DIR *d = opendir(path);
-    if (!d) {
+    if (access(path, R_OK | X_OK) != 0) {
         *err = hs_printf("%s: %s", path, strerror(errno));
         return false;
     }
-    hs_vec names = {0};
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL)
-        if (de->d_name[0] != '.' && is_json(de->d_name))
-            hs_vec_push(&names, hs_printf("%s/%s", path, de->d_name));
-    closedir(d);
-    if (names.len)
-        qsort(names.items, names.len, sizeof *names.items, by_name);
-    for (size_t i = 0; i < names.len; i++)
-        hs_vec_push(files, names.items[i]);
-    hs_vec_free(&names);
+    hs_list_json_files(path, 0, files);
     return true;
 }
 

@@ -4,15 +4,19 @@
  *
  * An entry is found by the TU's identity: its main file, working directory, arguments, the
  * project root (what counts as project code), hotscan's own binary (any rebuild of the
- * extractor is another key) and the rule data it loaded, hashed with XXH3-128. The entry
- * lists every file the parse read (libclang's inclusions, system headers too) with a hash
- * of its bytes; it is used only when every one of them still hashes the same, as ccache's
- * direct mode does, so one edited header re-parses exactly the TUs that include it. A hash
- * is computed once per file per worker process.
+ * extractor is another key) and the rule data it loaded, hashed with XXH3-128. It is two
+ * files: the facts document, handed to the merge by a hard link, and a key file holding a
+ * second digest of the identity, the document's digest and, for every file the parse read
+ * (libclang's inclusions, system headers too), its size, modification time and content
+ * hash. The entry is used only when every input is unchanged: same size and mtime are
+ * trusted as make and ccache's file_stat_matches trust them, anything else is hashed again
+ * (once per file per worker process). So one edited header re-parses exactly the TUs that
+ * include it.
  *
- * Entries are written to a temporary name and renamed, so concurrent runs never read half
- * an entry; an entry that does not parse, or holds another identity, is ignored and
- * rewritten after the parse. Nothing else is trusted from disk.
+ * Both files are written to a temporary name and renamed, the document first, so concurrent
+ * runs never read half an entry; a key that does not parse, names another identity or
+ * vouches for another document is a miss, and the entry is rewritten after the parse.
+ * Nothing else is trusted from disk.
  */
 #define _GNU_SOURCE
 #include "hotscan/facts_cache.h"
@@ -189,7 +193,9 @@ static bool input_unchanged(hs_facts_cache *c, char *line)
     return strcmp(content_hash(c, path), hash) == 0;
 }
 
-/* Writes `data` to `path` through a temporary file and a rename. */
+/* Writes `data` to `path` through a temporary file and a rename. Not hs_write_file_atomic:
+ * an entry needs no fsync or folder lock (a lost one is a miss), and each worker writes one
+ * per TU. */
 static bool write_atomically(const char *path, const char *data, size_t n)
 {
     char *tmp = hs_printf("%s.%ld.tmp", path, (long)getpid());

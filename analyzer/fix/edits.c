@@ -598,11 +598,6 @@ static bool write_temp(write_slot *s, FILE *log)
     return s->tmp != NULL;
 }
 
-static int compare_strings(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * A fix is whole or not at all, across files too: every edit, in any file, of a fix that
  * also edits a file that was not written is left out. `blocked[k]` names the file that
@@ -681,7 +676,7 @@ int hs_apply_plan(hs_edit_plan *plan, bool dry_run, FILE *log, hs_apply_result *
     hs_vec dirs = {0};
     for (size_t i = 0; i < n; i++)
         hs_vec_push(&dirs, hs_dirname(slots[i].fe->real_path));
-    qsort(dirs.items, dirs.len, sizeof(void *), compare_strings);
+    qsort(dirs.items, dirs.len, sizeof(void *), hs_compare_strings);
     int *locks = hs_xcalloc(n, sizeof *locks);
     size_t nlocks = 0;
     for (size_t i = 0; i < dirs.len; i++) {

@@ -217,6 +217,17 @@ static void group_fixes(hs_vec *fixes, hs_vec *groups, bool one_each)
     }
 }
 
+/* The group's fixes as two groups of its TU, first half and second, onto `next`. */
+static void split_in_halves(const fix_group *g, hs_vec *next)
+{
+    size_t half = g->fixes.len / 2;
+    fix_group *a = group_new(g->tu), *b = group_new(g->tu);
+    for (size_t k = 0; k < g->fixes.len; k++)
+        hs_vec_push(k < half ? &a->fixes : &b->fixes, g->fixes.items[k]);
+    hs_vec_push(next, a);
+    hs_vec_push(next, b);
+}
+
 /* Reparses every group once, all at a time in the worker pool. Groups that pass verify
  * their fixes; a failing group of one rejects its fix; larger failing groups come back
  * in `next` as two halves. */
@@ -232,12 +243,7 @@ static void verify_round(hs_vec *groups, hs_vec *next, hs_strmap *contents, hs_t
         json_t *unsaved = group_unsaved(contents, g, &why);
         if (!unsaved && g->fixes.len > 1) {
             /* One fix's edits do not apply: find it the same way as a compile error. */
-            size_t half = g->fixes.len / 2;
-            fix_group *a = group_new(g->tu), *b = group_new(g->tu);
-            for (size_t k = 0; k < g->fixes.len; k++)
-                hs_vec_push(k < half ? &a->fixes : &b->fixes, g->fixes.items[k]);
-            hs_vec_push(next, a);
-            hs_vec_push(next, b);
+            split_in_halves(g, next);
             group_delete(g);
             continue;
         }
@@ -278,12 +284,7 @@ static void verify_round(hs_vec *groups, hs_vec *next, hs_strmap *contents, hs_t
                     reject(g->fixes.items[k], why);
                 free(why);
             } else {
-                size_t half = g->fixes.len / 2;
-                fix_group *a = group_new(g->tu), *b = group_new(g->tu);
-                for (size_t k = 0; k < g->fixes.len; k++)
-                    hs_vec_push(k < half ? &a->fixes : &b->fixes, g->fixes.items[k]);
-                hs_vec_push(next, a);
-                hs_vec_push(next, b);
+                split_in_halves(g, next);
             }
             json_decref(r);
             free(results[j].error);

@@ -590,35 +590,6 @@ bool hs_ruledata_load_file(hs_ruledata *rd, const char *path, char **err)
     return ok;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Adds DIR's *.json files to `names`; with `depth` > 0 also those of its subfolders. */
-static void list_rule_files(const char *dir, int depth, hs_vec *names)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *ent;
-    while ((ent = readdir(d)) != NULL) {
-        if (ent->d_name[0] == '.')
-            continue;
-        size_t n = strlen(ent->d_name);
-        char *path = hs_path_join(dir, ent->d_name);
-        struct stat st;
-        if (n > 5 && strcmp(ent->d_name + n - 5, ".json") == 0) {
-            hs_vec_push(names, path);
-            continue;
-        }
-        if (depth > 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-            list_rule_files(path, depth - 1, names);
-        free(path);
-    }
-    closedir(d);
-}
-
 /* A rule-data directory holds *.json files, directly or one folder down (the bundled
  * rules/ keeps each family's data beside its code: rules/timers/timers.json). */
 bool hs_ruledata_load_dir(hs_ruledata *rd, const char *dir, char **err)
@@ -630,9 +601,7 @@ bool hs_ruledata_load_dir(hs_ruledata *rd, const char *dir, char **err)
     }
     closedir(d);
     hs_vec names = {0};
-    list_rule_files(dir, 1, &names);
-    if (names.len)
-        qsort(names.items, names.len, sizeof(void *), cmp_str);
+    hs_list_json_files(dir, 1, &names);
     size_t files_before = rd->files.len;
     bool ok = true;
     for (size_t i = 0; i < names.len; i++) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 void *hs_xmalloc(size_t n)
@@ -284,4 +285,40 @@ double hs_now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int hs_compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void collect_json_files(const char *dir, int depth, hs_vec *out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        if (ent->d_name[0] == '.')
+            continue;
+        size_t n = strlen(ent->d_name);
+        char *path = hs_path_join(dir, ent->d_name);
+        struct stat st;
+        if (n > 5 && strcmp(ent->d_name + n - 5, ".json") == 0) {
+            hs_vec_push(out, path);
+            continue;
+        }
+        if (depth > 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            collect_json_files(path, depth - 1, out);
+        free(path);
+    }
+    closedir(d);
+}
+
+void hs_list_json_files(const char *dir, int depth, hs_vec *out)
+{
+    size_t before = out->len;
+    collect_json_files(dir, depth, out);
+    if (out->len > before)
+        qsort(out->items + before, out->len - before, sizeof *out->items, hs_compare_strings);
 }

@@ -63,6 +63,13 @@ char *hs_path_relative(const char *root, const char *path);
 /* True when `path` is `root` or lies under it (both absolute, normalized). */
 bool hs_path_is_under(const char *root, const char *path);
 
+/* qsort's comparator for an array of char*: by strcmp. */
+int hs_compare_strings(const void *a, const void *b);
+/* Appends DIR's *.json files (paths; names starting with '.' left out), and with `depth` > 0
+ * those of its subfolders that deep, to `out`, the appended ones sorted by path. A folder
+ * that cannot be opened adds nothing. */
+void hs_list_json_files(const char *dir, int depth, hs_vec *out);
+
 /* Reads a whole file; NULL and errno set on failure (EISDIR for a folder). */
 char *hs_read_file(const char *path, size_t *len_out);
 /* The same, failing with EFBIG past `max` bytes (for /dev/zero and the like). */
