@@ -26,6 +26,7 @@
 typedef struct {
     const char *patch, *findings, *database, *root, *output, *compiler, *targets;
     bool codegen, json;
+    int header_tus;  /* a fix in a header: how many including TUs to compile (0: all) */
     hs_bench_options bench;
     double compile_timeout;
 } validate_options;
@@ -47,6 +48,9 @@ static void validate_usage(FILE *out)
             "                        flags, and report per function the changed instructions that\n"
             "                        matter (lock ops, xchg, mfence; ldadd*, cas*, swp*, stlr/str,\n"
             "                        ldar/ldr, dmb; calls to clock functions)\n"
+            "  --header-tus N|all    a fix in a header: compile the first N TUs of the compile\n"
+            "                        database that include it (default 4; found with clang -M,\n"
+            "                        those whose source names the header first), or all of them\n"
             "  -p DIR|FILE           the compile database, as for scan\n"
             "  --compiler CC         the clang driver (default clang-19)\n"
             "  --targets LIST        x86_64,aarch64 (default both)\n\n"
@@ -292,6 +296,116 @@ static void add_unchanged(json_t *changes, json_t *profiles)
     free(items);
 }
 
+/* Ranks the database's TUs for a header search: those whose source text names one of the
+ * headers' file names (a direct #include) first, the rest after, each group in database order. */
+static void rank_candidates(const hs_discovery *all, const hs_vec *headers, const hs_vec *skip, hs_vec *out)
+{
+    hs_vec later = {0};
+    for (size_t t = 0; t < all->tus.len; t++) {
+        hs_tu_input *tu = all->tus.items[t];
+        bool skipped = !hs_is_source_file(tu->file);
+        for (size_t i = 0; i < skip->len && !skipped; i++)
+            skipped = strcmp(skip->items[i], tu->file) == 0;
+        if (skipped)
+            continue;
+        size_t len;
+        char *text = hs_read_file_max(tu->file, (size_t)64 << 20, &len);
+        bool names = false;
+        for (size_t i = 0; text && i < headers->len && !names; i++)
+            names = strstr(text, strrchr(headers->items[i], '/') + 1) != NULL;
+        free(text);
+        hs_vec_push(names ? out : &later, tu);
+    }
+    for (size_t i = 0; i < later.len; i++)
+        hs_vec_push(out, later.items[i]);
+    hs_vec_free(&later);
+}
+
+/* A fix in a header: the TUs of the compile database that include it (clang -M with each TU's
+ * own flags), at most o->header_tus of them (0: all), appended to `selected`; what was looked
+ * at goes into out["header_tus"]. `sources` are the touched source files, compiled anyway.
+ * False with *err when nothing is left to compile. */
+static bool find_header_tus(const validate_options *o, const hs_vec *headers, const hs_vec *sources, const char *root,
+                            hs_discovery *all, hs_vec *selected, json_t *out, char **err)
+{
+    char *why = NULL;
+    char *first = hs_path_relative(root, headers->items[0]);
+    if (!hs_discover(o->database, NULL, 0, all, &why)) {
+        *err = hs_printf("the fix changes %s, a header: finding the TUs that include it needs the compile database "
+                         "(%s); or name the TUs to compile as PATHs",
+                         first, why);
+        free(why);
+        free(first);
+        return false;
+    }
+    hs_vec skip = {0}, ranked = {0};
+    for (size_t i = 0; i < sources->len; i++) {
+        char *real = hs_realpath(sources->items[i]);
+        hs_vec_push(&skip, real ? real : hs_xstrdup(sources->items[i]));
+    }
+    for (size_t i = 0; i < selected->len; i++)
+        hs_vec_push(&skip, hs_xstrdup(((hs_tu_input *)selected->items[i])->file));
+    rank_candidates(all, headers, &skip, &ranked);
+    json_t *info = json_pack("{s:[], s:[], s:i, s:i, s:i, s:i, s:o}", "headers", "tus", "limit", o->header_tus,
+                             "candidates", (json_int_t)ranked.len, "preprocessed", 0, "failed", 0, "via", json_object());
+    for (size_t i = 0; i < headers->len; i++) {
+        char *rel = hs_path_relative(root, headers->items[i]);
+        json_array_append_new(json_object_get(info, "headers"), json_string(rel));
+        free(rel);
+    }
+    json_object_set_new(out, "header_tus", info);
+    bool *which = hs_xcalloc(headers->len, sizeof *which);
+    size_t found = 0, preprocessed = 0, failed = 0;
+    char *first_error = NULL;
+    for (size_t t = 0; t < ranked.len && (o->header_tus == 0 || found < (size_t)o->header_tus); t++) {
+        hs_tu_input *tu = ranked.items[t];
+        char *e = NULL;
+        int n = hs_tu_reads_headers(tu, headers, o->compiler, o->compile_timeout, which, &e);
+        preprocessed++;
+        if (n < 0) {
+            failed++;
+            if (!first_error)
+                first_error = e;
+            else
+                free(e);
+            continue;
+        }
+        if (n == 0)
+            continue;
+        found++;
+        hs_vec_push(selected, tu);
+        char *rel = hs_path_relative(root, tu->file);
+        json_array_append_new(json_object_get(info, "tus"), json_string(rel));
+        free(rel);
+        json_t *names = json_array();
+        for (size_t i = 0; i < headers->len; i++)
+            if (which[i])
+                json_array_append(names, json_array_get(json_object_get(info, "headers"), i));
+        json_object_set_new(json_object_get(info, "via"), tu->file, names);
+    }
+    json_object_set_new(info, "preprocessed", json_integer((json_int_t)preprocessed));
+    json_object_set_new(info, "failed", json_integer((json_int_t)failed));
+    json_object_set_new(info, "complete", json_boolean(preprocessed == ranked.len));
+    if (first_error) {
+        json_object_set_new(info, "first_error", json_string(first_error));
+        fprintf(stderr, "hotscan: validate: %zu TU%s could not be preprocessed to find the header's includers; the "
+                        "first: %s\n", failed, failed == 1 ? "" : "s", first_error);
+    }
+    bool ok = selected->len > 0;
+    if (!ok)
+        *err = hs_printf("the fix changes %s, a header, and none of the %zu TUs of the compile database preprocessed "
+                         "includes it: name the TUs to compile as PATHs",
+                         first, preprocessed);
+    free(first_error);
+    free(which);
+    free(first);
+    for (size_t i = 0; i < skip.len; i++)
+        free(skip.items[i]);
+    hs_vec_free(&skip);
+    hs_vec_free(&ranked);
+    return ok;
+}
+
 static json_t *run_codegen(const validate_options *o, const char *diff, const char *workdir, const char *root,
                            char **paths, int npaths, bool *ok)
 {
@@ -310,29 +424,47 @@ static json_t *run_codegen(const validate_options *o, const char *diff, const ch
     json_t *out = json_object();
     json_t *tus = json_array();
     json_object_set_new(out, "tus", tus);
-    hs_discovery disc = {0};
+    hs_discovery disc = {0}, all_tus = {0};
+    hs_vec selected = {0};
     char *overlay = NULL;
     if (!make_patched_files(diff, workdir, root, &files) || !(overlay = write_overlay(workdir, root, &files)))
         goto done;
-    /* The TUs: the PATHs given, else those whose main file the fix touches. */
-    hs_vec touched = {0};
-    for (size_t i = 0; i < files.len; i++)
-        hs_vec_push(&touched, hs_path_join(root, files.items[i]));
-    if (!hs_discover(o->database, npaths ? paths : (char **)touched.items, npaths ? npaths : (int)touched.len, &disc,
-                     &err)) {
-        fprintf(stderr, "hotscan: %s\n", err);
-        free(err);
-        for (size_t i = 0; i < touched.len; i++)
-            free(touched.items[i]);
-        hs_vec_free(&touched);
-        goto done;
+    /* The TUs: the PATHs given, else those whose main file the fix touches and, for a touched
+     * header, those of the compile database that include it. */
+    hs_vec touched = {0}, headers = {0};
+    for (size_t i = 0; i < files.len; i++) {
+        char *full = hs_path_join(root, files.items[i]);
+        if (npaths || hs_is_source_file(full)) {
+            hs_vec_push(&touched, full);
+            continue;
+        }
+        char *real = hs_realpath(full);
+        hs_vec_push(&headers, real ? real : hs_xstrdup(full));
+        free(full);
     }
+    bool found_ok = true;
+    if (npaths || touched.len) {
+        found_ok = hs_discover(o->database, npaths ? paths : (char **)touched.items, npaths ? npaths : (int)touched.len,
+                               &disc, &err);
+        for (size_t t = 0; found_ok && t < disc.tus.len; t++)
+            hs_vec_push(&selected, disc.tus.items[t]);
+    }
+    if (found_ok && headers.len)
+        found_ok = find_header_tus(o, &headers, &touched, root, &all_tus, &selected, out, &err);
     for (size_t i = 0; i < touched.len; i++)
         free(touched.items[i]);
     hs_vec_free(&touched);
+    for (size_t i = 0; i < headers.len; i++)
+        free(headers.items[i]);
+    hs_vec_free(&headers);
+    if (!found_ok) {
+        fprintf(stderr, "hotscan: %s\n", err);
+        free(err);
+        goto done;
+    }
     bool failed = false;
-    for (size_t t = 0; t < disc.tus.len; t++) {
-        hs_tu_input *tu = disc.tus.items[t];
+    for (size_t t = 0; t < selected.len; t++) {
+        hs_tu_input *tu = selected.items[t];
         if (!hs_is_source_file(tu->file))
             continue;
         char *rel = hs_path_relative(root, tu->file);
@@ -341,6 +473,9 @@ static json_t *run_codegen(const validate_options *o, const char *diff, const ch
         for (int a = 1; a + 1 < tu->argc; a++)
             if (strcmp(tu->argv[a], "-o") == 0)
                 json_object_set_new(entry, "object", json_string(tu->argv[a + 1]));
+        json_t *via = json_object_get(json_object_get(out, "header_tus"), "via");
+        if (via && json_object_get(via, tu->file))
+            json_object_set(entry, "includes", json_object_get(via, tu->file));
         json_t *changes = json_object_get(entry, "changes");
         json_t *unchanged = json_array();
         json_t *profiles = json_object(); /* target -> the patched variant's profile */
@@ -375,12 +510,15 @@ static json_t *run_codegen(const validate_options *o, const char *diff, const ch
         json_array_append_new(tus, entry);
         free(rel);
     }
+    json_object_del(json_object_get(out, "header_tus"), "via");
     if (json_array_size(tus) == 0)
-        fprintf(stderr, "hotscan: the fix touches no source file of the compile database (a header?): name the TUs "
-                        "to compile as PATHs\n");
+        fprintf(stderr, "hotscan: the fix touches no source file of the compile database: name the TUs to compile "
+                        "as PATHs\n");
     *ok = !failed && json_array_size(tus) > 0;
 done:
+    hs_vec_free(&selected);
     hs_discovery_free(&disc);
+    hs_discovery_free(&all_tus);
     free(overlay);
     for (size_t i = 0; i < files.len; i++)
         free(files.items[i]);
@@ -390,18 +528,55 @@ done:
 
 /* ---- output ---- */
 
+/* "a.h and b.h" for the headers of a header search. */
+static void text_names(hs_buf *b, json_t *names)
+{
+    size_t i, n = json_array_size(names);
+    json_t *h;
+    json_array_foreach(names, i, h) hs_buf_printf(b, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ",
+                                                  json_string_value(h));
+}
+
 static void text_codegen(hs_buf *b, json_t *cg)
 {
     size_t i, j;
     json_t *tu, *c;
+    json_t *ht = json_object_get(cg, "header_tus");
+    if (ht) {
+        size_t n = json_array_size(json_object_get(ht, "tus"));
+        long long pre = json_integer_value(json_object_get(ht, "preprocessed"));
+        long long cand = json_integer_value(json_object_get(ht, "candidates"));
+        long long failed = json_integer_value(json_object_get(ht, "failed"));
+        text_names(b, json_object_get(ht, "headers"));
+        if (json_is_true(json_object_get(ht, "complete")))
+            hs_buf_printf(b, ": a header; %zu TU%s of the compile database include%s it (all %lld preprocessed "
+                             "with their own flags)",
+                          n, n == 1 ? "" : "s", n == 1 ? "s" : "", cand);
+        else if (n == 1)
+            hs_buf_printf(b, ": a header; compiling the first TU found that includes it (%lld of %lld TUs "
+                             "preprocessed, those that name it first; --header-tus N or all for more)",
+                          pre, cand);
+        else
+            hs_buf_printf(b, ": a header; compiling the first %zu TUs found that include it (%lld of %lld TUs "
+                             "preprocessed, those that name it first; --header-tus N or all for more)",
+                          n, pre, cand);
+        if (failed)
+            hs_buf_printf(b, "; %lld could not be preprocessed", failed);
+        hs_buf_puts(b, "\n");
+    }
     json_array_foreach(json_object_get(cg, "tus"), i, tu) {
         json_t *changes = json_object_get(tu, "changes");
         size_t changed = 0;
         json_array_foreach(changes, j, c) changed += !json_is_true(json_object_get(c, "unchanged"));
         json_t *object = json_object_get(tu, "object");
-        hs_buf_printf(b, "%s%s%s%s: %zu change%s in the instructions that matter\n",
-                      json_string_value(json_object_get(tu, "file")), object ? " (-o " : "",
-                      object ? json_string_value(object) : "", object ? ")" : "", changed, changed == 1 ? "" : "s");
+        hs_buf_printf(b, "%s%s%s%s", json_string_value(json_object_get(tu, "file")), object ? " (-o " : "",
+                      object ? json_string_value(object) : "", object ? ")" : "");
+        if (json_object_get(tu, "includes")) {
+            hs_buf_puts(b, " (includes ");
+            text_names(b, json_object_get(tu, "includes"));
+            hs_buf_puts(b, ")");
+        }
+        hs_buf_printf(b, ": %zu change%s in the instructions that matter\n", changed, changed == 1 ? "" : "s");
         json_array_foreach(changes, j, c) {
             const char *summary = json_string_value(json_object_get(c, "summary"));
             hs_buf_printf(b, "  %s: %s\n", json_string_value(json_object_get(c, "name")), summary);
@@ -455,7 +630,7 @@ int cmd_validate(int argc, char **argv)
 {
     enum { OPT_PATCH = 256, OPT_FINDINGS, OPT_ROOT, OPT_CODEGEN, OPT_COMPILER, OPT_TARGETS, OPT_BUILD, OPT_BENCH,
            OPT_RUNS, OPT_WARMUP, OPT_METRIC, OPT_HIGHER, OPT_LOWER, OPT_ALPHA, OPT_BUILD_TIMEOUT,
-           OPT_BENCH_TIMEOUT, OPT_FORMAT, OPT_MEASURE };
+           OPT_BENCH_TIMEOUT, OPT_FORMAT, OPT_MEASURE, OPT_HEADER_TUS };
     static const struct option longopts[] = {
         {"patch", required_argument, NULL, OPT_PATCH},
         {"findings", required_argument, NULL, OPT_FINDINGS},
@@ -475,10 +650,11 @@ int cmd_validate(int argc, char **argv)
         {"bench-timeout", required_argument, NULL, OPT_BENCH_TIMEOUT},
         {"format", required_argument, NULL, OPT_FORMAT},
         {"measure", required_argument, NULL, OPT_MEASURE},
+        {"header-tus", required_argument, NULL, OPT_HEADER_TUS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    validate_options o = {.compiler = "clang-19", .compile_timeout = 300};
+    validate_options o = {.compiler = "clang-19", .compile_timeout = 300, .header_tus = 4};
     o.bench = (hs_bench_options){.runs = 10, .warmup = 1, .build_timeout = 1800, .bench_timeout = 600,
                                  .alpha = 0.01, .log = stderr};
     int direction = 0; /* 1 higher, -1 lower, 0 by the metric */
@@ -536,6 +712,14 @@ int cmd_validate(int argc, char **argv)
         case OPT_BENCH_TIMEOUT:
             if (!parse_number("--bench-timeout", optarg, 0.1, &o.bench.bench_timeout))
                 return 2;
+            break;
+        case OPT_HEADER_TUS:
+            if (strcmp(optarg, "all") == 0)
+                o.header_tus = 0;
+            else if (!parse_number("--header-tus", optarg, 1, &v) || v > 1000000 || v != (int)v)
+                return 2;
+            else
+                o.header_tus = (int)v;
             break;
         case OPT_MEASURE:
             if (strcmp(optarg, "cpu") == 0 || strcmp(optarg, "wall") == 0)

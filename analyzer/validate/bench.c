@@ -3,7 +3,9 @@
  * the user's benchmark on them alternately (A B B A A B B A ...), so drift and noise from a
  * loaded machine hit both alike, then compares the runs with distribution-free statistics
  * (stats.c). The user's own working tree is never touched: the copies are git worktrees
- * (with the tree's uncommitted changes applied) or plain copies, removed at the end.
+ * (with the tree's uncommitted changes applied) or plain copies, removed at the end. The
+ * build and benchmark commands see HOTSCAN_VARIANT=baseline|patched in their environment, so
+ * a benchmark that starts a server can give each variant its own port.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -143,6 +145,7 @@ static bool bench_once(const hs_bench_options *o, const variant *v, const regex_
                        char **err)
 {
     hs_proc_result r;
+    setenv("HOTSCAN_VARIANT", v->name, 1);
     hs_proc_shell(o->bench, v->dir, o->bench_timeout, &r);
     bool ok = !r.failed_start && !r.timed_out && r.status == 0;
     if (ok && re && !read_metric(re, r.output ? r.output : "", value)) {
@@ -235,6 +238,7 @@ json_t *hs_bench_run(const hs_bench_options *o, const char *workdir, char **err)
         if (o->log)
             fprintf(o->log, "hotscan: validate: building the %s variant\n", vs[i].name);
         hs_proc_result r;
+        setenv("HOTSCAN_VARIANT", vs[i].name, 1);
         hs_proc_shell(o->build, vs[i].dir, o->build_timeout, &r);
         if (r.failed_start || r.timed_out || r.status != 0) {
             char *tail = hs_tail_lines(r.output ? r.output : "", 20);
@@ -288,6 +292,7 @@ json_t *hs_bench_run(const hs_bench_options *o, const char *workdir, char **err)
         json_object_set_new(result, "gain", json_real(gain));
     }
 done:
+    unsetenv("HOTSCAN_VARIANT");
     for (int i = 0; i < 2; i++)
         remove_variant(&vs[i], top);
     if (top) {

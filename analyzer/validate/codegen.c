@@ -237,19 +237,12 @@ static bool drops(const char *a, bool cross)
     return cross && strncmp(a, "-m", 2) == 0;
 }
 
-char *hs_compile_asm(const hs_tu_input *tu, const hs_codegen_target *t, const char *overlay,
-                     const char *compiler, double timeout, char **err)
+/* The TU's own command for target `t` without what codegen sets itself (output, -O, -g, the
+ * source file): pushed onto args after the compiler; *target_flag is to be freed. */
+static void push_tu_args(hs_vec *args, const hs_tu_input *tu, const hs_codegen_target *t, const char *compiler,
+                         char **target_flag)
 {
-    char tmpl[] = "/tmp/hotscan-asm-XXXXXX";
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        *err = hs_printf("cannot make a temporary file: %s", strerror(errno));
-        return NULL;
-    }
-    close(fd);
-    hs_cleanup_add_file(tmpl);
-    hs_vec args = {0};
-    hs_vec_push(&args, (void *)compiler);
+    hs_vec_push(args, (void *)compiler);
     bool cross = strcmp(t->target, "x86_64") != 0;
     for (int i = 1; i < tu->argc; i++) {
         const char *a = tu->argv[i];
@@ -259,23 +252,23 @@ char *hs_compile_asm(const hs_tu_input *tu, const hs_codegen_target *t, const ch
         }
         if (drops(a, cross) || (a[0] != '-' && hs_is_source_file(a)))
             continue;
-        hs_vec_push(&args, (void *)a);
+        hs_vec_push(args, (void *)a);
     }
-    char *target_flag = hs_printf("--target=%s", t->triple);
-    hs_vec_push(&args, target_flag);
+    *target_flag = hs_printf("--target=%s", t->triple);
+    hs_vec_push(args, *target_flag);
     if (t->extra)
-        hs_vec_push(&args, (void *)t->extra);
-    const char *tail[] = {"-O2", "-S", "-w", "-Qunused-arguments", "-fno-asynchronous-unwind-tables", "-o", tmpl};
-    for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
-        hs_vec_push(&args, (void *)tail[i]);
-    if (overlay) {
-        hs_vec_push(&args, "-ivfsoverlay");
-        hs_vec_push(&args, (void *)overlay);
-    }
-    hs_vec_push(&args, tu->file);
-    hs_vec_push(&args, NULL);
+        hs_vec_push(args, (void *)t->extra);
+}
+
+/* Runs the compiler (args, NULL-terminated here) in the TU's folder writing `outfile`; its
+ * contents, or NULL with *err naming the compiler, target, file and the output's tail. */
+static char *run_to_file(hs_vec *args, const hs_tu_input *tu, const hs_codegen_target *t, const char *compiler,
+                         double timeout, const char *outfile, char **err)
+{
+    hs_vec_push(args, tu->file);
+    hs_vec_push(args, NULL);
     hs_proc_result r;
-    hs_proc_run((char *const *)args.items, tu->directory, timeout, &r);
+    hs_proc_run((char *const *)args->items, tu->directory, timeout, &r);
     char *text = NULL;
     if (r.failed_start || r.timed_out || r.status != 0) {
         char *tailtext = hs_tail_lines(r.output ? r.output : "", 15);
@@ -284,14 +277,132 @@ char *hs_compile_asm(const hs_tu_input *tu, const hs_codegen_target *t, const ch
         free(tailtext);
     } else {
         size_t len;
-        text = hs_read_file(tmpl, &len);
+        text = hs_read_file(outfile, &len);
         if (!text)
-            *err = hs_printf("cannot read the assembly %s: %s", tmpl, strerror(errno));
+            *err = hs_printf("cannot read %s: %s", outfile, strerror(errno));
     }
+    hs_proc_result_free(&r);
+    return text;
+}
+
+static char *make_temp(char *tmpl, char **err)
+{
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        *err = hs_printf("cannot make a temporary file: %s", strerror(errno));
+        return NULL;
+    }
+    close(fd);
+    hs_cleanup_add_file(tmpl);
+    return tmpl;
+}
+
+char *hs_compile_asm(const hs_tu_input *tu, const hs_codegen_target *t, const char *overlay,
+                     const char *compiler, double timeout, char **err)
+{
+    char tmpl[] = "/tmp/hotscan-asm-XXXXXX";
+    if (!make_temp(tmpl, err))
+        return NULL;
+    hs_vec args = {0};
+    char *target_flag;
+    push_tu_args(&args, tu, t, compiler, &target_flag);
+    const char *tail[] = {"-O2", "-S", "-w", "-Qunused-arguments", "-fno-asynchronous-unwind-tables", "-o", tmpl};
+    for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
+        hs_vec_push(&args, (void *)tail[i]);
+    if (overlay) {
+        hs_vec_push(&args, "-ivfsoverlay");
+        hs_vec_push(&args, (void *)overlay);
+    }
+    char *text = run_to_file(&args, tu, t, compiler, timeout, tmpl, err);
     unlink(tmpl);
     hs_cleanup_forget_path(tmpl);
-    hs_proc_result_free(&r);
     free(target_flag);
     hs_vec_free(&args);
     return text;
+}
+
+/* The next path of a make rule's prerequisites (clang -M): whitespace and backslash-newline
+ * separate them, "\\ " is a space in a name, "$$" a dollar. NULL at the end. */
+static char *next_dep(const char **pp)
+{
+    const char *p = *pp;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        if (p[0] == '\\' && (p[1] == '\n' || (p[1] == '\r' && p[2] == '\n')))
+            p += p[1] == '\n' ? 2 : 3;
+        else
+            break;
+    }
+    if (!*p) {
+        *pp = p;
+        return NULL;
+    }
+    hs_buf b;
+    hs_buf_init(&b);
+    while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+        if (p[0] == '\\' && (p[1] == ' ' || p[1] == '#' || p[1] == '\\')) {
+            hs_buf_append(&b, p + 1, 1);
+            p += 2;
+        } else if (p[0] == '\\' && (p[1] == '\n' || p[1] == '\r')) {
+            break;
+        } else if (p[0] == '$' && p[1] == '$') {
+            hs_buf_puts(&b, "$");
+            p += 2;
+        } else {
+            hs_buf_append(&b, p++, 1);
+        }
+    }
+    *pp = p;
+    return hs_buf_take(&b);
+}
+
+int hs_tu_reads_headers(const hs_tu_input *tu, const hs_vec *headers, const char *compiler, double timeout,
+                        bool *which, char **err)
+{
+    char tmpl[] = "/tmp/hotscan-deps-XXXXXX";
+    if (!make_temp(tmpl, err))
+        return -1;
+    hs_vec args = {0};
+    char *target_flag;
+    push_tu_args(&args, tu, &hs_codegen_targets[0], compiler, &target_flag);
+    const char *tail[] = {"-M", "-MF", tmpl, "-w", "-Qunused-arguments"};
+    for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
+        hs_vec_push(&args, (void *)tail[i]);
+    char *text = run_to_file(&args, tu, &hs_codegen_targets[0], compiler, timeout, tmpl, err);
+    unlink(tmpl);
+    hs_cleanup_forget_path(tmpl);
+    free(target_flag);
+    hs_vec_free(&args);
+    if (!text)
+        return -1;
+    int found = 0;
+    /* The rule's target ends at the first ": " (a colon then a blank or the line's end). */
+    const char *p = text;
+    while (*p && !(p[0] == ':' && (p[1] == ' ' || p[1] == '\t' || p[1] == '\n' || p[1] == '\\' || !p[1])))
+        p++;
+    if (*p)
+        p++;
+    char *dep;
+    for (size_t i = 0; i < headers->len; i++)
+        which[i] = false;
+    while ((dep = next_dep(&p))) {
+        const char *base = strrchr(dep, '/') ? strrchr(dep, '/') + 1 : dep;
+        for (size_t i = 0; i < headers->len; i++) {
+            const char *h = headers->items[i];
+            if (which[i] || strcmp(base, strrchr(h, '/') + 1) != 0)
+                continue;
+            char *full = dep[0] == '/' ? hs_xstrdup(dep) : hs_path_join(tu->directory, dep);
+            char *real = hs_realpath(full);
+            if (real && strcmp(real, h) == 0) {
+                which[i] = true;
+                found++;
+            }
+            free(real);
+            free(full);
+        }
+        free(dep);
+    }
+    free(text);
+    return found;
 }

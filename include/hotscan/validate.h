@@ -81,6 +81,11 @@ void hs_asm_diff(json_t *base, json_t *patched, const char *target, json_t *chan
  * tail) on failure. */
 char *hs_compile_asm(const hs_tu_input *tu, const hs_codegen_target *t, const char *overlay,
                      const char *compiler, double timeout, char **err);
+/* Which of `headers` (char*, real paths) the TU's preprocessing reads: clang -M with the TU's
+ * own flags as its x86-64 compile has them, the prerequisites compared by real path; which[i]
+ * says it for headers[i]. How many it reads, or -1 with *err (the preprocessor failed). */
+int hs_tu_reads_headers(const hs_tu_input *tu, const hs_vec *headers, const char *compiler, double timeout,
+                        bool *which, char **err);
 
 /* ---- benchmarks (bench.c) ---- */
 

@@ -69,6 +69,45 @@ sed 's/events_total++;/events_total += 2;/' fix.diff >bad.diff
 check "a patch that does not apply exits 2" test $? -eq 2
 check "a patch that does not apply is named" err_has "does not apply"
 
+# --- codegen for a fix in a header: validate finds the TUs that include it ---
+# a.cc includes counters.h, b.cc through wrap.h (only the preprocessor sees that), c.cc names
+# it in a comment only; the fix touches the header alone.
+mkdir -p "$work/hdr/include"
+cd "$work/hdr"
+cat >include/counters.h <<'C'
+#include <atomic>
+#include <cstdint>
+extern std::atomic<uint64_t> hits;
+inline void count_hit() { hits++; }
+C
+printf '#include <counters.h>\n' >include/wrap.h
+printf '#include "counters.h"\nstd::atomic<uint64_t> hits{0};\nvoid serve_a() { count_hit(); }\n' >a.cc
+printf '#include <wrap.h>\nvoid serve_b() { count_hit(); }\n' >b.cc
+printf '// counters.h is not included here\nint other() { return 1; }\n' >c.cc
+sed 's/hits++;/hits.fetch_add(1, std::memory_order_relaxed);/' include/counters.h >fixed.h
+diff -u --label a/include/counters.h --label b/include/counters.h include/counters.h fixed.h >fix.diff
+rm fixed.h
+printf '[{"directory": "%s", "command": "g++ -std=c++17 -Iinclude -c a.cc -o a.o", "file": "a.cc"},
+ {"directory": "%s", "command": "g++ -std=c++17 -Iinclude -c b.cc -o b.o", "file": "b.cc"},
+ {"directory": "%s", "command": "g++ -std=c++17 -Iinclude -c c.cc -o c.o", "file": "c.cc"}]\n' "$work/hdr" "$work/hdr" "$work/hdr" >compile_commands.json
+"$HOTSCAN" validate --codegen --patch fix.diff --targets aarch64 >"$work/out" 2>"$work/err"
+check "header fix: exits 0" test $? -eq 0
+check "header fix: the includers are found" out_has "include/counters.h: a header; 2 TUs of the compile database include it (all 3 preprocessed"
+check "header fix: a direct includer compiled" out_has "serve_a(): aarch64 ldaddal -> ldadd"
+check "header fix: an includer through another header compiled" out_has "serve_b(): aarch64 ldaddal -> ldadd"
+check "header fix: a TU that only names it is not compiled" test "$(grep -c '^c.cc' "$work/out")" -eq 0
+"$HOTSCAN" validate --codegen --patch fix.diff --targets aarch64 --header-tus 1 --format json -o "$work/out" 2>"$work/err"
+check "header fix: --header-tus 1 compiles one" test "$(json "[t['file'] for t in d['codegen']['tus']]")" = "['a.cc']"
+check "header fix: --header-tus 1 says the search stopped" test "$(json "(d['codegen']['header_tus']['complete'], d['codegen']['header_tus']['preprocessed'], d['codegen']['tus'][0]['includes'])")" = "(False, 1, ['include/counters.h'])"
+"$HOTSCAN" validate --codegen --patch fix.diff --targets aarch64 b.cc >"$work/out" 2>"$work/err"
+check "header fix: PATHs name the TUs" test "$(grep -c 'changes\? in the instructions' "$work/out")" -eq 1
+check "header fix: with PATHs no search" test "$(grep -c 'a header' "$work/out")" -eq 0
+sed -i 's/-Iinclude //' compile_commands.json
+"$HOTSCAN" validate --codegen --patch fix.diff --targets aarch64 >"$work/out" 2>"$work/err"
+check "header fix: no includer found exits 2" test $? -eq 2
+check "header fix: no includer found says so" err_has "none of the 3 TUs of the compile database preprocessed includes it"
+check "header fix: a TU that does not preprocess is named" err_has "could not be preprocessed"
+
 # --- codegen and benchmark on the bundled example, with hotscan's own fixes ---
 cp -r "$SRC/corpus/examples/minidb" "$work/minidb"
 rm -f "$work/minidb/bench/validate_driver"
@@ -110,6 +149,10 @@ check "a hung benchmark says it timed out" err_has "failed on the baseline varia
 "$HOTSCAN" validate --patch "$work/null.diff" --build true --bench 'echo "rate: 100 qps"' --runs 3 --warmup 0 --metric 'rate: ([0-9.]+)' --format json -o "$work/out" 2>"$work/err"
 check "--metric reads the number" test "$(json "d['benchmark']['baseline']['median']")" = 100.0
 check "--metric is higher-is-better" test "$(json "d['benchmark']['higher_is_better']")" = True
+
+# The build and benchmark commands know which variant they run for (HOTSCAN_VARIANT).
+"$HOTSCAN" validate --patch "$work/null.diff" --build 'test -n "$HOTSCAN_VARIANT"' --bench 'case $HOTSCAN_VARIANT in baseline) echo "rate: 100";; patched) echo "rate: 300";; esac' --runs 3 --warmup 0 --metric 'rate: ([0-9.]+)' --format json -o "$work/out" 2>"$work/err"
+check "HOTSCAN_VARIANT names the variant" test "$(json "(d['benchmark']['baseline']['median'], d['benchmark']['patched']['median'])")" = "(100.0, 300.0)"
 
 # --- in a git repository: worktrees, the user's working tree and worktree list untouched ---
 cp -r "$SRC/corpus/examples/minidb" "$work/repo"
