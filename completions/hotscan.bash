@@ -12,25 +12,30 @@ _hotscan_rules() {
 
 _hotscan() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local commands="scan config apply rules"
+    local commands="scan config apply rules validate calibrate"
     local cmd=scan i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        scan | config | apply | rules) cmd=${COMP_WORDS[i]}; break ;;
+        scan | config | apply | rules | validate | calibrate) cmd=${COMP_WORDS[i]}; break ;;
         --) return 0 ;; # compiler flags follow
         esac
     done
     COMPREPLY=()
     case $prev in
     --format) mapfile -t COMPREPLY < <(compgen -W "text json sarif" -- "$cur"); return ;;
+    --measure) mapfile -t COMPREPLY < <(compgen -W "wall cpu" -- "$cur"); return ;;
+    --targets) mapfile -t COMPREPLY < <(compgen -W "x86_64 aarch64 x86_64,aarch64" -- "$cur"); return ;;
+    --header-tus) mapfile -t COMPREPLY < <(compgen -W "all" -- "$cur"); return ;;
     --color) mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur"); return ;;
     --min-confidence) mapfile -t COMPREPLY < <(compgen -W "low medium high" -- "$cur"); return ;;
     --fix-level) mapfile -t COMPREPLY < <(compgen -W "safe aggressive" -- "$cur"); return ;;
     --enable | --disable) mapfile -t COMPREPLY < <(compgen -W "$(_hotscan_rules)" -- "$cur"); return ;;
     -p | --compile-commands | --rules | --root | --facts-dir)
         mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
-    -o | --output | --patch | --export-fixes | --baseline | --config)
+    -o | --output | --patch | --findings | --calibration | --export-fixes | --baseline | --config)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+    --build | --bench | --metric | --runs | --warmup | --alpha | --build-timeout | --bench-timeout | --compiler | --repeat)
+        return ;;
     --hot | --exclude | --extra-arg | --extra-arg-before | --diff-base | --docs-url | -j | --jobs | --tu-timeout | --tu-memory)
         return ;;
     esac

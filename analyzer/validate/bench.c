@@ -222,7 +222,7 @@ json_t *hs_bench_run(const hs_bench_options *o, const char *workdir, char **err)
                 n += *p == '\n';
             json_array_append_new(notes, json_sprintf("%zu untracked file%s of the tree %s not in the copies (git "
                                                       "worktrees hold tracked files only)",
-                                                      n, n == 1 ? " is" : "s are", n == 1 ? "is" : "are"));
+                                                      n, n == 1 ? "" : "s", n == 1 ? "is" : "are"));
         }
         hs_proc_result_free(&r);
     }

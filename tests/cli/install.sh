@@ -28,6 +28,12 @@ check "the page names every scan option" bash -c "
 complete_words() { # words...: what the completion offers for the last one
     bash -c 'source "$1/share/bash-completion/completions/hotscan"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _hotscan; printf "%s\n" "${COMPREPLY[@]}"' _ "$prefix" "$@"
 }
+check "the page names every validate option" bash -c "
+  for o in \$('$prefix/bin/hotscan' validate --help | grep -oE -- '^ +(-[a-z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+'); do
+    grep -q -- \"\$o\" '$prefix/man.txt' || { echo \"missing \$o\"; exit 1; }
+  done"
+check "completes validate options" test "$(complete_words "$prefix/bin/hotscan" validate --header-t)" = "--header-tus"
+check "completes validate values" test "$(complete_words "$prefix/bin/hotscan" validate --measure c)" = "cpu"
 check "completes options" test "$(complete_words "$prefix/bin/hotscan" scan --diff-b)" = "--diff-base"
 check "completes rule ids" test "$(complete_words "$prefix/bin/hotscan" scan --enable atomic | tr '\n' ' ')" = "atomic-seqcst-counter "
 check "completes commands" test "$(complete_words "$prefix/bin/hotscan" conf | head -1)" = "config"

@@ -160,12 +160,14 @@ rm -f "$work/repo/bench/validate_driver"
 cd "$work/repo"
 git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm base
 echo "/* uncommitted */" >>server.c
+echo notes >notes.txt
 "$HOTSCAN" validate --patch "$work/null.diff" --build 'sh bench/build.sh && grep -q uncommitted server.c' --bench 'bench/validate_driver 1000' --runs 3 --warmup 0 >"$work/out" 2>"$work/err"
 check "git: exits 0" test $? -eq 0
 check "git: worktrees are used" err_has "git worktree"
 check "git: uncommitted changes are in the copies" out_has "uncommitted changes"
+check "git: an untracked file is counted" out_has "note: 1 untracked file of the tree is not in the copies"
 check "git: the worktrees are gone" test "$(git worktree list | wc -l)" -eq 1
-check "git: the working tree keeps its change" test "$(git status --porcelain)" = " M server.c"
+check "git: the working tree keeps its change" test "$(git status --porcelain | tr '\n' ' ')" = " M server.c ?? notes.txt "
 
 # --- calibrate: its output is rule data that scan reads back and quotes ---
 "$HOTSCAN" calibrate --repeat 1 -o "$work/calibration.json" 2>"$work/err"
