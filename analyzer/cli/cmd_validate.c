@@ -4,7 +4,9 @@
  * AArch64 and says per function which instructions that matter changed (analyzer/validate/
  * codegen.c); --build/--bench build both variants in copies of the tree and run the benchmark
  * alternately, with a significance test (analyzer/validate/bench.c, stats.c). This file reads
- * the options, turns a findings report into a diff, and prints the text or JSON answer.
+ * the options, turns a findings report into a diff, picks the TUs to compile (for a fix in a
+ * header, the compile database's TUs that include it, a bounded number), and prints the text
+ * or JSON answer.
  */
 #define _GNU_SOURCE
 #include <errno.h>

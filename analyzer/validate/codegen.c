@@ -5,7 +5,9 @@
  * ldr/str, dmb barriers, the counter register; and calls to clock functions. A TU is compiled
  * with its own flags at -O2 for each target; the patched variant comes through a clang VFS
  * overlay that puts the patched files where the originals are, so include paths, generated
- * headers and the build folder stay exactly the TU's own.
+ * headers and the build folder stay exactly the TU's own. For a fix in a header, the TUs
+ * that include it are found by preprocessing (clang -M, the same flags) and comparing the
+ * prerequisites by real path: an include through another header counts, a mention does not.
  */
 #define _GNU_SOURCE
 #include <errno.h>
