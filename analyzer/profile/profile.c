@@ -322,6 +322,23 @@ typedef struct {
     uint32_t id;
 } line_entry;
 
+/* The chains (entry index + 1) last seen after a chain's first line, most recent first. */
+#define GUESS_WAYS 4
+typedef struct {
+    unsigned long long hash;
+    uint32_t ids[GUESS_WAYS];
+} guess_entry;
+
+static void guess_use(guess_entry *g, uint32_t id)
+{
+    int k = 0;
+    while (k < GUESS_WAYS - 1 && g->ids[k] && g->ids[k] != id)
+        k++;
+    for (; k > 0; k--)
+        g->ids[k] = g->ids[k - 1];
+    g->ids[0] = id;
+}
+
 /* The reader's state: the line-by-line state machine, the frames of the sample being read,
  * and the caches. */
 typedef struct {
@@ -333,6 +350,7 @@ typedef struct {
     size_t n_ids, cap_ids;
     uint32_t last_stack;      /* the stack add_stack counted last */
     line_entry *cache;
+    guess_entry *guesses;     /* a chain's first line (hash) -> the chains last seen after it */
     text_table chains, folded;
     pair_table pairs;
     char *first;              /* the first content line, until the format is decided */
@@ -747,50 +765,107 @@ static bool is_chain_line(const char *s, size_t n)
     return n && (s[0] == ' ' || s[0] == '\t') && !is_blank_n(s, n);
 }
 
+/* The first newline at or after s->pos + from (offset from s->pos), or -1. */
+static long next_newline(source *s, size_t from)
+{
+    return source_find(s, from, false, SAMPLE_LIMIT);
+}
+
+/* Reads until `n` unread bytes are in the buffer (or the input ends). */
+static bool source_has(source *s, size_t n)
+{
+    while (s->len - s->pos < n)
+        if (!source_fill(s))
+            return false;
+    return true;
+}
+
 /*
  * perf: the sample at the current position read whole (see "reading" above). 1: read; 0: not
  * one the fast path takes (read it line by line); -1: an error (r->error).
+ *
+ * The chain is first guessed: the chain last seen after the same first chain line (the leaf's
+ * caller), compared byte for byte and followed by the blank line, so a sample that repeats a
+ * recent call path costs one comparison of its bytes. Otherwise the blank line is searched
+ * for, and the chain hashed and looked up.
  */
 static int perf_sample(reader *r, source *s)
 {
-    long h = source_find(s, 0, false, SAMPLE_LIMIT); /* the header's newline */
+    long h = next_newline(s, 0); /* the header's newline */
     if (h < 0 || is_blank_n(s->buf + s->pos, (size_t)h))
         return 0;
-    long e = source_find(s, (size_t)h, true, SAMPLE_LIMIT); /* the last chain line's newline */
-    if (e < 0) {
-        r->whole_samples = false; /* no blank lines between samples (or the last one) */
+    long l1e = next_newline(s, (size_t)h + 1); /* the leaf frame line's */
+    if (l1e < 0 || !is_frame_line(s->buf + s->pos + h + 1))
         return 0;
-    }
-    if (e == h)
+    long l2e = next_newline(s, (size_t)l1e + 1); /* the next line's */
+    if (l2e < 0)
         return 0;
     char *b = s->buf + s->pos;
-    /* The leaf frame line, and its source line if the next line is not a frame. */
-    char *l1 = b + h + 1;
-    char *l1e = memchr(l1, '\n', (size_t)(b + e + 1 - l1));
-    if (!is_frame_line(l1))
-        return 0;
-    char *l2 = NULL, *l2e = NULL, *chain = l1e + 1;
-    if (l1e < b + e) {
-        char *next = l1e + 1;
-        char *nexte = memchr(next, '\n', (size_t)(b + e + 1 - next));
-        if (!(next[0] == '\t' && is_frame_line(next))) {
-            if (!is_chain_line(next, (size_t)(nexte - next)))
-                return 0;
-            l2 = next;
-            l2e = nexte;
-            chain = nexte + 1;
-        }
+    char *l1 = b + h + 1, *l2 = NULL;
+    long chain = l1e + 1; /* the offset of the chain below the leaf */
+    if (l2e > l1e + 1 && !(b[l1e + 1] == '\t' && is_frame_line(b + l1e + 1))) {
+        /* Not a frame: the leaf's source line. */
+        if (!is_chain_line(b + l1e + 1, (size_t)(l2e - l1e - 1)))
+            return 0;
+        l2 = b + l1e + 1;
+        chain = l2e + 1;
     }
-    size_t chain_len = chain <= b + e ? (size_t)(b + e - chain) : 0;
-    unsigned long long hash = XXH3_64bits(chain, chain_len);
-    text_entry *known = text_find(&r->chains, hash, chain, chain_len);
+    long f1 = chain == l1e + 1 ? l2e : next_newline(s, (size_t)chain); /* the chain's first line's */
+    if (f1 < 0)
+        return 0;
+    b = s->buf + s->pos;
+    l1 = b + h + 1;
+    l2 = l2 ? b + l1e + 1 : NULL;
+    text_entry *known = NULL;
+    long e; /* the chain's last newline: a blank line follows it */
+    unsigned long long hash;
+    guess_entry *guess = NULL;
+    if (f1 == chain) { /* no chain: the leaf is the whole stack */
+        e = chain - 1;
+        hash = XXH3_64bits("", 0);
+        known = text_find(&r->chains, hash, "", 0);
+    } else {
+        unsigned long long fh = XXH3_64bits(b + chain, (size_t)(f1 - chain));
+        guess = &r->guesses[fh & (LINE_CACHE - 1)];
+        if (guess->hash != fh)
+            memset(guess, 0, sizeof *guess);
+        guess->hash = fh;
+        for (int k = 0; k < GUESS_WAYS && guess->ids[k] && !known; k++) {
+            text_entry *g = &r->chains.items[guess->ids[k] - 1];
+            if (!source_has(s, (size_t)chain + g->len + 2))
+                continue;
+            b = s->buf + s->pos;
+            /* The cheap tests first: the blank line after it, its last bytes. */
+            const char *t = b + chain;
+            size_t tail = g->len < 16 ? g->len : 16;
+            if (t[g->len] == '\n' && t[g->len + 1] == '\n' &&
+                memcmp(t + g->len - tail, g->text + g->len - tail, tail) == 0 && memcmp(t, g->text, g->len) == 0)
+                known = g;
+        }
+        if (known) {
+            e = chain + (long)known->len;
+        } else {
+            e = source_find(s, (size_t)f1, true, SAMPLE_LIMIT);
+            if (e < 0) {
+                r->whole_samples = false; /* no blank lines between samples (or the last one) */
+                return 0;
+            }
+            b = s->buf + s->pos;
+            hash = XXH3_64bits(b + chain, (size_t)(e - chain));
+            known = text_find(&r->chains, hash, b + chain, (size_t)(e - chain));
+        }
+        l1 = b + h + 1;
+        l2 = l2 ? b + l1e + 1 : NULL;
+    }
     if (known) {
+        if (guess)
+            guess_use(guess, (uint32_t)(known - r->chains.items) + 1);
         /* Only the leaf is read; the rest is the chain's. */
         r->pending.len = 0;
-        hs_buf_append(&r->pending, l1, chomped_len(l1, (size_t)(l1e - l1)));
+        hs_buf_append(&r->pending, l1, chomped_len(l1, (size_t)(l1e - h - 1)));
         if (l2) {
             hs_buf_append(&r->pending, "\n", 1);
-            hs_buf_append(&r->pending, l2, chomped_len(l2, (size_t)(l2e - l2)));
+            hs_buf_append(&r->pending, l2, chomped_len(l2, (size_t)(l2e - l1e - 1)));
         }
         uint32_t leaf = cached_frame(r, &r->pending, l2 != NULL);
         uint64_t key = (uint64_t)leaf << 32 | (uint64_t)(known - r->chains.items);
@@ -812,8 +887,9 @@ static int perf_sample(reader *r, source *s)
     }
     /* A chain not seen yet: the sample line by line, then the chain is remembered (when all
      * its lines are chain lines, so the state machine read it as one sample). */
-    text_entry *add = text_add(&r->chains, hash, chain, chain_len);
-    size_t chain_from = (size_t)(chain - b), end = (size_t)e + 1, base = s->pos;
+    size_t chain_len = e > chain ? (size_t)(e - chain) : 0;
+    text_entry *add = text_add(&r->chains, hash, b + chain, chain_len);
+    size_t chain_from = (size_t)chain, end = (size_t)e + 1, base = s->pos;
     bool clean = true;
     unsigned long chain_lines = 0;
     char *line;
@@ -850,6 +926,8 @@ static int perf_sample(reader *r, source *s)
         add->n_ids = n_ids - 1;
         add->lines = chain_lines;
         pair_put(&r->pairs, (uint64_t)ids[0] << 32 | (uint64_t)(add - r->chains.items), r->last_stack + 1);
+        if (guess)
+            guess_use(guess, (uint32_t)(add - r->chains.items) + 1);
     } else if (add) {
         /* Not a clean sample: never match it (the table keeps the entry, unreachable). */
         add->hash = ~add->hash;
@@ -865,6 +943,7 @@ static hs_profile *profile_read(FILE *in, const char *name, bool whole_samples, 
                 .name = name,
                 .whole_samples = whole_samples,
                 .cache = hs_xcalloc(LINE_CACHE, sizeof(line_entry)),
+                .guesses = hs_xcalloc(LINE_CACHE, sizeof(guess_entry)),
                 .format = -1};
     hs_buf_init(&r.key);
     hs_buf_init(&r.pending);
@@ -900,6 +979,7 @@ static hs_profile *profile_read(FILE *in, const char *name, bool whole_samples, 
     for (size_t i = 0; i < LINE_CACHE; i++)
         free(r.cache[i].text);
     free(r.cache);
+    free(r.guesses);
     text_table_free(&r.chains);
     text_table_free(&r.folded);
     free(r.pairs.keys);

@@ -264,12 +264,170 @@ static void test_cxx_mapping(void **state)
     hs_profile_delete(prof);
 }
 
+/* ---- the whole-sample fast path against the line-by-line reading ---- */
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = NULL;
+    size_t cap = 0;
+    FILE *out = open_memstream(&buf, &cap);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        fwrite(chunk, 1, n, out);
+    fclose(f);
+    fclose(out);
+    *len = cap;
+    return buf;
+}
+
+/* What a reading gives: the error, or the samples and every stack with its frames (names and
+ * files, by id, so frame numbering must agree too) and count. */
+static char *describe(hs_profile *(*read)(FILE *, const char *, char **), const char *text, size_t len)
+{
+    FILE *f = fmemopen((void *)text, len, "r");
+    char *err = NULL;
+    hs_profile *p = read(f, "t.txt", &err);
+    fclose(f);
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *out = open_memstream(&buf, &n);
+    if (!p) {
+        fprintf(out, "error: %s\n", err);
+        free(err);
+    } else {
+        fprintf(out, "%s %llu samples\n", hs_profile_format_name(p->format), p->samples);
+        for (size_t i = 0; i < p->n_frames; i++)
+            fprintf(out, "frame %zu %s %s\n", i, p->frames[i].name, p->frames[i].file ? p->frames[i].file : "-");
+        for (size_t i = 0; i < p->n_stacks; i++) {
+            fprintf(out, "stack %llu:", p->stacks[i].samples);
+            for (size_t k = 0; k < p->stacks[i].n; k++)
+                fprintf(out, " %u", p->stacks[i].frames[k]);
+            fprintf(out, "\n");
+        }
+        hs_profile_delete(p);
+    }
+    fclose(out);
+    return buf;
+}
+
+static void assert_same_reading(const char *text, size_t len)
+{
+    char *fast = describe(hs_profile_read, text, len);
+    char *slow = describe(hs_profile_read_by_lines, text, len);
+    assert_string_equal(fast, slow);
+    free(fast);
+    free(slow);
+}
+
+/* Replaces every `from` by `to` (a new string). */
+static char *replace_all(const char *s, size_t len, const char *from, const char *to, size_t *out_len)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *out = open_memstream(&buf, &n);
+    size_t fl = strlen(from);
+    for (size_t i = 0; i < len;) {
+        if (i + fl <= len && memcmp(s + i, from, fl) == 0) {
+            fputs(to, out);
+            i += fl;
+        } else {
+            fputc(s[i++], out);
+        }
+    }
+    fclose(out);
+    *out_len = n;
+    return buf;
+}
+
+static void test_fast_path_same_as_lines(void **state)
+{
+    (void)state;
+    size_t len;
+    char *fx = slurp(FIXTURE("minidb.perf"), &len);
+    char *cxx_text;
+    size_t cxx_len;
+    cxx_text = slurp(FIXTURE("minidb-cxx.perf"), &cxx_len);
+    /* The fixtures, three times over (the chains repeat), and one after the other. */
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *out = open_memstream(&buf, &n);
+    for (int i = 0; i < 3; i++)
+        fwrite(fx, 1, len, out);
+    fwrite(cxx_text, 1, cxx_len, out);
+    fclose(out);
+    assert_same_reading(buf, n);
+    char *a = describe(hs_profile_read, buf, n);
+    assert_non_null(strstr(a, "perf-script"));
+    free(a);
+    /* Samples without blank lines between them; CRLF line ends; a blank line of spaces inside
+     * a sample; the file ending without the blank line or without any newline. */
+    size_t m;
+    char *t = replace_all(buf, n, "\n\nminidb", "\nminidb", &m);
+    assert_same_reading(t, m);
+    free(t);
+    t = replace_all(buf, n, "\n", "\r\n", &m);
+    assert_same_reading(t, m);
+    free(t);
+    t = replace_all(buf, n, "  trx.c:19\n", "  trx.c:19\n   \n", &m);
+    assert_same_reading(t, m);
+    free(t);
+    assert_same_reading(buf, n - 1);
+    assert_same_reading(buf, n - 2);
+    /* Leaf addresses that vary sample for sample (as real profiles have), source lines left out. */
+    t = replace_all(buf, n, "\t     ", "\t  1", &m);
+    char *u = replace_all(t, m, "  clock.c:31\n", "", &m);
+    assert_same_reading(u, m);
+    free(t);
+    free(u);
+    /* Errors name the same line after samples read whole: a sample without a call chain, and
+     * a sample whose frames are not frames. */
+    out = open_memstream(&t, &m);
+    fwrite(fx, 1, len, out);
+    fputs("t 1 1.1: cpu-clock: \n\nt 1 1.2: cpu-clock: \n\t 401000 g+0x1 (/t)\n\n", out);
+    fclose(out);
+    assert_same_reading(t, m);
+    char *d = describe(hs_profile_read, t, m);
+    assert_non_null(strstr(d, "this perf sample has no call chain"));
+    free(d);
+    free(t);
+    out = open_memstream(&t, &m);
+    fwrite(fx, 1, len, out);
+    fputs("t 1 1.1: cpu-clock: \n   not a frame\n\t 401000 g+0x1 (/t)\n\n", out);
+    fwrite(fx, 1, len, out);
+    fclose(out);
+    assert_same_reading(t, m);
+    free(t);
+    /* One-frame samples, a frame without its source line between ones with. */
+    const char *small = "a 1 1.0: c: \n\t 401000 main (/t)\n\n"
+                        "a 1 1.1: c: \n\t 401000 main (/t)\n\n"
+                        "a 1 1.2: c: \n\t 401010 g+0x1 (/t)\n  t.c:3\n\t 401000 main (/t)\n  t.c:9\n\n"
+                        "a 1 1.3: c: \n\t 401020 g+0x2 (/t)\n\t 401000 main (/t)\n  t.c:9\n\n"
+                        "a 1 1.4: c: \n\t 401030 g+0x3 (/t)\n  t.c:4\n\t 401000 main (/t)\n  t.c:9\n\n";
+    assert_same_reading(small, strlen(small));
+    /* Folded stacks repeated. */
+    free(buf);
+    char *fold = slurp(FIXTURE("minidb.folded"), &len);
+    out = open_memstream(&buf, &n);
+    for (int i = 0; i < 3; i++)
+        fwrite(fold, 1, len, out);
+    fclose(out);
+    assert_same_reading(buf, n);
+    free(fold);
+    free(buf);
+    free(fx);
+    free(cxx_text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_perf_script_fixture), cmocka_unit_test(test_folded_fixture),
         cmocka_unit_test(test_format_errors),       cmocka_unit_test(test_reduce_names),
         cmocka_unit_test(test_mapping),             cmocka_unit_test(test_cxx_mapping),
+        cmocka_unit_test(test_fast_path_same_as_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
