@@ -17,6 +17,7 @@ typedef struct {
     size_t stamp;          /* last stack counted in incl, + 1 */
     hs_strmap *callees;    /* normalized symbol -> samples (uintptr_t) of direct calls seen */
     hs_strmap *files;      /* the source files its frames were seen in (profiles with source lines) */
+    hs_strmap *callers;    /* the program function seen calling it (name) -> samples (uintptr_t) */
 } fstat;
 
 struct hs_profile_map {
@@ -137,6 +138,7 @@ static fstat *stat_of(hs_profile_map *m, hs_function *f)
         s->f = f;
         s->callees = hs_strmap_create();
         s->files = hs_strmap_create();
+        s->callers = hs_strmap_create();
         hs_strmap_put(m->stats, f->usr, s);
     }
     return s;
@@ -221,6 +223,9 @@ hs_profile_map *hs_profile_map_program(const hs_profile *prof, hs_program *p, do
                         hs_function *callee = cs->items[c];
                         if (callee == f)
                             continue;
+                        fstat *cst = stat_of(m, callee);
+                        uintptr_t nc = (uintptr_t)hs_strmap_get(cst->callers, f->name);
+                        hs_strmap_put(cst->callers, f->name, (void *)(nc + s->samples));
                         key.len = 0;
                         hs_buf_puts(&key, f->usr);
                         hs_buf_append(&key, "\x1f", 1);
@@ -287,6 +292,7 @@ void hs_profile_map_delete(hs_profile_map *m)
         fstat *st = v;
         hs_strmap_delete(st->callees);
         hs_strmap_delete(st->files);
+        hs_strmap_delete(st->callers);
         free(st);
     }
     hs_strmap_delete(m->stats);
@@ -355,6 +361,36 @@ static bool sampled_in_file(const fstat *st, const char *file)
     return false;
 }
 
+/* The (up to) three program functions seen calling it most: [{"function", "share",
+ * "samples"}], most first; a function that is a hot root by its own inclusive share (ustime)
+ * is hot because of who calls it, and this says who (call). */
+static json_t *top_callers(const fstat *st, unsigned long long total)
+{
+    const char *best[3] = {NULL, NULL, NULL};
+    uintptr_t n[3] = {0, 0, 0};
+    const char *k;
+    void *v;
+    for (size_t it = 0; hs_strmap_next(st->callers, &it, &k, &v);) {
+        uintptr_t c = (uintptr_t)v;
+        for (int i = 0; i < 3; i++) {
+            if (!best[i] || c > n[i] || (c == n[i] && strcmp(k, best[i]) < 0)) {
+                for (int j = 2; j > i; j--) {
+                    best[j] = best[j - 1];
+                    n[j] = n[j - 1];
+                }
+                best[i] = k;
+                n[i] = c;
+                break;
+            }
+        }
+    }
+    json_t *a = json_array();
+    for (int i = 0; i < 3 && best[i]; i++)
+        json_array_append_new(a, json_pack("{s:s, s:f, s:I}", "function", best[i], "share", pct(n[i], total),
+                                           "samples", (json_int_t)n[i]));
+    return a;
+}
+
 void hs_profile_annotate(hs_profile_map *m, json_t *findings, bool keep_unsampled)
 {
     unsigned long long total = m->prof->samples;
@@ -389,12 +425,16 @@ void hs_profile_annotate(hs_profile_map *m, json_t *findings, bool keep_unsample
             free(want);
         }
         json_object_set_new(prof, "share", json_real(share));
-        /* What was never sampled: the function (or its body in this file), or, in a sampled
-         * function, the call itself (a start-up read in main, which is hot only by what it
-         * calls). Either is low unless --keep-unsampled. */
-        const char *unsampled = incl == 0 ? (other_file ? "file" : "function")
-                                : api && symbol_samples == 0 ? "call"
-                                                             : NULL;
+        if (st)
+            json_object_set_new(prof, "callers", top_callers(st, total));
+        /* What was never sampled: the function (or its body in this file), or, in a function
+         * sampled only in what it calls, the call and the function's own code (a start-up
+         * read in main, which is hot by inclusive share alone). Either is low unless
+         * --keep-unsampled. A call never sampled in a function whose own code was (time() in
+         * trx_start_low: cheap beside clock()) keeps its confidence and ranks by its 0. */
+        const char *unsampled = incl == 0                                ? (other_file ? "file" : "function")
+                                : api && symbol_samples == 0 && self == 0 ? "call"
+                                                                          : NULL;
         const char *fn = json_string_value(json_object_get(finding, "function"));
         if (unsampled && fn && *fn) {
             json_object_set_new(prof, "unsampled", json_string(unsampled));

@@ -264,6 +264,64 @@ static void test_cxx_mapping(void **state)
     hs_profile_delete(prof);
 }
 
+/* A report's paths are relative to --root, the program's as the compile database gives them;
+ * a tree's programs share one `main` (one USR for C's main: redis-server's, redis-cli's and
+ * redis-benchmark's are one function to hotscan). */
+static void test_findings_in_report_paths(void **state)
+{
+    (void)state;
+    char *err = NULL;
+    hs_profile *prof = hs_profile_load(FIXTURE("minidb.perf"), &err);
+    assert_non_null(prof);
+    hs_program *p = hs_program_create();
+    hs_function *trx = def(p, "c:@F@trx_start_low", "trx_start_low", "/x/minidb/trx.c");
+    hs_function *dispatch = def(p, "c:@F@dispatch_command", "dispatch_command", "/x/minidb/server.c");
+    def(p, "c:trx.c@F@checksum", "checksum", "/x/minidb/trx.c");
+    def(p, "c:server.c@F@checksum", "checksum", "/x/minidb/server.c");
+    def(p, "c:@F@main", "main", "/x/minidb/driver.cc");
+    hs_program_add_call(p, dispatch, trx, "/x/minidb/server.c", 30, 5, false);
+    hs_profile_map *m = hs_profile_map_program(prof, p, 1.0);
+    json_t *fs = json_pack("[o, o, o, o, o]", finding("checksum", "minidb/trx.c", NULL),
+                           finding("checksum", "minidb/server.c", NULL), finding("main", "minidb/driver.cc", "time"),
+                           finding("main", "minidb/bench/validate_driver.c", "time"),
+                           finding("trx_start_low", "minidb/trx.c", "clock"));
+    hs_profile_annotate(m, fs, false);
+    /* Each static checksum() by its file. */
+    json_int_t in_trx = incl_of(json_array_get(fs, 0)), in_server = incl_of(json_array_get(fs, 1));
+    assert_true(in_trx > 0 && in_server > 0);
+    assert_true(in_trx != in_server);
+    /* A start-up read in main: main has nearly every sample, the read none. */
+    json_t *start = json_array_get(fs, 2), *sp = json_object_get(start, "profile");
+    assert_true(json_number_value(json_object_get(sp, "inclusive")) > 90);
+    assert_int_equal(json_integer_value(json_object_get(sp, "symbol_samples")), 0);
+    assert_string_equal(json_string_value(json_object_get(sp, "unsampled")), "call");
+    assert_string_equal(json_string_value(json_object_get(start, "confidence")), "low");
+    assert_string_equal(json_string_value(json_object_get(sp, "confidence_was")), "high");
+    /* Another program's main: the profile saw main only in driver.cc. */
+    json_t *other = json_array_get(fs, 3), *op = json_object_get(other, "profile");
+    assert_false(json_is_true(json_object_get(op, "sampled")));
+    assert_string_equal(json_string_value(json_object_get(op, "unsampled")), "file");
+    assert_string_equal(json_string_value(json_object_get(other, "confidence")), "low");
+    /* The clock read stays, and names the function it is sampled under. */
+    json_t *clk = json_array_get(fs, 4), *cp = json_object_get(clk, "profile");
+    assert_string_equal(json_string_value(json_object_get(clk, "confidence")), "high");
+    assert_null(json_object_get(cp, "unsampled"));
+    json_t *caller = json_array_get(json_object_get(cp, "callers"), 0);
+    assert_string_equal(json_string_value(json_object_get(caller, "function")), "dispatch_command");
+    assert_true(json_number_value(json_object_get(caller, "share")) > 50);
+    /* --keep-unsampled keeps them. */
+    json_t *kept = json_pack("[o, o]", finding("main", "minidb/driver.cc", "time"),
+                             finding("main", "minidb/bench/validate_driver.c", "time"));
+    hs_profile_annotate(m, kept, true);
+    for (size_t i = 0; i < 2; i++)
+        assert_string_equal(json_string_value(json_object_get(json_array_get(kept, i), "confidence")), "high");
+    json_decref(kept);
+    json_decref(fs);
+    hs_profile_map_delete(m);
+    hs_program_delete(p);
+    hs_profile_delete(prof);
+}
+
 /* ---- the whole-sample fast path against the line-by-line reading ---- */
 
 static char *slurp(const char *path, size_t *len)
@@ -427,7 +485,7 @@ int main(void)
         cmocka_unit_test(test_perf_script_fixture), cmocka_unit_test(test_folded_fixture),
         cmocka_unit_test(test_format_errors),       cmocka_unit_test(test_reduce_names),
         cmocka_unit_test(test_mapping),             cmocka_unit_test(test_cxx_mapping),
-        cmocka_unit_test(test_fast_path_same_as_lines),
+        cmocka_unit_test(test_fast_path_same_as_lines), cmocka_unit_test(test_findings_in_report_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
