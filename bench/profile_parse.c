@@ -3,7 +3,7 @@
  * with plain read(2) (64 KiB at a time, nothing done with the bytes), twice, then with
  * hs_profile_load (the streamed parse --profile does) and with hs_profile_read_by_lines (the
  * same state machine without the whole-sample fast path, as the parse was before it), checks
- * that both read the same profile, and prints the times, each parse's ratio to two plain
+ * that both read the same profile, and prints the CPU times, each parse's ratio to two plain
  * reads, and the peak RSS of the parse. The issue's target: a parse costs less than reading
  * the file twice. bench/profile_parse.sh makes a large perf script from the fixtures.
  *
