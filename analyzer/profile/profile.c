@@ -3,7 +3,9 @@
  * (optionally with source lines and inlined frames) or folded stacks ("a;b;c 123"). The
  * format is detected from the first lines; a file that is neither is an error naming the
  * line. Only distinct frames and distinct stacks with their counts are kept, so a profile of
- * many gigabytes costs the memory of its distinct stacks, not of its text.
+ * many gigabytes costs the memory of its distinct stacks, not of its text; and a perf sample
+ * whose call chain was read before costs little more than reading its bytes (see "reading"),
+ * so parsing a large profile costs less than reading it twice (bench/profile_parse.sh).
  */
 #define _GNU_SOURCE
 #include "hotscan/profile.h"
