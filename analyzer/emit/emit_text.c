@@ -63,6 +63,14 @@ bool hs_emit_text(FILE *out, json_t *report, bool color)
             else
                 snprintf(msg, sizeof msg, "profile: %s has %.2f%% of the samples itself, %.2f%% inclusive", fn,
                          self, incl);
+            json_t *callers = json_object_get(prof, "callers");
+            size_t used = strlen(msg);
+            for (size_t c = 0; c < json_array_size(callers) && used < sizeof msg; c++) {
+                json_t *caller = json_array_get(callers, c);
+                int w = snprintf(msg + used, sizeof msg - used, "%s %s %.2f%%", c ? "," : "; called from",
+                                 str(caller, "function"), json_number_value(json_object_get(caller, "share")));
+                used += w > 0 ? (size_t)w : 0;
+            }
             note(out, p, str(f, "file"), num(f, "line"), num(f, "column"), msg);
         }
         json_t *path = json_object_get(f, "hot_path");

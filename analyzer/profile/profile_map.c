@@ -16,6 +16,8 @@ typedef struct {
     unsigned long long self, incl;
     size_t stamp;          /* last stack counted in incl, + 1 */
     hs_strmap *callees;    /* normalized symbol -> samples (uintptr_t) of direct calls seen */
+    hs_strmap *files;      /* the source files its frames were seen in (profiles with source lines) */
+    hs_strmap *callers;    /* the program function seen calling it (name) -> samples (uintptr_t) */
 } fstat;
 
 struct hs_profile_map {
@@ -135,6 +137,8 @@ static fstat *stat_of(hs_profile_map *m, hs_function *f)
         s = hs_xcalloc(1, sizeof *s);
         s->f = f;
         s->callees = hs_strmap_create();
+        s->files = hs_strmap_create();
+        s->callers = hs_strmap_create();
         hs_strmap_put(m->stats, f->usr, s);
     }
     return s;
@@ -197,6 +201,9 @@ hs_profile_map *hs_profile_map_program(const hs_profile *prof, hs_program *p, do
                 fstat *st = stat_of(m, f);
                 if (k == 0)
                     st->self += s->samples;
+                const char *ffile = prof->frames[s->frames[k]].file;
+                if (ffile && !hs_strmap_has(st->files, ffile))
+                    hs_strmap_put(st->files, ffile, NULL);
                 if (st->stamp != si + 1) {
                     st->stamp = si + 1;
                     st->incl += s->samples;
@@ -216,6 +223,9 @@ hs_profile_map *hs_profile_map_program(const hs_profile *prof, hs_program *p, do
                         hs_function *callee = cs->items[c];
                         if (callee == f)
                             continue;
+                        fstat *cst = stat_of(m, callee);
+                        uintptr_t nc = (uintptr_t)hs_strmap_get(cst->callers, f->name);
+                        hs_strmap_put(cst->callers, f->name, (void *)(nc + s->samples));
                         key.len = 0;
                         hs_buf_puts(&key, f->usr);
                         hs_buf_append(&key, "\x1f", 1);
@@ -281,6 +291,8 @@ void hs_profile_map_delete(hs_profile_map *m)
     for (size_t it = 0; hs_strmap_next(m->stats, &it, &k, &v);) {
         fstat *st = v;
         hs_strmap_delete(st->callees);
+        hs_strmap_delete(st->files);
+        hs_strmap_delete(st->callers);
         free(st);
     }
     hs_strmap_delete(m->stats);
@@ -303,7 +315,9 @@ static double pct(unsigned long long n, unsigned long long total)
     return total ? round(10000.0 * (double)n / (double)total) / 100.0 : 0;
 }
 
-/* The finding's function: by name, the one defined in the finding's file when several are. */
+/* The finding's function: by name, the one defined in the finding's file when several are
+ * (the finding's file is relative to --root, the function's is as the database names it:
+ * compared by whole trailing path components). */
 static fstat *finding_stat(hs_profile_map *m, json_t *finding, bool *known)
 {
     const char *name = json_string_value(json_object_get(finding, "function"));
@@ -313,16 +327,68 @@ static fstat *finding_stat(hs_profile_map *m, json_t *finding, bool *known)
     if (!cands)
         return NULL;
     *known = true;
-    fstat *best = NULL;
+    if (cands->len == 1)
+        return hs_strmap_get(m->stats, ((hs_function *)cands->items[0])->usr);
+    size_t best_match = 0;
+    fstat *by_file = NULL, *best = NULL;
     for (size_t i = 0; i < cands->len; i++) {
         hs_function *f = cands->items[i];
         fstat *st = hs_strmap_get(m->stats, f->usr);
-        if (cands->len > 1 && file && f->file && strcmp(f->file, file) == 0)
-            return st;
+        size_t k = file ? file_match(f->file, file) : 0;
+        if (k > best_match) {
+            best_match = k;
+            by_file = st;
+        }
         if (st && (!best || st->incl > best->incl))
             best = st;
     }
-    return cands->len == 1 ? hs_strmap_get(m->stats, ((hs_function *)cands->items[0])->usr) : best;
+    return best_match ? by_file : best;
+}
+
+/* Whether the profile saw the function's code in the finding's file: always when it has no
+ * source files for it (folded stacks, --no-srcline). Functions of one name and USR in several
+ * programs of a tree (each program's main) are one function to hotscan; the file tells
+ * which body was sampled. */
+static bool sampled_in_file(const fstat *st, const char *file)
+{
+    if (!file || hs_strmap_size(st->files) == 0)
+        return true;
+    const char *k;
+    void *v;
+    for (size_t it = 0; hs_strmap_next(st->files, &it, &k, &v);)
+        if (file_match(file, k))
+            return true;
+    return false;
+}
+
+/* The (up to) three program functions seen calling it most: [{"function", "share",
+ * "samples"}], most first; a function that is a hot root by its own inclusive share (ustime)
+ * is hot because of who calls it, and this says who (call). */
+static json_t *top_callers(const fstat *st, unsigned long long total)
+{
+    const char *best[3] = {NULL, NULL, NULL};
+    uintptr_t n[3] = {0, 0, 0};
+    const char *k;
+    void *v;
+    for (size_t it = 0; hs_strmap_next(st->callers, &it, &k, &v);) {
+        uintptr_t c = (uintptr_t)v;
+        for (int i = 0; i < 3; i++) {
+            if (!best[i] || c > n[i] || (c == n[i] && strcmp(k, best[i]) < 0)) {
+                for (int j = 2; j > i; j--) {
+                    best[j] = best[j - 1];
+                    n[j] = n[j - 1];
+                }
+                best[i] = k;
+                n[i] = c;
+                break;
+            }
+        }
+    }
+    json_t *a = json_array();
+    for (int i = 0; i < 3 && best[i]; i++)
+        json_array_append_new(a, json_pack("{s:s, s:f, s:I}", "function", best[i], "share", pct(n[i], total),
+                                           "samples", (json_int_t)n[i]));
+    return a;
 }
 
 void hs_profile_annotate(hs_profile_map *m, json_t *findings, bool keep_unsampled)
@@ -333,6 +399,11 @@ void hs_profile_annotate(hs_profile_map *m, json_t *findings, bool keep_unsample
     json_array_foreach(findings, i, finding) {
         bool known;
         fstat *st = finding_stat(m, finding, &known);
+        const char *file = json_string_value(json_object_get(finding, "file"));
+        /* Sampled, but only in another file: that body (another program's main) never was. */
+        bool other_file = st && st->incl > 0 && !sampled_in_file(st, file);
+        if (other_file)
+            st = NULL;
         json_t *prof = json_object();
         unsigned long long self = st ? st->self : 0, incl = st ? st->incl : 0;
         json_object_set_new(prof, "sampled", json_boolean(incl > 0));
@@ -342,21 +413,33 @@ void hs_profile_annotate(hs_profile_map *m, json_t *findings, bool keep_unsample
         json_object_set_new(prof, "inclusive_samples", json_integer((json_int_t)incl));
         double share = pct(self, total);
         const char *api = json_string_value(json_object_get(finding, "api"));
+        uintptr_t symbol_samples = 0;
         if (api && st) {
             char *want = symbol_key(api);
-            uintptr_t n = (uintptr_t)hs_strmap_get(st->callees, want);
+            symbol_samples = (uintptr_t)hs_strmap_get(st->callees, want);
             /* The call's own share; 0 when the profile never saw the function make it. */
             json_object_set_new(prof, "symbol", json_string(api));
-            json_object_set_new(prof, "symbol_share", json_real(pct(n, total)));
-            json_object_set_new(prof, "symbol_samples", json_integer((json_int_t)n));
-            share = pct(n, total);
+            json_object_set_new(prof, "symbol_share", json_real(pct(symbol_samples, total)));
+            json_object_set_new(prof, "symbol_samples", json_integer((json_int_t)symbol_samples));
+            share = pct(symbol_samples, total);
             free(want);
         }
         json_object_set_new(prof, "share", json_real(share));
+        if (st)
+            json_object_set_new(prof, "callers", top_callers(st, total));
+        /* What was never sampled: the function (or its body in this file), or, in a function
+         * sampled only in what it calls, the call and the function's own code (a start-up
+         * read in main, which is hot by inclusive share alone). Either is low unless
+         * --keep-unsampled. A call never sampled in a function whose own code was (time() in
+         * trx_start_low: cheap beside clock()) keeps its confidence and ranks by its 0. */
+        const char *unsampled = incl == 0                                ? (other_file ? "file" : "function")
+                                : api && symbol_samples == 0 && self == 0 ? "call"
+                                                                          : NULL;
         const char *fn = json_string_value(json_object_get(finding, "function"));
-        if (incl == 0 && !keep_unsampled && fn && *fn) {
+        if (unsampled && fn && *fn) {
+            json_object_set_new(prof, "unsampled", json_string(unsampled));
             const char *c = json_string_value(json_object_get(finding, "confidence"));
-            if (c && strcmp(c, "low") != 0) {
+            if (!keep_unsampled && c && strcmp(c, "low") != 0) {
                 json_object_set_new(prof, "confidence_was", json_string(c));
                 json_object_set_new(finding, "confidence", json_string("low"));
             }

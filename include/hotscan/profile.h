@@ -46,6 +46,9 @@ typedef struct {
 hs_profile *hs_profile_load(const char *path, char **err);
 /* The same from an open stream; `name` is used in messages. */
 hs_profile *hs_profile_read(FILE *in, const char *name, char **err);
+/* The same without the fast path (every sample read line by line, nothing cached but frame
+ * lines): the reference the tests and bench/profile_parse compare the fast path against. */
+hs_profile *hs_profile_read_by_lines(FILE *in, const char *name, char **err);
 void hs_profile_delete(hs_profile *prof);
 const char *hs_profile_format_name(hs_profile_format format);
 

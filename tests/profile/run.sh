@@ -44,6 +44,23 @@ check "never sampled: os-event uses drop to low, saying what they were" python3 
 import json; r = json.load(open('$tmp/low.json'))
 ev = [f for f in r['findings'] if f['rule'] == 'os-event' and f['function']]
 assert ev and all(f['confidence'] == 'low' and f['profile']['confidence_was'] == 'high' and not f['profile']['sampled'] for f in ev)"
+# The redis shape: main is a hot root by inclusive share (every sample is under it) but its one
+# start-up clock read is never sampled: low, out of the default report. The clock() read names
+# its sampled caller.
+check "a start-up read in a hot main: low, unsampled call" python3 -c "
+import json; r = json.load(open('$tmp/low.json'))
+d = [f for f in r['findings'] if f['function'] == 'main' and f['rule'] == 'timer-hot-path'][0]
+assert d['file'].endswith('driver.cc') and d['confidence'] == 'low', d
+assert d['profile']['unsampled'] == 'call' and d['profile']['inclusive'] > 90, d
+assert d['profile']['confidence_was'] == 'high' and d['profile']['symbol_samples'] == 0, d
+t = [f for f in r['findings'] if f['function'] == 'trx_start_low' and f.get('api') == 'clock'][0]
+assert t['profile']['callers'][0]['function'] == 'dispatch_command', t['profile']"
+for p in minidb.perf minidb.folded; do
+    check "$p: no clock read in main in the default report" python3 -c "
+import json; r = json.load(open('$tmp/$p.json'))
+assert not [f for f in r['findings'] if f['function'] == 'main'], r['findings']"
+done
+check "text: the sampled caller" grep -q "note: profile: clock takes .*; called from dispatch_command [0-9.]*%" "$tmp/out.txt"
 scan -q --format json --profile $fix/minidb.perf --keep-unsampled -o "$tmp/keep.json"
 check "--keep-unsampled keeps their confidence" python3 -c "
 import json; r = json.load(open('$tmp/keep.json'))

@@ -264,12 +264,228 @@ static void test_cxx_mapping(void **state)
     hs_profile_delete(prof);
 }
 
+/* A report's paths are relative to --root, the program's as the compile database gives them;
+ * a tree's programs share one `main` (one USR for C's main: redis-server's, redis-cli's and
+ * redis-benchmark's are one function to hotscan). */
+static void test_findings_in_report_paths(void **state)
+{
+    (void)state;
+    char *err = NULL;
+    hs_profile *prof = hs_profile_load(FIXTURE("minidb.perf"), &err);
+    assert_non_null(prof);
+    hs_program *p = hs_program_create();
+    hs_function *trx = def(p, "c:@F@trx_start_low", "trx_start_low", "/x/minidb/trx.c");
+    hs_function *dispatch = def(p, "c:@F@dispatch_command", "dispatch_command", "/x/minidb/server.c");
+    def(p, "c:trx.c@F@checksum", "checksum", "/x/minidb/trx.c");
+    def(p, "c:server.c@F@checksum", "checksum", "/x/minidb/server.c");
+    def(p, "c:@F@main", "main", "/x/minidb/driver.cc");
+    hs_program_add_call(p, dispatch, trx, "/x/minidb/server.c", 30, 5, false);
+    hs_profile_map *m = hs_profile_map_program(prof, p, 1.0);
+    json_t *fs = json_pack("[o, o, o, o, o]", finding("checksum", "minidb/trx.c", NULL),
+                           finding("checksum", "minidb/server.c", NULL), finding("main", "minidb/driver.cc", "time"),
+                           finding("main", "minidb/bench/validate_driver.c", "time"),
+                           finding("trx_start_low", "minidb/trx.c", "clock"));
+    hs_profile_annotate(m, fs, false);
+    /* Each static checksum() by its file. */
+    json_int_t in_trx = incl_of(json_array_get(fs, 0)), in_server = incl_of(json_array_get(fs, 1));
+    assert_true(in_trx > 0 && in_server > 0);
+    assert_true(in_trx != in_server);
+    /* A start-up read in main: main has nearly every sample, the read none. */
+    json_t *start = json_array_get(fs, 2), *sp = json_object_get(start, "profile");
+    assert_true(json_number_value(json_object_get(sp, "inclusive")) > 90);
+    assert_int_equal(json_integer_value(json_object_get(sp, "symbol_samples")), 0);
+    assert_string_equal(json_string_value(json_object_get(sp, "unsampled")), "call");
+    assert_string_equal(json_string_value(json_object_get(start, "confidence")), "low");
+    assert_string_equal(json_string_value(json_object_get(sp, "confidence_was")), "high");
+    /* Another program's main: the profile saw main only in driver.cc. */
+    json_t *other = json_array_get(fs, 3), *op = json_object_get(other, "profile");
+    assert_false(json_is_true(json_object_get(op, "sampled")));
+    assert_string_equal(json_string_value(json_object_get(op, "unsampled")), "file");
+    assert_string_equal(json_string_value(json_object_get(other, "confidence")), "low");
+    /* The clock read stays, and names the function it is sampled under. */
+    json_t *clk = json_array_get(fs, 4), *cp = json_object_get(clk, "profile");
+    assert_string_equal(json_string_value(json_object_get(clk, "confidence")), "high");
+    assert_null(json_object_get(cp, "unsampled"));
+    json_t *caller = json_array_get(json_object_get(cp, "callers"), 0);
+    assert_string_equal(json_string_value(json_object_get(caller, "function")), "dispatch_command");
+    assert_true(json_number_value(json_object_get(caller, "share")) > 50);
+    /* --keep-unsampled keeps them. */
+    json_t *kept = json_pack("[o, o]", finding("main", "minidb/driver.cc", "time"),
+                             finding("main", "minidb/bench/validate_driver.c", "time"));
+    hs_profile_annotate(m, kept, true);
+    for (size_t i = 0; i < 2; i++)
+        assert_string_equal(json_string_value(json_object_get(json_array_get(kept, i), "confidence")), "high");
+    json_decref(kept);
+    json_decref(fs);
+    hs_profile_map_delete(m);
+    hs_program_delete(p);
+    hs_profile_delete(prof);
+}
+
+/* ---- the whole-sample fast path against the line-by-line reading ---- */
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = NULL;
+    size_t cap = 0;
+    FILE *out = open_memstream(&buf, &cap);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        fwrite(chunk, 1, n, out);
+    fclose(f);
+    fclose(out);
+    *len = cap;
+    return buf;
+}
+
+/* What a reading gives: the error, or the samples and every stack with its frames (names and
+ * files, by id, so frame numbering must agree too) and count. */
+static char *describe(hs_profile *(*read)(FILE *, const char *, char **), const char *text, size_t len)
+{
+    FILE *f = fmemopen((void *)text, len, "r");
+    char *err = NULL;
+    hs_profile *p = read(f, "t.txt", &err);
+    fclose(f);
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *out = open_memstream(&buf, &n);
+    if (!p) {
+        fprintf(out, "error: %s\n", err);
+        free(err);
+    } else {
+        fprintf(out, "%s %llu samples\n", hs_profile_format_name(p->format), p->samples);
+        for (size_t i = 0; i < p->n_frames; i++)
+            fprintf(out, "frame %zu %s %s\n", i, p->frames[i].name, p->frames[i].file ? p->frames[i].file : "-");
+        for (size_t i = 0; i < p->n_stacks; i++) {
+            fprintf(out, "stack %llu:", p->stacks[i].samples);
+            for (size_t k = 0; k < p->stacks[i].n; k++)
+                fprintf(out, " %u", p->stacks[i].frames[k]);
+            fprintf(out, "\n");
+        }
+        hs_profile_delete(p);
+    }
+    fclose(out);
+    return buf;
+}
+
+static void assert_same_reading(const char *text, size_t len)
+{
+    char *fast = describe(hs_profile_read, text, len);
+    char *slow = describe(hs_profile_read_by_lines, text, len);
+    assert_string_equal(fast, slow);
+    free(fast);
+    free(slow);
+}
+
+/* Replaces every `from` by `to` (a new string). */
+static char *replace_all(const char *s, size_t len, const char *from, const char *to, size_t *out_len)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *out = open_memstream(&buf, &n);
+    size_t fl = strlen(from);
+    for (size_t i = 0; i < len;) {
+        if (i + fl <= len && memcmp(s + i, from, fl) == 0) {
+            fputs(to, out);
+            i += fl;
+        } else {
+            fputc(s[i++], out);
+        }
+    }
+    fclose(out);
+    *out_len = n;
+    return buf;
+}
+
+static void test_fast_path_same_as_lines(void **state)
+{
+    (void)state;
+    size_t len;
+    char *fx = slurp(FIXTURE("minidb.perf"), &len);
+    char *cxx_text;
+    size_t cxx_len;
+    cxx_text = slurp(FIXTURE("minidb-cxx.perf"), &cxx_len);
+    /* The fixtures, three times over (the chains repeat), and one after the other. */
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *out = open_memstream(&buf, &n);
+    for (int i = 0; i < 3; i++)
+        fwrite(fx, 1, len, out);
+    fwrite(cxx_text, 1, cxx_len, out);
+    fclose(out);
+    assert_same_reading(buf, n);
+    char *a = describe(hs_profile_read, buf, n);
+    assert_non_null(strstr(a, "perf-script"));
+    free(a);
+    /* Samples without blank lines between them; CRLF line ends; a blank line of spaces inside
+     * a sample; the file ending without the blank line or without any newline. */
+    size_t m;
+    char *t = replace_all(buf, n, "\n\nminidb", "\nminidb", &m);
+    assert_same_reading(t, m);
+    free(t);
+    t = replace_all(buf, n, "\n", "\r\n", &m);
+    assert_same_reading(t, m);
+    free(t);
+    t = replace_all(buf, n, "  trx.c:19\n", "  trx.c:19\n   \n", &m);
+    assert_same_reading(t, m);
+    free(t);
+    assert_same_reading(buf, n - 1);
+    assert_same_reading(buf, n - 2);
+    /* Leaf addresses that vary sample for sample (as real profiles have), source lines left out. */
+    t = replace_all(buf, n, "\t     ", "\t  1", &m);
+    char *u = replace_all(t, m, "  clock.c:31\n", "", &m);
+    assert_same_reading(u, m);
+    free(t);
+    free(u);
+    /* Errors name the same line after samples read whole: a sample without a call chain, and
+     * a sample whose frames are not frames. */
+    out = open_memstream(&t, &m);
+    fwrite(fx, 1, len, out);
+    fputs("t 1 1.1: cpu-clock: \n\nt 1 1.2: cpu-clock: \n\t 401000 g+0x1 (/t)\n\n", out);
+    fclose(out);
+    assert_same_reading(t, m);
+    char *d = describe(hs_profile_read, t, m);
+    assert_non_null(strstr(d, "this perf sample has no call chain"));
+    free(d);
+    free(t);
+    out = open_memstream(&t, &m);
+    fwrite(fx, 1, len, out);
+    fputs("t 1 1.1: cpu-clock: \n   not a frame\n\t 401000 g+0x1 (/t)\n\n", out);
+    fwrite(fx, 1, len, out);
+    fclose(out);
+    assert_same_reading(t, m);
+    free(t);
+    /* One-frame samples, a frame without its source line between ones with. */
+    const char *small = "a 1 1.0: c: \n\t 401000 main (/t)\n\n"
+                        "a 1 1.1: c: \n\t 401000 main (/t)\n\n"
+                        "a 1 1.2: c: \n\t 401010 g+0x1 (/t)\n  t.c:3\n\t 401000 main (/t)\n  t.c:9\n\n"
+                        "a 1 1.3: c: \n\t 401020 g+0x2 (/t)\n\t 401000 main (/t)\n  t.c:9\n\n"
+                        "a 1 1.4: c: \n\t 401030 g+0x3 (/t)\n  t.c:4\n\t 401000 main (/t)\n  t.c:9\n\n";
+    assert_same_reading(small, strlen(small));
+    /* Folded stacks repeated. */
+    free(buf);
+    char *fold = slurp(FIXTURE("minidb.folded"), &len);
+    out = open_memstream(&buf, &n);
+    for (int i = 0; i < 3; i++)
+        fwrite(fold, 1, len, out);
+    fclose(out);
+    assert_same_reading(buf, n);
+    free(fold);
+    free(buf);
+    free(fx);
+    free(cxx_text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_perf_script_fixture), cmocka_unit_test(test_folded_fixture),
         cmocka_unit_test(test_format_errors),       cmocka_unit_test(test_reduce_names),
         cmocka_unit_test(test_mapping),             cmocka_unit_test(test_cxx_mapping),
+        cmocka_unit_test(test_fast_path_same_as_lines), cmocka_unit_test(test_findings_in_report_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,9 +5,11 @@
 //     hotscan scan --profile minidb.perf corpus/examples/minidb
 //
 // Each statement is what a client request costs the server: dispatch_command (the statement's
-// timing, trx_start_low, row_search) and the statistics counters. Nothing here reads a clock.
+// timing, trx_start_low, row_search) and the statistics counters. Nothing here reads a clock
+// but main, once.
 #include <cstdint>
 #include <cstdlib>
+#include <ctime>
 
 extern "C" {
 #include "minidb.h"
@@ -51,10 +53,13 @@ private:
 } // namespace bench
 } // namespace minidb
 
+// main reads the clock once, at start-up: a profile makes main a hot root (nearly every sample
+// is under it), but never samples that read, so `scan --profile` leaves it out.
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? std::atol(argv[1]) : 200000;
+    std::time_t started = std::time(nullptr);
     minidb::bench::Workload w(10);
     uint64_t total = w.repeat(n, [&w](long i) { return w.statement((unsigned)(i % 16)); });
-    return total == 0xffffffffffffffffull; // keeps the work
+    return total == 0xffffffffffffffffull || started == (std::time_t)-1; // keeps the work
 }
