@@ -1087,7 +1087,10 @@ static int function_temperature(hs_walk *x, CXCursor fn)
         return (int)(cached - 1);
     int flags = 0;
     void *args[2] = {x, &flags};
-    clang_visitChildren(fn, attr_visitor, args);
+    /* A declaration's attribute cursors are its attributes (inherited ones too): with none,
+     * visiting its children (a definition's parameters and body) finds nothing. */
+    if (clang_Cursor_hasAttrs(fn))
+        clang_visitChildren(fn, attr_visitor, args);
     CXString type = clang_getTypeSpelling(clang_getCursorType(fn));
     if (strstr(clang_getCString(type), "__attribute__((noreturn))"))
         flags |= 4;
