@@ -41,6 +41,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out=${out:-$tmp}
 mkdir -p "$out"
+# The scans run in the database's folder: a relative --out must not land there.
+out=$(cd "$out" && pwd)
 m() { python3 "$here/measure.py" --json "$@"; }
 for r in $(seq 1 "$rounds"); do
     m --stdout "$tmp/floor-$r.out" -- "$floor" "$db" >"$tmp/floor-$r.json"

@@ -68,13 +68,36 @@ typedef struct {
     json_t *version_keys;   /* names a condition compares with == / != or masks with & / % */
 } hs_walk_function;
 
+/*
+ * What the walk asks about a file, once per file and TU. libclang answers
+ * clang_getFileContents and clang_getLocationForOffset by looking the file up among every
+ * file and macro expansion the TU has (SourceManager::translateFile, a linear scan): tens of
+ * thousands of instructions a call on a large TU, and the walk asks for a cursor's text
+ * often. The table is keyed by the CXFile pointer (one per file for the TU's life).
+ */
+typedef struct {
+    CXFile file;           /* NULL: empty slot */
+    char *real;            /* hs_project_file: real path under the root, or "" */
+    const char *text;      /* clang_getFileContents, owned by the TU */
+    size_t size;
+    signed char has_text;  /* -1 not asked yet, 0 none, 1 text/size valid */
+    signed char system;    /* -1 not asked yet, else whether it is a system header */
+    signed char has_start; /* start is set */
+    CXSourceLocation start; /* the location of offset 0 */
+} hs_file_entry;
+
+typedef struct {
+    hs_file_entry *slots;
+    size_t cap, len;       /* cap is a power of two */
+} hs_file_table;
+
 struct hs_walk {
     CXTranslationUnit tu;
     const hs_ruledata *rd;
     const char *root;
     const char *tu_file;     /* the main file as given */
     const char *directory;   /* the command's working directory, or NULL */
-    hs_strmap *files;        /* "%p" of CXFile -> real path, or "" when not the project's */
+    hs_file_table files;     /* per CXFile: real path (or ""), text, system header or not */
     hs_strmap *qualnames;    /* declaration -> qualified name cache */
     hs_strmap *usrs;         /* declaration -> USR, computed once per TU */
     hs_strmap *temperatures; /* declaration -> 1 + function_temperature, once per TU */
@@ -250,15 +273,113 @@ static char *cursor_spelling(CXCursor c)
 }
 
 /* Real path of a CXFile when it belongs to the project, else "" (cached per file). */
+static size_t file_slot_of(CXFile file, size_t cap)
+{
+    uintptr_t h = (uintptr_t)file;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 7) & (cap - 1);
+}
+
+static hs_file_entry *file_find(hs_file_table *t, CXFile file)
+{
+    size_t j = file_slot_of(file, t->cap);
+    while (t->slots[j].file && t->slots[j].file != file)
+        j = (j + 1) & (t->cap - 1);
+    return &t->slots[j];
+}
+
+/* The file's entry, made (empty) on first use. Entries move only when one is added. */
+static hs_file_entry *file_entry(hs_walk *x, CXFile file)
+{
+    hs_file_table *t = &x->files;
+    if (t->cap) {
+        hs_file_entry *e = file_find(t, file);
+        if (e->file)
+            return e;
+    }
+    if (2 * (t->len + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        hs_file_table grown = {hs_xcalloc(cap, sizeof(hs_file_entry)), cap, t->len};
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].file)
+                *file_find(&grown, t->slots[i].file) = t->slots[i];
+        free(t->slots);
+        *t = grown;
+    }
+    hs_file_entry *e = file_find(t, file);
+    e->file = file;
+    e->has_text = -1;
+    e->system = -1;
+    t->len++;
+    return e;
+}
+
+static void file_table_free(hs_file_table *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        free(t->slots[i].real);
+    free(t->slots);
+    memset(t, 0, sizeof *t);
+}
+
+const char *hs_walk_file_contents(hs_walk *x, CXFile file, size_t *size)
+{
+    *size = 0;
+    if (!file)
+        return NULL;
+    hs_file_entry *e = file_entry(x, file);
+    if (e->has_text < 0) {
+        e->text = clang_getFileContents(x->tu, file, &e->size);
+        e->has_text = e->text != NULL;
+    }
+    if (!e->has_text)
+        return NULL;
+    *size = e->size;
+    return e->text;
+}
+
+bool hs_walk_file_is_system(hs_walk *x, CXFile file)
+{
+    if (!file)
+        return false;
+    hs_file_entry *e = file_entry(x, file);
+    if (e->system < 0)
+        e->system = clang_Location_isInSystemHeader(clang_getLocationForOffset(x->tu, file, 0)) != 0;
+    return e->system != 0;
+}
+
+CXSourceLocation hs_walk_location_at(hs_walk *x, CXFile file, unsigned offset)
+{
+    if (!file)
+        return clang_getNullLocation();
+    hs_file_entry *e = file_entry(x, file);
+    if (!e->has_start) {
+        e->start = clang_getLocationForOffset(x->tu, file, 0);
+        e->has_start = 1;
+    }
+    if (clang_equalLocations(e->start, clang_getNullLocation()))
+        return clang_getLocationForOffset(x->tu, file, offset);
+    /* What libclang does itself (ASTUnit::getLocation: the file's start, then
+     * SourceLocation::getLocWithOffset, which adds to the raw encoding libclang keeps in
+     * int_data), less the file lookup. Past the file's end libclang answers a null
+     * location: ask it then. */
+    size_t size = 0;
+    hs_walk_file_contents(x, file, &size);
+    if (offset > size)
+        return clang_getLocationForOffset(x->tu, file, offset);
+    CXSourceLocation loc = e->start;
+    loc.int_data += offset;
+    return loc;
+}
+
 const char *hs_project_file(hs_walk *x, CXFile file)
 {
     if (!file)
         return "";
-    char key[24];
-    hs_hex_key(key, (unsigned long long[]){(uintptr_t)file}, 1);
-    const char *cached = hs_strmap_get(x->files, key);
-    if (cached)
-        return cached;
+    hs_file_entry *e = file_entry(x, file);
+    if (e->real)
+        return e->real;
     CXString name = clang_File_tryGetRealPathName(file);
     const char *n = clang_getCString(name);
     char *real = NULL;
@@ -279,7 +400,7 @@ const char *hs_project_file(hs_walk *x, CXFile file)
     char *value = (real && hs_path_is_under(x->root, real)) ? real : hs_xstrdup("");
     if (value != real)
         free(real);
-    hs_strmap_put(x->files, key, value);
+    e->real = value;
     return value;
 }
 
@@ -308,7 +429,7 @@ size_t hs_identifier_length(const char *text, size_t size, size_t offset)
 static unsigned identifier_length(hs_walk *x, CXFile file, unsigned offset)
 {
     size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, file, &size);
+    const char *text = hs_walk_file_contents(x, file, &size);
     return (unsigned)hs_identifier_length(text, size, offset);
 }
 
@@ -369,7 +490,7 @@ bool hs_written_span(hs_walk *x, CXCursor c, hs_span *out)
     clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
     clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
     size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, ef, &size);
+    const char *text = hs_walk_file_contents(x, ef, &size);
     if (!text)
         return false;
     out->file = start.file;
@@ -446,7 +567,7 @@ char *hs_cursor_source(hs_walk *x, CXCursor c)
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &file, NULL, NULL,
                                NULL);
     size_t size = 0;
-    const char *text = clang_getFileContents(x->tu, file, &size);
+    const char *text = hs_walk_file_contents(x, file, &size);
     if (!text || e.offset > size || e.offset < s.offset)
         return hs_xstrdup("");
     return hs_xstrndup(text + s.offset, e.offset - s.offset);
@@ -899,7 +1020,7 @@ const char *hs_spelled_text(hs_walk *x, CXCursor c, CXFile *file, unsigned *offs
     clang_getSpellingLocation(start, file, NULL, NULL, offset);
     if (!*file)
         return NULL;
-    const char *text = clang_getFileContents(x->tu, *file, size);
+    const char *text = hs_walk_file_contents(x, *file, size);
     return text && *offset < *size ? text : NULL;
 }
 
@@ -966,7 +1087,10 @@ static int function_temperature(hs_walk *x, CXCursor fn)
         return (int)(cached - 1);
     int flags = 0;
     void *args[2] = {x, &flags};
-    clang_visitChildren(fn, attr_visitor, args);
+    /* A declaration's attribute cursors are its attributes (inherited ones too): with none,
+     * visiting its children (a definition's parameters and body) finds nothing. */
+    if (clang_Cursor_hasAttrs(fn))
+        clang_visitChildren(fn, attr_visitor, args);
     CXString type = clang_getTypeSpelling(clang_getCursorType(fn));
     if (strstr(clang_getCString(type), "__attribute__((noreturn))"))
         flags |= 4;
@@ -1384,8 +1508,8 @@ static bool range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *
     clang_getExpansionLocation(b, &fb, NULL, NULL, &ob);
     if (!fa || fa != fb)
         return false;
-    a = clang_getLocationForOffset(x->tu, fa, oa);
-    b = clang_getLocationForOffset(x->tu, fb, ob);
+    a = hs_walk_location_at(x, fa, oa);
+    b = hs_walk_location_at(x, fb, ob);
     CXToken *toks = NULL;
     unsigned n = 0;
     clang_tokenize(x->tu, clang_getRange(a, b), &toks, &n);
@@ -2868,7 +2992,6 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     x.root = root;
     x.tu_file = in->file;
     x.directory = in->directory && in->directory[0] ? in->directory : NULL;
-    x.files = hs_strmap_create();
     x.qualnames = hs_strmap_create();
     x.usrs = hs_strmap_create();
     x.temperatures = hs_strmap_create();
@@ -2906,9 +3029,7 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     json_object_set_new(facts, "inputs", inputs);
     const char *key;
     void *value;
-    for (size_t it = 0; hs_strmap_next(x.files, &it, &key, &value);)
-        free(value);
-    hs_strmap_delete(x.files);
+    file_table_free(&x.files);
     for (size_t it = 0; hs_strmap_next(x.qualnames, &it, &key, &value);)
         free(value);
     hs_strmap_delete(x.qualnames);

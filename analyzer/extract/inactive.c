@@ -111,7 +111,7 @@ hs_inactive_code *hs_inactive_code_create(hs_walk *w, CXTranslationUnit tu)
         if (!file[0])
             continue;
         size_t size = 0;
-        const char *text = clang_getFileContents(tu, fb, &size);
+        const char *text = hs_walk_file_contents(w, fb, &size);
         if (!text || boff >= size)
             continue;
         add_identifiers(ic, file, text, boff, eoff < size ? eoff : size, line);

@@ -30,6 +30,13 @@ typedef struct {
 /* Helpers (extract.c): positions, text, names and keys, cached per TU by the walk. */
 /* Real path of a file when it belongs to the project (under the root), else "". Cached. */
 const char *hs_project_file(hs_walk *x, CXFile file);
+/* A file's text (owned by the TU) and size, or NULL; what clang_getFileContents gives,
+ * asked once per file and TU (libclang looks the file up by a linear scan each time). */
+const char *hs_walk_file_contents(hs_walk *x, CXFile file, size_t *size);
+/* Whether the file is a system header (as clang_Location_isInSystemHeader of any offset in it). */
+bool hs_walk_file_is_system(hs_walk *x, CXFile file);
+/* clang_getLocationForOffset(tu, file, offset), without its file lookup after the first. */
+CXSourceLocation hs_walk_location_at(hs_walk *x, CXFile file, unsigned offset);
 /* The text of the file where a cursor's code is spelled (inside a macro's definition for
  * code from a macro), with the cursor's offset in it; NULL when there is none. */
 const char *hs_spelled_text(hs_walk *x, CXCursor c, CXFile *file, unsigned *offset, size_t *size);

@@ -485,7 +485,7 @@ static json_t *spelled_call(atomic_state *x, CXCursor c)
     size_t size;
     const char *text = hs_spelled_text(x->walk, c, &file, &offset, &size);
     if (!text ||
-        clang_Location_isInSystemHeader(clang_getLocationForOffset(hs_walk_tu(x->walk), file, offset)))
+        hs_walk_file_is_system(x->walk, file))
         return NULL;
     const char *real = hs_project_file(x->walk, file);
     if (!real[0])

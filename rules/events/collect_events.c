@@ -96,7 +96,7 @@ static unsigned invocation_end(const char *text, size_t size, unsigned offset, u
 /* Line and column of a byte offset in `file`. */
 static void position_at(event_state *x, CXFile file, unsigned offset, hs_pos *pos)
 {
-    CXSourceLocation loc = clang_getLocationForOffset(hs_walk_tu(x->walk), file, offset);
+    CXSourceLocation loc = hs_walk_location_at(x->walk, file, offset);
     clang_getSpellingLocation(loc, NULL, &pos->line, &pos->column, NULL);
     pos->offset = offset;
 }
@@ -483,7 +483,7 @@ static CXCursor create_target(CXCursor root, CXCursor call)
 static char *file_slice(event_state *x, CXFile file, unsigned from, unsigned to)
 {
     size_t size = 0;
-    const char *text = clang_getFileContents(hs_walk_tu(x->walk), file, &size);
+    const char *text = hs_walk_file_contents(x->walk, file, &size);
     if (!text || to > size || to < from)
         return hs_xstrdup("");
     return hs_xstrndup(text + from, to - from);
@@ -539,7 +539,7 @@ static CXCursor dependent_callee(CXCursor callee, CXCursor call)
 static char *defining_macro(event_state *x, CXFile file, unsigned offset)
 {
     size_t size = 0;
-    const char *text = clang_getFileContents(hs_walk_tu(x->walk), file, &size);
+    const char *text = hs_walk_file_contents(x->walk, file, &size);
     if (!text || offset >= size)
         return NULL;
     size_t i = offset;
@@ -604,7 +604,7 @@ static bool identify_use(event_state *x, CXCursor call, const char *function, ev
         return false;
     }
     size_t size = 0;
-    const char *text = clang_getFileContents(hs_walk_tu(x->walk), ef, &size);
+    const char *text = hs_walk_file_contents(x->walk, ef, &size);
     bool in_macro = sf != ef || soff != eoff;
     if (in_macro && text) {
         unsigned name_end = 0;
@@ -754,7 +754,7 @@ static bool may_be_event_call(event_state *x, CXCursor call)
     if (sf == ef && soff == eoff)
         return false;
     size_t size = 0;
-    const char *text = ef ? clang_getFileContents(hs_walk_tu(x->walk), ef, &size) : NULL;
+    const char *text = ef ? hs_walk_file_contents(x->walk, ef, &size) : NULL;
     size_t n = hs_identifier_length(text, size, eoff);
     char *macro = text ? strndup(text + eoff, n) : NULL;
     bool maybe = !macro || hs_ruledata_find_event(rd, macro) || strcasestr(macro, "event");

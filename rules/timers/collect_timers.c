@@ -130,7 +130,7 @@ static const char *statement_indent(hs_walk *x, CXCursor call, unsigned offset)
     CXFile file;
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(call)), &file, NULL, NULL, NULL);
     size_t size = 0;
-    const char *text = clang_getFileContents(hs_walk_tu(x), file, &size);
+    const char *text = hs_walk_file_contents(x, file, &size);
     if (!text || offset > size)
         return indent;
     size_t line = offset;
