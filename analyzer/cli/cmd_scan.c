@@ -984,11 +984,10 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         status = 2;
     }
     free(results);
-    pool.cache = NULL; /* verification parses edited files: nothing to cache */
-    hs_facts_cache_close(cache);
     if (!o->quiet)
         print_ignored_arguments(&merge);
     if (o->extract_only) {
+        hs_facts_cache_close(cache);
         status = finish_facts_out(o, &merge, n, status);
         hs_merge_free(&merge);
         hs_discovery_free(&disc);
@@ -1034,8 +1033,11 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_findings_drop_marked(shown, "suppressed");
     hs_findings_drop_marked(shown, "baselined");
     hs_findings_drop_marked(shown, "outside_diff");
+    /* The cache stays open for verification: it keeps each reparse's verdict. */
     hs_fix_verify(shown, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
                   stderr);
+    pool.cache = NULL;
+    hs_facts_cache_close(cache);
     json_decref(shown);
     /* Fingerprints first, so they do not depend on what --min-confidence leaves out. */
     hs_findings_finalize(findings, root);

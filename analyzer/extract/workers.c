@@ -198,7 +198,7 @@ static void on_fatal_signal(int sig)
 }
 
 /* A verification job: the TU parsed with the fix's files in memory; errors counted. */
-static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_job *job,
+static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_job *job, bool inputs,
                               hs_extract_error *code, char **err)
 {
     size_t n = json_array_size(job->unsaved);
@@ -210,11 +210,17 @@ static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_
         files[k].Length = (unsigned long)json_string_length(json_object_get(f, "content"));
     }
     char *first = NULL;
-    int errors = hs_count_errors_with(index, tus[job->tu], files, (unsigned)n, &first, code, err);
+    /* With a facts cache the supervisor keeps the verdict, by the files this parse read. */
+    json_t *read = inputs ? json_array() : NULL;
+    int errors = hs_count_errors_with(index, tus[job->tu], files, (unsigned)n, &first, read, code, err);
     free(files);
-    if (errors < 0)
+    if (errors < 0) {
+        json_decref(read);
         return NULL;
+    }
     json_t *r = json_pack("{s:i, s:s}", "errors", (json_int_t)errors, "first", first ? first : "");
+    if (read)
+        json_object_set_new(r, "inputs", read);
     free(first);
     return r;
 }
@@ -271,7 +277,7 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
             err = hs_printf("%s is not a regular file (a device or a pipe?); it was not parsed",
                             in->file);
         else if (opt->verify_jobs)
-            facts = run_verify_job(index, tus, &opt->verify_jobs[i], &code, &err);
+            facts = run_verify_job(index, tus, &opt->verify_jobs[i], opt->cache != NULL, &code, &err);
         else if (opt->cache && (cached = fetch_cached(opt->cache, tmpdir, i, in, opt->root)))
             ; /* its facts file is in place */
         else {
