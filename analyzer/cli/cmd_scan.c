@@ -23,6 +23,7 @@
 #include "hotscan/merge.h"
 #include "hotscan/program.h"
 #include "hotscan/suppress.h"
+#include "hotscan/facts.h"
 #include "hotscan/facts_cache.h"
 #include "hotscan/profile.h"
 #include "hotscan/verify.h"
@@ -846,7 +847,7 @@ static void replay_facts(const hs_discovery *disc, hs_merge *merge)
     for (size_t i = 0; i < disc->facts_files.len; i++) {
         json_error_t jerr;
         hs_tu_result r = {0};
-        r.facts = json_load_file(disc->facts_files.items[i], 0, &jerr);
+        r.facts = hs_facts_load_file(disc->facts_files.items[i], &jerr);
         if (!r.facts)
             r.error = hs_printf("%s:%d: %s", (char *)disc->facts_files.items[i], jerr.line, jerr.text);
         hs_merge_tu_result(i, &r, merge);

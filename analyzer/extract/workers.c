@@ -18,6 +18,7 @@
  * $HOTSCAN_TEST_HANG_ON.
  */
 #define _GNU_SOURCE
+#include "hotscan/facts.h"
 #include "hotscan/facts_cache.h"
 #include "hotscan/workers.h"
 
@@ -437,7 +438,7 @@ static json_t *load_facts(const char *path, json_error_t *jerr)
         if (map == MAP_FAILED) {
             snprintf(jerr->text, sizeof jerr->text, "cannot map %s: %s", path, strerror(errno));
         } else {
-            facts = json_loadb(map, (size_t)st.st_size, 0, jerr);
+            facts = hs_facts_loadb(map, (size_t)st.st_size, jerr); /* model/facts_json.c */
             munmap(map, (size_t)st.st_size);
         }
     }
