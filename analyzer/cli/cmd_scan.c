@@ -972,8 +972,11 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                             .rd = rd, .root = root, .cache = cache,
                             /* Whole facts for --facts-dir and for the cache: a TU's cached
                              * document must not lack header bodies an earlier TU of the same
-                             * worker was walked for, or a later scan without that TU misses them. */
-                            .full_facts = o->facts_dir != NULL || cache != NULL,
+                             * worker was walked for, or a later scan without that TU misses them.
+                             * Not for --facts-out: a shard's documents are judged together, and
+                             * each body left out is in an earlier TU of the same shard (the
+                             * workers then cache only the TUs that left nothing out). */
+                            .full_facts = !o->extract_only && (o->facts_dir != NULL || cache != NULL),
                             .progress = !o->quiet && isatty(STDERR_FILENO),
                             .on_result = hs_merge_tu_result, .user = &merge};
     int status = 0;

@@ -282,11 +282,16 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         else if (opt->cache && (cached = fetch_cached(opt->cache, tmpdir, i, in, opt->root)))
             ; /* its facts file is in place */
         else {
+            size_t walked, skipped_before, skipped_after;
+            hs_extract_cache_counts(cache, &walked, &skipped_before);
             facts = hs_extract_tu_cached(index, in, opt->rd, opt->root, cache, &code, &err);
+            hs_extract_cache_counts(cache, &walked, &skipped_after);
             json_t *inputs = facts ? json_incref(json_object_get(facts, "inputs")) : NULL;
             if (facts) {
                 json_object_del(facts, "inputs");
-                hs_facts_cache_put(opt->cache, in, opt->root, facts, inputs);
+                /* A cache entry must be whole: not one that left out a body (--facts-out). */
+                if (skipped_after == skipped_before)
+                    hs_facts_cache_put(opt->cache, in, opt->root, facts, inputs);
             }
             json_decref(inputs);
         }

@@ -362,6 +362,129 @@ json_t *hs_facts_loadb(const char *buf, size_t n, json_error_t *err)
     return v ? v : json_loadb(buf, n, 0, err);
 }
 
+/* Steps over one value without building it: strings to their closing quote, containers to
+ * their matching end. 0 at anything malformed (the caller then lets jansson read it all). */
+static int skip_value(reader *r)
+{
+    int depth = 0;
+    do {
+        skip_ws(r);
+        if (r->p >= r->end)
+            return 0;
+        unsigned char c = *r->p;
+        if (c == '"') {
+            const unsigned char *q = r->p + 1;
+            while (q < r->end && *q != '"')
+                q += *q == '\\' ? 2 : 1;
+            if (q >= r->end)
+                return 0;
+            r->p = q + 1;
+        } else if (c == '{' || c == '[') {
+            depth++;
+            r->p++;
+            continue;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return 0;
+            depth--;
+            r->p++;
+        } else if (c == ',' || c == ':') {
+            if (depth == 0)
+                return 0;
+            r->p++;
+            continue;
+        } else {
+            const unsigned char *q = r->p;
+            while (q < r->end && strchr(",:]} \n\t\r", *q) == NULL)
+                q++;
+            if (q == r->p)
+                return 0;
+            r->p = q;
+        }
+    } while (depth > 0);
+    return 1;
+}
+
+/* The top-level members `names` of the object in buf, or NULL when it is not one it can
+ * step through (then the caller reads the whole document). */
+static json_t *members_fast(const char *buf, size_t n, const char *const *names)
+{
+    reader r = {(const unsigned char *)buf, (const unsigned char *)buf + n, NULL, 0};
+    json_t *out = json_object();
+    skip_ws(&r);
+    bool ok = r.p < r.end && *r.p == '{';
+    r.p++;
+    skip_ws(&r);
+    if (ok && r.p < r.end && *r.p == '}')
+        r.p++;
+    else
+        while (ok) {
+            skip_ws(&r);
+            const char *key;
+            size_t klen;
+            ok = r.p < r.end && *r.p == '"';
+            r.p++;
+            ok = ok && read_string(&r, &key, &klen);
+            if (!ok)
+                break;
+            bool wanted = false;
+            for (size_t i = 0; names[i] && !wanted; i++)
+                wanted = strlen(names[i]) == klen && memcmp(names[i], key, klen) == 0;
+            char *k = wanted ? hs_xstrndup(key, klen) : NULL;
+            skip_ws(&r);
+            ok = r.p < r.end && *r.p == ':';
+            r.p++;
+            if (ok && wanted) {
+                json_t *v = read_value(&r, 1);
+                ok = v && json_object_set_new_nocheck(out, k, v) == 0;
+            } else if (ok) {
+                ok = skip_value(&r);
+            }
+            free(k);
+            skip_ws(&r);
+            if (ok && r.p < r.end && *r.p == ',') {
+                r.p++;
+                continue;
+            }
+            ok = ok && r.p < r.end && *r.p == '}';
+            r.p++;
+            break;
+        }
+    free(r.scratch);
+    if (ok) {
+        skip_ws(&r);
+        ok = r.p == r.end;
+    }
+    if (!ok) {
+        json_decref(out);
+        out = NULL;
+    }
+    return out;
+}
+
+json_t *hs_facts_load_members(const char *path, const char *const *names, json_error_t *err)
+{
+    size_t n = 0;
+    char *text = hs_read_file(path, &n);
+    if (!text)
+        return json_load_file(path, 0, err);
+    json_t *out = members_fast(text, n, names);
+    if (!out) {
+        json_t *all = hs_facts_loadb(text, n, err);
+        if (json_is_object(all)) {
+            out = json_object();
+            for (size_t i = 0; names[i]; i++)
+                if (json_object_get(all, names[i]))
+                    json_object_set(out, names[i], json_object_get(all, names[i]));
+        } else if (all) {
+            out = json_incref(all); /* not an object: the caller says what it lacks */
+        }
+        json_decref(all);
+    }
+    free(text);
+    return out;
+}
+
 json_t *hs_facts_load_file(const char *path, json_error_t *err)
 {
     size_t n = 0;

@@ -75,6 +75,9 @@ typedef struct {
  * (analyzer/model/facts_json.c). NULL with *err as jansson sets it. */
 json_t *hs_facts_loadb(const char *buf, size_t n, json_error_t *err);
 json_t *hs_facts_load_file(const char *path, json_error_t *err);
+/* Only the top-level members `names` (NULL-ended) of the facts document at `path`, the
+ * others stepped over unread: what `hotscan judge` needs to order the files. */
+json_t *hs_facts_load_members(const char *path, const char *const *names, json_error_t *err);
 /* The faster reader alone: NULL where it leaves the bytes to jansson (for its tests). */
 json_t *hs_facts_loadb_fast(const char *buf, size_t n);
 
