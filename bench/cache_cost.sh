@@ -4,10 +4,12 @@
 # (hard links, so the tree itself is never written): for each binary, a cold scan into an
 # empty --cache folder, the unchanged rerun, and a rerun after FILE (a .c file of the
 # database, default: its first entry) was edited (a comment appended, in the copy only),
-# then that one TU parsed alone by the warm parse floor. Prints CPU seconds (user + system
-# of every process) and the ratios the issue's targets are read on:
-#   rerun / cold              target <= 0.05
-#   edited / (TU parse + 0.1 x cold)   target <= 1.00
+# then that one TU parsed alone by the warm parse floor, and scanned alone by each binary
+# (--no-cache, the TU as the only PATH: its parse and walk). Prints CPU seconds (user +
+# system of every process) and the ratios the issue's targets are read on:
+#   rerun / cold                       target <= 0.05
+#   edited / (TU parse + 0.1 x cold)   target <= 1.00 (the floor's parse of the TU)
+#   edited / (TU alone + 0.1 x cold)   the same with the binary's own scan of the TU
 # With BIN2 the same rows for a second binary follow, measured in the same rounds
 # (cold BIN, cold BIN2, rerun BIN, rerun BIN2, ...). The reports stay in --out DIR
 # (BIN-cold.json, BIN-rerun.json, BIN-edited.json; compare with bench/same_findings.py).
@@ -15,7 +17,7 @@
 # Env: JOBS (default 2).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 edit= out=
 while [ $# -gt 0 ]; do
     case $1 in
@@ -77,6 +79,11 @@ for i in "${!bins[@]}"; do scan rerun "$i" "$@"; done
 cp --remove-destination "$target" "$tmp/edited" && printf '\n/* bench/cache_cost.sh */\n' >>"$tmp/edited"
 mv "$tmp/edited" "$target"
 for i in "${!bins[@]}"; do scan edited "$i" "$@"; done
+for i in "${!bins[@]}"; do
+    # The TU as the only PATH, so no SCAN ARGS (they may name PATHs).
+    (cd "$copy" && m -- "${bins[$i]}" scan -q --no-cache --format json --exit-zero -j "$jobs" -p "$copy" \
+        --root "$copy" -o "$out/$i-alone.json" "$target") >"$tmp/$i-alone.m.json"
+done
 mkdir -p "$tmp/onedb" && cp "$tmp/one.json" "$tmp/onedb/compile_commands.json"
 m --stdout "$tmp/floor.out" -- "$floor" "$tmp/onedb" >"$tmp/floor.m.json"
 python3 - "$tmp" "$target" "$out" "${bins[@]}" <<'PY'
@@ -85,9 +92,11 @@ tmp, target, out, bins = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 cpu = lambda name: json.load(open(f"{tmp}/{name}.m.json"))["cpu"]
 tu = cpu("floor")
 print(f"edited TU: {target}; its parse alone (warm floor): {tu:.2f} CPU s")
-print(f"{'binary':<40} {'cold s':>7} {'rerun s':>8} {'rerun/cold':>10} {'edited s':>9} {'edited/(TU+0.1 cold)':>21}")
+print(f"{'binary':<32} {'cold s':>7} {'rerun s':>8} {'rerun/cold':>10} {'edited s':>9} "
+      f"{'edited/(TU+0.1 cold)':>21} {'alone s':>8} {'edited/(alone+0.1 cold)':>24}")
 for i, b in enumerate(bins):
-    c, r, e = cpu(f"{i}-cold"), cpu(f"{i}-rerun"), cpu(f"{i}-edited")
-    print(f"{b[-40:]:<40} {c:7.2f} {r:8.2f} {r / c:10.3f} {e:9.2f} {e / (tu + 0.1 * c):21.3f}")
+    c, r, e, a = cpu(f"{i}-cold"), cpu(f"{i}-rerun"), cpu(f"{i}-edited"), cpu(f"{i}-alone")
+    print(f"{b[-32:]:<32} {c:7.2f} {r:8.2f} {r / c:10.3f} {e:9.2f} {e / (tu + 0.1 * c):21.3f} {a:8.2f} "
+          f"{e / (a + 0.1 * c):24.3f}")
 print(f"reports: {out}/<binary>-{{cold,rerun,edited}}.json (binary = 0, 1 as listed)")
 PY
