@@ -91,6 +91,8 @@ static int hex4(const unsigned char *s, uint32_t *out)
 
 static void put(reader *r, size_t *len, const void *bytes, size_t n)
 {
+    if (n == 0)
+        return; /* nothing to copy (and the buffer may not exist yet) */
     if (*len + n > r->cap) {
         size_t cap = r->cap ? r->cap : 256;
         while (cap < *len + n)
