@@ -23,6 +23,7 @@
 #include "hotscan/merge.h"
 #include "hotscan/program.h"
 #include "hotscan/suppress.h"
+#include "hotscan/facts.h"
 #include "hotscan/facts_cache.h"
 #include "hotscan/profile.h"
 #include "hotscan/verify.h"
@@ -847,7 +848,7 @@ static void replay_facts(const hs_discovery *disc, hs_merge *merge)
     for (size_t i = 0; i < disc->facts_files.len; i++) {
         json_error_t jerr;
         hs_tu_result r = {0};
-        r.facts = json_load_file(disc->facts_files.items[i], 0, &jerr);
+        r.facts = hs_facts_load_file(disc->facts_files.items[i], &jerr);
         if (!r.facts)
             r.error = hs_printf("%s:%d: %s", (char *)disc->facts_files.items[i], jerr.line, jerr.text);
         hs_merge_tu_result(i, &r, merge);
@@ -972,8 +973,11 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                             .rd = rd, .root = root, .cache = cache,
                             /* Whole facts for --facts-dir and for the cache: a TU's cached
                              * document must not lack header bodies an earlier TU of the same
-                             * worker was walked for, or a later scan without that TU misses them. */
-                            .full_facts = o->facts_dir != NULL || cache != NULL,
+                             * worker was walked for, or a later scan without that TU misses them.
+                             * Not for --facts-out: a shard's documents are judged together, and
+                             * each body left out is in an earlier TU of the same shard (the
+                             * workers then cache only the TUs that left nothing out). */
+                            .full_facts = !o->extract_only && (o->facts_dir != NULL || cache != NULL),
                             .progress = !o->quiet && isatty(STDERR_FILENO),
                             .on_result = hs_merge_tu_result, .user = &merge};
     int status = 0;
@@ -985,11 +989,10 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         status = 2;
     }
     free(results);
-    pool.cache = NULL; /* verification parses edited files: nothing to cache */
-    hs_facts_cache_close(cache);
     if (!o->quiet)
         print_ignored_arguments(&merge);
     if (o->extract_only) {
+        hs_facts_cache_close(cache);
         status = finish_facts_out(o, &merge, n, status);
         hs_merge_free(&merge);
         hs_discovery_free(&disc);
@@ -1035,8 +1038,11 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_findings_drop_marked(shown, "suppressed");
     hs_findings_drop_marked(shown, "baselined");
     hs_findings_drop_marked(shown, "outside_diff");
+    /* The cache stays open for verification: it keeps each reparse's verdict. */
     hs_fix_verify(shown, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
                   stderr);
+    pool.cache = NULL;
+    hs_facts_cache_close(cache);
     json_decref(shown);
     /* Fingerprints first, so they do not depend on what --min-confidence leaves out. */
     hs_findings_finalize(findings, root);

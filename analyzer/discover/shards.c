@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "hotscan/common.h"
+#include "hotscan/facts.h"
 
 void hs_discovery_shard(hs_discovery *d, unsigned k, unsigned n)
 {
@@ -65,7 +66,9 @@ static int by_place(const void *pa, const void *pb)
 static bool read_entry(const char *path, facts_entry *e, char **err)
 {
     json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
+    /* The TU and its command only: the facts themselves are read once, by the merge. */
+    static const char *const members[] = {"tu", "command", "default_flags", NULL};
+    json_t *doc = hs_facts_load_members(path, members, &jerr);
     if (!doc) {
         *err = hs_printf("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
         return false;

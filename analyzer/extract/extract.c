@@ -2925,8 +2925,11 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
     return tu;
 }
 
+static void add_input(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data);
+
 int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
-                         unsigned n_unsaved, char **first_error, hs_extract_error *code, char **err)
+                         unsigned n_unsaved, char **first_error, json_t *inputs, hs_extract_error *code,
+                         char **err)
 {
     CXTranslationUnit tu = parse_tu(index, in, unsaved, n_unsaved, false, code, err);
     if (!tu)
@@ -2938,6 +2941,8 @@ int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedF
         *first_error = hs_xstrdup(json_string_value(json_array_get(errors, 0)));
     json_decref(errors);
     json_decref(ignored);
+    if (inputs)
+        clang_getInclusions(tu, add_input, inputs);
     clang_disposeTranslationUnit(tu);
     return n;
 }

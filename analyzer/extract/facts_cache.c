@@ -193,6 +193,45 @@ static bool input_unchanged(hs_facts_cache *c, char *line)
     return strcmp(content_hash(c, path), hash) == 0;
 }
 
+/* Whether every "HASH SIZE MTIME_NS PATH" line from `lines` to the end still holds; a line
+ * cut short (no newline) does not. `lines` is overwritten; *count (when given) gets the
+ * number of lines. */
+static bool inputs_unchanged(hs_facts_cache *c, char *lines, size_t *count)
+{
+    for (char *line = lines; *line;) {
+        if (count)
+            ++*count;
+        char *nl = strchr(line, '\n');
+        if (!nl)
+            return false; /* a key cut short */
+        *nl = '\0';
+        if (!input_unchanged(c, line))
+            return false;
+        line = nl + 1;
+    }
+    return true;
+}
+
+/* Appends an input line for each of `inputs` (real paths) to `key`; false when a file
+ * cannot be read again (then it cannot be checked, and nothing may be stored). */
+static bool append_inputs(hs_facts_cache *c, hs_buf *key, json_t *inputs)
+{
+    size_t i;
+    json_t *input;
+    json_array_foreach(inputs, i, input) {
+        const char *file = json_string_value(input);
+        struct stat st;
+        const char *hash = file && !strchr(file, '\n') && stat(file, &st) == 0 ? content_hash(c, file) : "";
+        if (!hash[0])
+            return false;
+        char *line = hs_printf("%s %lld %lld %s\n", hash, (long long)st.st_size,
+                               (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec, file);
+        hs_buf_puts(key, line);
+        free(line);
+    }
+    return true;
+}
+
 /* Writes `data` to `path` through a temporary file and a rename. Not hs_write_file_atomic:
  * an entry needs no fsync or folder lock (a lost one is a miss), and each worker writes one
  * per TU. */
@@ -233,16 +272,8 @@ bool hs_facts_cache_fetch(hs_facts_cache *c, const hs_tu_input *in, const char *
     char facts_digest[33] = "";
     if (ok)
         memcpy(facts_digest, text + strlen(want), 32);
-    for (char *line = ok ? text + strlen(want) + 33 : NULL; ok && line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (!nl) {
-            ok = false; /* a key cut short */
-            break;
-        }
-        *nl = '\0';
-        ok = input_unchanged(c, line);
-        line = nl + 1;
-    }
+    if (ok)
+        ok = inputs_unchanged(c, text + strlen(want) + 33, NULL);
     /* The document must be the one the key vouches for (a cut or damaged file is a miss);
      * it is handed over by a hard link when it can be (same file system), else copied. */
     size_t size = 0;
@@ -280,22 +311,7 @@ bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *ro
     char *head = hs_printf("hotscan-facts-cache %d %s %s\n", CACHE_FORMAT, check, digest);
     hs_buf_puts(&key, head);
     free(head);
-    bool ok = text != NULL;
-    size_t i;
-    json_t *input;
-    json_array_foreach(inputs, i, input) {
-        const char *file = json_string_value(input);
-        struct stat st;
-        const char *hash = file && !strchr(file, '\n') && stat(file, &st) == 0 ? content_hash(c, file) : "";
-        if (!hash[0]) {
-            ok = false; /* a file that cannot be read again cannot be checked */
-            break;
-        }
-        char *line = hs_printf("%s %lld %lld %s\n", hash, (long long)st.st_size,
-                               (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec, file);
-        hs_buf_puts(&key, line);
-        free(line);
-    }
+    bool ok = text != NULL && append_inputs(c, &key, inputs);
     char *base = entry_base(c, id);
     char *dir = hs_xstrndup(base, (size_t)(strrchr(base, '/') - base));
     char *facts_path = hs_printf("%s.facts.json", base), *key_path = hs_printf("%s.key", base);
@@ -307,6 +323,112 @@ bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *ro
     free(facts_path);
     free(key_path);
     free(text);
+    free(dir);
+    free(base);
+    free(id);
+    return ok;
+}
+
+/*
+ * Verdicts: whether a fix-it's edits add a compile error is a reparse of its TU with the
+ * edited files in memory (verify.c), and on an unchanged rerun the same reparses would give
+ * the same counts. A verdict is kept by the TU's identity and every edited file's path and
+ * content digest, with the files that reparse read (the worker's inclusions: an edit that
+ * pulls in another header is covered) checked like a facts entry's inputs.
+ */
+static char *verdict_identity(const hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *unsaved)
+{
+    char *id = identity(c, in, root);
+    hs_buf b;
+    hs_buf_init(&b);
+    hs_buf_puts(&b, id);
+    free(id);
+    hs_buf_puts(&b, "\nverify");
+    size_t i;
+    json_t *u;
+    json_array_foreach(unsaved, i, u) {
+        json_t *content = json_object_get(u, "content");
+        const char *file = json_string_value(json_object_get(u, "file"));
+        char hex[33];
+        hex128(XXH3_128bits(json_string_value(content) ? json_string_value(content) : "",
+                            json_string_length(content)), hex);
+        hs_buf_append(&b, "\n", 1);
+        hs_buf_puts(&b, file ? file : "");
+        hs_buf_append(&b, "\n", 1);
+        hs_buf_puts(&b, hex);
+    }
+    return hs_buf_take(&b);
+}
+
+json_t *hs_facts_cache_verdict_get(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *unsaved)
+{
+    if (!c)
+        return NULL;
+    char *id = verdict_identity(c, in, root, unsaved);
+    char *base = entry_base(c, id);
+    char *path = hs_printf("%s.verdict", base);
+    char *text = hs_read_file(path, NULL);
+    char check[17];
+    identity_check(id, check);
+    char *want = hs_printf("hotscan-verdict %d %s\n", CACHE_FORMAT, check);
+    json_t *r = NULL;
+    /* Line 2: the verdict as one line of JSON; then the inputs. */
+    char *line2 = text && strncmp(text, want, strlen(want)) == 0 ? text + strlen(want) : NULL;
+    char *nl = line2 ? strchr(line2, '\n') : NULL;
+    if (nl) {
+        *nl = '\0';
+        json_t *v = json_loads(line2, 0, NULL);
+        size_t n = 0;
+        if (json_is_integer(json_object_get(v, "errors")) && json_is_string(json_object_get(v, "first")) &&
+            json_is_integer(json_object_get(v, "inputs")) && inputs_unchanged(c, nl + 1, &n) &&
+            n > 0 && (json_int_t)n == json_integer_value(json_object_get(v, "inputs")))
+            r = json_pack("{s:O, s:O}", "errors", json_object_get(v, "errors"), "first",
+                          json_object_get(v, "first"));
+        json_decref(v);
+    }
+    free(want);
+    free(text);
+    free(path);
+    free(base);
+    free(id);
+    return r;
+}
+
+bool hs_facts_cache_verdict_put(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *unsaved,
+                                json_t *result)
+{
+    json_t *inputs = json_object_get(result, "inputs");
+    json_t *errors = json_object_get(result, "errors"), *first = json_object_get(result, "first");
+    if (!c || !json_is_array(inputs) || json_array_size(inputs) == 0 || !json_is_integer(errors) ||
+        !json_is_string(first))
+        return false;
+    char *id = verdict_identity(c, in, root, unsaved);
+    char check[17];
+    identity_check(id, check);
+    hs_buf key;
+    hs_buf_init(&key);
+    char *head = hs_printf("hotscan-verdict %d %s\n", CACHE_FORMAT, check);
+    hs_buf_puts(&key, head);
+    free(head);
+    /* The number of input lines that follow: a file cut at a line's end is a miss too. */
+    json_t *v = json_pack("{s:O, s:O, s:I}", "errors", errors, "first", first, "inputs",
+                          (json_int_t)json_array_size(inputs));
+    char *line = json_dumps(v, JSON_COMPACT); /* control characters escaped: one line */
+    json_decref(v);
+    bool ok = line != NULL;
+    if (ok) {
+        hs_buf_puts(&key, line);
+        hs_buf_append(&key, "\n", 1);
+    }
+    free(line);
+    ok = ok && append_inputs(c, &key, inputs);
+    char *base = entry_base(c, id);
+    char *dir = hs_xstrndup(base, (size_t)(strrchr(base, '/') - base));
+    char *path = hs_printf("%s.verdict", base);
+    char *text = hs_buf_take(&key);
+    ok = ok && mkdir_p(dir) == 0 && write_atomically(path, text, strlen(text));
+    free(text);
+    free(path);
     free(dir);
     free(base);
     free(id);

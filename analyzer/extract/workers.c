@@ -18,6 +18,7 @@
  * $HOTSCAN_TEST_HANG_ON.
  */
 #define _GNU_SOURCE
+#include "hotscan/facts.h"
 #include "hotscan/facts_cache.h"
 #include "hotscan/workers.h"
 
@@ -198,7 +199,7 @@ static void on_fatal_signal(int sig)
 }
 
 /* A verification job: the TU parsed with the fix's files in memory; errors counted. */
-static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_job *job,
+static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_job *job, bool inputs,
                               hs_extract_error *code, char **err)
 {
     size_t n = json_array_size(job->unsaved);
@@ -210,11 +211,17 @@ static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_
         files[k].Length = (unsigned long)json_string_length(json_object_get(f, "content"));
     }
     char *first = NULL;
-    int errors = hs_count_errors_with(index, tus[job->tu], files, (unsigned)n, &first, code, err);
+    /* With a facts cache the supervisor keeps the verdict, by the files this parse read. */
+    json_t *read = inputs ? json_array() : NULL;
+    int errors = hs_count_errors_with(index, tus[job->tu], files, (unsigned)n, &first, read, code, err);
     free(files);
-    if (errors < 0)
+    if (errors < 0) {
+        json_decref(read);
         return NULL;
+    }
     json_t *r = json_pack("{s:i, s:s}", "errors", (json_int_t)errors, "first", first ? first : "");
+    if (read)
+        json_object_set_new(r, "inputs", read);
     free(first);
     return r;
 }
@@ -271,15 +278,20 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
             err = hs_printf("%s is not a regular file (a device or a pipe?); it was not parsed",
                             in->file);
         else if (opt->verify_jobs)
-            facts = run_verify_job(index, tus, &opt->verify_jobs[i], &code, &err);
+            facts = run_verify_job(index, tus, &opt->verify_jobs[i], opt->cache != NULL, &code, &err);
         else if (opt->cache && (cached = fetch_cached(opt->cache, tmpdir, i, in, opt->root)))
             ; /* its facts file is in place */
         else {
+            size_t walked, skipped_before, skipped_after;
+            hs_extract_cache_counts(cache, &walked, &skipped_before);
             facts = hs_extract_tu_cached(index, in, opt->rd, opt->root, cache, &code, &err);
+            hs_extract_cache_counts(cache, &walked, &skipped_after);
             json_t *inputs = facts ? json_incref(json_object_get(facts, "inputs")) : NULL;
             if (facts) {
                 json_object_del(facts, "inputs");
-                hs_facts_cache_put(opt->cache, in, opt->root, facts, inputs);
+                /* A cache entry must be whole: not one that left out a body (--facts-out). */
+                if (skipped_after == skipped_before)
+                    hs_facts_cache_put(opt->cache, in, opt->root, facts, inputs);
             }
             json_decref(inputs);
         }
@@ -431,7 +443,7 @@ static json_t *load_facts(const char *path, json_error_t *jerr)
         if (map == MAP_FAILED) {
             snprintf(jerr->text, sizeof jerr->text, "cannot map %s: %s", path, strerror(errno));
         } else {
-            facts = json_loadb(map, (size_t)st.st_size, 0, jerr);
+            facts = hs_facts_loadb(map, (size_t)st.st_size, jerr); /* model/facts_json.c */
             munmap(map, (size_t)st.st_size);
         }
     }

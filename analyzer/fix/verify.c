@@ -6,7 +6,8 @@
  * together (issue 10: on perfschema, one reparse per fix made the fix stage 50 s for a TU
  * that parses in 1.1 s). A group that adds an error is split in halves and each half
  * checked again, down to the one fix to blame, so a bad fix costs about 2 log2(n) extra
- * reparses of its TU and the good ones are still kept.
+ * reparses of its TU and the good ones are still kept. With the facts cache on, each
+ * reparse's verdict is kept (facts_cache.c) and an unchanged rerun reparses nothing.
  */
 #define _GNU_SOURCE
 #include "hotscan/verify.h"
@@ -16,6 +17,7 @@
 
 #include "hotscan/common.h"
 #include "hotscan/edits.h"
+#include "hotscan/facts_cache.h"
 #include "hotscan/strmap.h"
 
 /* One edit as verification reads it. */
@@ -232,7 +234,8 @@ static void split_in_halves(const fix_group *g, hs_vec *next)
  * their fixes; a failing group of one rejects its fix; larger failing groups come back
  * in `next` as two halves. */
 static void verify_round(hs_vec *groups, hs_vec *next, hs_strmap *contents, hs_tu_input **tus,
-                         const int *baseline, const hs_pool_options *pool, FILE *log, size_t *reparses)
+                         const int *baseline, const hs_pool_options *pool, FILE *log, size_t *reparses,
+                         size_t *from_cache)
 {
     hs_verify_job *jobs = hs_xcalloc(groups->len ? groups->len : 1, sizeof *jobs);
     fix_group **sent = hs_xcalloc(groups->len ? groups->len : 1, sizeof *sent);
@@ -258,14 +261,39 @@ static void verify_round(hs_vec *groups, hs_vec *next, hs_strmap *contents, hs_t
     }
     if (n) {
         hs_tu_result *results = hs_xcalloc(n, sizeof *results);
+        /* Verdicts kept by the facts cache (an unchanged rerun) are not reparsed. */
+        hs_verify_job *misses = hs_xcalloc(n, sizeof *misses);
+        size_t *miss_of = hs_xcalloc(n, sizeof *miss_of), nmiss = 0;
+        for (size_t j = 0; j < n; j++) {
+            results[j].facts = hs_facts_cache_verdict_get(pool->cache, tus[jobs[j].tu], pool->root, jobs[j].unsaved);
+            if (results[j].facts) {
+                ++*from_cache;
+                continue;
+            }
+            miss_of[nmiss] = j;
+            misses[nmiss++] = jobs[j];
+        }
+        hs_tu_result *fresh = hs_xcalloc(nmiss ? nmiss : 1, sizeof *fresh);
         char *err = NULL;
         hs_pool_options o = *pool;
         o.progress = false;
-        if (!hs_verify_all(tus, jobs, n, &o, results, &err)) {
+        if (nmiss && !hs_verify_all(tus, misses, nmiss, &o, fresh, &err)) {
             fprintf(log, "hotscan: warning: fix-its could not be verified: %s\n", err);
             free(err);
         }
-        *reparses += n;
+        *reparses += nmiss;
+        for (size_t m = 0; m < nmiss; m++) {
+            size_t j = miss_of[m];
+            results[j] = fresh[m];
+            if (results[j].facts) {
+                hs_facts_cache_verdict_put(pool->cache, tus[jobs[j].tu], pool->root, jobs[j].unsaved,
+                                           results[j].facts);
+                json_object_del(results[j].facts, "inputs");
+            }
+        }
+        free(fresh);
+        free(misses);
+        free(miss_of);
         for (size_t j = 0; j < n; j++) {
             fix_group *g = sent[j];
             json_t *r = results[j].facts;
@@ -334,10 +362,10 @@ void hs_fix_verify(json_t *findings, hs_tu_input **tus, const int *baseline, con
     hs_vec none = {0}, groups = {0};
     group_fixes(getenv("HOTSCAN_BENCH_NO_VERIFY") ? &none : &fixes, &groups,
                 getenv("HOTSCAN_BENCH_VERIFY_PER_FIX") != NULL);
-    size_t reparses = 0, rounds = 0;
+    size_t reparses = 0, rounds = 0, from_cache = 0;
     while (groups.len) {
         hs_vec next = {0};
-        verify_round(&groups, &next, contents, tus, baseline, pool, log, &reparses);
+        verify_round(&groups, &next, contents, tus, baseline, pool, log, &reparses, &from_cache);
         hs_vec_free(&groups);
         groups = next;
         rounds++;
@@ -346,7 +374,8 @@ void hs_fix_verify(json_t *findings, hs_tu_input **tus, const int *baseline, con
     const char *stats = getenv("HOTSCAN_BENCH_VERIFY_STATS");
     FILE *sf = stats && stats[0] ? fopen(stats, "a") : NULL;
     if (sf) {
-        fprintf(sf, "verify: %zu fix-its, %zu reparses in %zu rounds\n", fixes.len, reparses, rounds);
+        fprintf(sf, "verify: %zu fix-its, %zu reparses in %zu rounds, %zu verdicts from the facts cache\n",
+                fixes.len, reparses, rounds, from_cache);
         fclose(sf);
     }
     for (size_t k = 0; k < fixes.len; k++) {

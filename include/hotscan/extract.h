@@ -76,9 +76,12 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
  * Parses `in` with `unsaved` files replacing their on-disk contents and returns the
  * number of compile errors (not counting unknown-option errors), or -1 with *code and
  * *err set as for hs_extract_tu.
- * *first_error gets the first error's text when there is one.
+ * *first_error gets the first error's text when there is one. With `inputs` (a json array,
+ * or NULL) the files the parse read are appended to it, as real paths: what the facts cache
+ * keeps a verdict's inputs by (facts_cache.c).
  */
 int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
-                         unsigned n_unsaved, char **first_error, hs_extract_error *code, char **err);
+                         unsigned n_unsaved, char **first_error, json_t *inputs, hs_extract_error *code,
+                         char **err);
 
 #endif

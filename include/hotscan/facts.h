@@ -70,6 +70,17 @@ typedef struct {
     long long value;
 } hs_const_arg;
 
+/* A facts document read from bytes or a file: the tree json_loadb (flags 0) makes, built
+ * by a faster reader when it can prove jansson would read the same, else by jansson itself
+ * (analyzer/model/facts_json.c). NULL with *err as jansson sets it. */
+json_t *hs_facts_loadb(const char *buf, size_t n, json_error_t *err);
+json_t *hs_facts_load_file(const char *path, json_error_t *err);
+/* Only the top-level members `names` (NULL-ended) of the facts document at `path`, the
+ * others stepped over unread: what `hotscan judge` needs to order the files. */
+json_t *hs_facts_load_members(const char *path, const char *const *names, json_error_t *err);
+/* The faster reader alone: NULL where it leaves the bytes to jansson (for its tests). */
+json_t *hs_facts_loadb_fast(const char *buf, size_t n);
+
 /* Reading typed values from a facts object. Absent keys read as NULL, 0 or false, the
  * values the extractor leaves out; a family reader is the only caller. */
 const char *hs_facts_str(hs_intern *in, json_t *obj, const char *key);

@@ -26,4 +26,12 @@ bool hs_facts_cache_fetch(hs_facts_cache *c, const hs_tu_input *in, const char *
 bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *facts,
                         json_t *inputs);
 
+/* A fix-it verification's verdict ({"errors": N, "first": "..."}) for the TU `in` parsed with
+ * `unsaved` ([{"file", "content"}], verify.c) when one was kept and every file that parse read
+ * is unchanged; NULL otherwise (the caller reparses). */
+json_t *hs_facts_cache_verdict_get(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *unsaved);
+/* Keeps a verification worker's result ({"errors", "first", "inputs"}); false when not kept. */
+bool hs_facts_cache_verdict_put(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *unsaved,
+                                json_t *result);
+
 #endif

@@ -492,4 +492,41 @@ printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n
 check "header skip: the shared body was skipped" err_has "skipped 2"
 check "... and the counter is still seen by all 3 TUs" test "$(json "[('seen by 3 of' in f['message']) for f in d['findings'] if f.get('variable') == 'hits']")" = "[True]"
 
+
+# A shard's facts are judged together, so --facts-out uses the header skip: each body a
+# document leaves out is in an earlier TU of the same shard. The judge still gives the whole
+# scan's report; with a cache, only the TUs that left nothing out are kept in it.
+(cd "$work/skipcount" && "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . -o "$work/skipcount/whole.json" 2>/dev/null)
+(cd "$work/skipcount" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --cache "$work/skipcount/cache" -j 1 -p . --shard 1/1 --facts-out "$work/skipcount/facts" 2>"$work/err")
+check "--facts-out: the shared body was skipped" err_has "skipped 2"
+check "... so c.c's document has no operation of bump()" \
+  python3 -c "import json,glob,sys; d=json.load(open(glob.glob(sys.argv[1] + '/0002-*.json')[0])); sys.exit(any(a.get('function', '').endswith('bump') for a in d['atomics']))" "$work/skipcount/facts"
+(cd "$work/skipcount" && "$HOTSCAN" judge -q --format json --exit-zero --min-confidence low "$work/skipcount/facts" -o "$work/skipcount/judged.json")
+check "... and the judge's report is the whole scan's (seen by 3 TUs)" \
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit([(f['fingerprint'], f['message']) for f in a['findings']] != [(f['fingerprint'], f['message']) for f in b['findings']] or not any('seen by 3 of' in f['message'] for f in a['findings']))" "$work/skipcount/whole.json" "$work/skipcount/judged.json"
+check "... the cache keeps only the TU that left nothing out" test "$(find "$work/skipcount/cache" -name '*.facts.json' | wc -l)" -eq 1
+
+# The cache keeps fix-it verification's verdicts: an unchanged rerun reparses nothing and
+# keeps and rejects the same fixes; a damaged verdict is a reparse; so is a changed file that
+# the reparse read (a header), even when the edited file itself is unchanged.
+verdict_scan() { (cd "$work/verify/$1" && rm -f "$work/verify/$1.stats" && HOTSCAN_BENCH_VERIFY_STATS="$work/verify/$1.stats" "$HOTSCAN" scan --format json --exit-zero --cache "$work/verify/cache" -p . >"$work/out" 2>"$work/err"); }
+verdict_scan bad
+check "verdicts: the first run reparses" grep -q "verify: 4 fix-its, 5 reparses in 3 rounds, 0 verdicts" "$work/verify/bad.stats"
+verdict_scan bad
+check "... a rerun takes all 5 from the cache" grep -q "verify: 4 fix-its, 0 reparses in 3 rounds, 5 verdicts" "$work/verify/bad.stats"
+check "... and rejects the same fix with the compiler's reason" \
+  test "$(json "[f['line'] for f in d['findings'] if 'add a compile error' in f.get('fix_unavailable', '')]")" = "[3]"
+check "... keeping the three good ones" test "$(json "sum(len(f.get('fixes', [])) for f in d['findings'])")" = 3
+for v in "$work"/verify/cache/*/*.verdict; do head -c 40 "$v" >"$v.cut" && mv "$v.cut" "$v"; done
+verdict_scan bad
+check "cut verdicts are reparsed" grep -q "verify: 4 fix-its, 5 reparses in 3 rounds, 0 verdicts" "$work/verify/bad.stats"
+printf '#define BUMP(x) __atomic_fetch_add(&(x), 1, __ATOMIC_SEQ_CST)\n' >"$work/verify/good/bump.h"
+printf '#include "bump.h"\nlong a;\nvoid count(void) { BUMP(a); __atomic_fetch_add(&a, 1, __ATOMIC_SEQ_CST); }\n' >"$work/verify/good/good.c"
+verdict_scan good
+verdict_scan good
+check "verdicts: a header's TU verified once" grep -q "0 reparses in 1 rounds, 1 verdicts" "$work/verify/good.stats"
+printf '/* edited */\n' >>"$work/verify/good/bump.h"
+verdict_scan good
+check "... and again when the header changes" grep -q "1 reparses in 1 rounds, 0 verdicts" "$work/verify/good.stats"
+
 checks_done

@@ -3,13 +3,17 @@
  * worker writes, or a --facts-dir file) merged into the program model (hs_merge_tu_result,
  * each family's reader), then every rule judged over it: the readers must give the rules
  * typed facts they can trust whatever the document holds (a clock read without "cost" once
- * reached timer-hot-path's strcmp as NULL).
+ * reached timer-hot-path's strcmp as NULL). The document is read as scans read it
+ * (hs_facts_loadb), and where the faster reader reads it at all it must make exactly the
+ * tree jansson's json_loadb makes (analyzer/model/facts_json.c).
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
+#include "hotscan/facts.h"
 #include "hotscan/judge.h"
 #include "hotscan/merge.h"
 
@@ -24,7 +28,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
     }
     json_error_t jerr;
-    json_t *doc = json_loadb((const char *)data, size, 0, &jerr);
+    json_t *fast = hs_facts_loadb_fast((const char *)data, size);
+    json_t *want = json_loadb((const char *)data, size, 0, &jerr);
+    if (fast) {
+        char *a = want ? json_dumps(want, JSON_COMPACT) : NULL, *b = json_dumps(fast, JSON_COMPACT);
+        if (!a || !b || strcmp(a, b) != 0)
+            abort(); /* read what jansson refuses, or to another tree */
+        free(a);
+        free(b);
+    }
+    json_decref(fast);
+    json_decref(want);
+    json_t *doc = hs_facts_loadb((const char *)data, size, &jerr);
     if (!doc)
         return 0;
     hs_tu_input tu = {.file = "/p/a.c", .directory = "/p"};
