@@ -56,6 +56,8 @@ struct hs_syntax_file {
     size_t nupds, cap_upds;
     hs_syntax_macro *macros;
     size_t nmacros, cap_macros;
+    hs_syntax_branch *branches;
+    size_t nbranches, cap_branches;
     const char **file_addr;
     size_t nfile_addr, cap_file_addr;
 };
@@ -80,6 +82,17 @@ typedef struct {
     bool error_path;
     unsigned preproc_if;
     const char *record;     /* the struct/class whose fields are being walked */
+    unsigned in_loop_condition;
+    size_t fn_end;          /* the current function's end offset */
+    struct {
+        size_t end;
+        bool loop;
+    } targets[64];          /* break targets: loops and switches, innermost last */
+    size_t ntargets;
+    hs_syntax_branch arms[64]; /* the enclosing branch arms, outermost first */
+    size_t narms;
+    size_t lambdas[64];
+    size_t statement;       /* start of the current statement */
 } walker;
 
 /* ---- small helpers ---- */
@@ -540,6 +553,16 @@ static void record_call(walker *w, TSNode n)
     c->error_path = w->error_path;
     c->result_used = !result_unused(n);
     c->in_lambda = w->lambda > 0;
+    c->in_loop_condition = w->in_loop_condition > 0;
+    c->lambda_offset = w->lambda > 0 && w->lambda <= 64 ? w->lambdas[w->lambda - 1] : 0;
+    c->statement_offset = w->statement;
+    c->first_branch = f->nbranches;
+    for (size_t i = 0; i < w->narms; i++) {
+        f->branches = hs_array_append(f->branches, &f->nbranches, &f->cap_branches, sizeof *f->branches);
+        f->branches[f->nbranches - 1] = w->arms[i];
+    }
+    c = &f->calls[ci];
+    c->nbranches = f->nbranches - c->first_branch;
     if (is(fn, "identifier") || is(fn, "qualified_identifier") || is(fn, "template_function")) {
         c->callee = own(f, drop_template_args(c->callee_text));
     } else if (is(fn, "field_expression")) {
@@ -587,6 +610,8 @@ static void record_update(walker *w, TSNode n, TSNode target, hs_syntax_update_o
     u->loop_depth = (unsigned)w->nloops;
     u->loop_offset = w->nloops ? w->loops[w->nloops - 1] : 0;
     u->result_used = !result_unused(n);
+    u->in_condition = w->in_condition > 0;
+    u->in_loop_condition = w->in_loop_condition > 0;
 }
 
 static bool is_zero_condition(walker *w, TSNode cond)
@@ -603,6 +628,11 @@ static void walk_in_loop(walker *w, TSNode loop, TSNode part, unsigned depth)
 {
     if (ts_node_is_null(part))
         return;
+    bool target = w->ntargets < sizeof w->targets / sizeof w->targets[0];
+    if (target) {
+        w->targets[w->ntargets].end = ts_node_end_byte(loop);
+        w->targets[w->ntargets++].loop = true;
+    }
     if (w->nloops < sizeof w->loops / sizeof w->loops[0]) {
         w->loops[w->nloops++] = ts_node_start_byte(loop);
         walk(w, part, depth + 1);
@@ -610,6 +640,145 @@ static void walk_in_loop(walker *w, TSNode loop, TSNode part, unsigned depth)
     } else {
         walk(w, part, depth + 1);
     }
+    if (target)
+        w->ntargets--;
+}
+
+static void walk_loop_condition(walker *w, TSNode loop, TSNode cond, unsigned depth)
+{
+    if (ts_node_is_null(cond))
+        return;
+    w->in_condition++;
+    w->in_loop_condition++;
+    walk_in_loop(w, loop, cond, depth);
+    w->in_loop_condition--;
+    w->in_condition--;
+}
+
+/* Where control goes after an arm: the function's end for return/goto/throw/abort, the
+ * innermost break target's end for break, the innermost loop's end for continue; 0 when the
+ * arm falls through. */
+static long long arm_exit(walker *w, TSNode arm)
+{
+    for (int guard = 0; guard < 16 && !ts_node_is_null(arm); guard++) {
+        const char *t = type_of(arm);
+        if (strcmp(t, "compound_statement") == 0 || strcmp(t, "else_clause") == 0 ||
+            strcmp(t, "case_statement") == 0) {
+            uint32_t n = ts_node_named_child_count(arm);
+            TSNode last = {0};
+            bool found = false;
+            for (uint32_t i = n; i > 0; i--) {
+                TSNode c = ts_node_named_child(arm, i - 1);
+                if (!is(c, "comment")) {
+                    last = c;
+                    found = true;
+                    break;
+                }
+            }
+            if (!found || (strcmp(t, "case_statement") == 0 && ts_node_eq(last, field(arm, "value"))))
+                return 0;
+            arm = last;
+            continue;
+        }
+        if (strcmp(t, "return_statement") == 0 || strcmp(t, "goto_statement") == 0 ||
+            strcmp(t, "throw_statement") == 0)
+            return (long long)w->fn_end;
+        if (strcmp(t, "break_statement") == 0)
+            return w->ntargets ? (long long)w->targets[w->ntargets - 1].end : 0;
+        if (strcmp(t, "continue_statement") == 0) {
+            for (size_t i = w->ntargets; i > 0; i--)
+                if (w->targets[i - 1].loop)
+                    return (long long)w->targets[i - 1].end;
+            return 0;
+        }
+        if (strcmp(t, "expression_statement") == 0 && is_abort_call(w, arm))
+            return (long long)w->fn_end;
+        return 0;
+    }
+    return 0;
+}
+
+static bool condition_samples(walker *w, TSNode cond)
+{
+    if (ts_node_is_null(cond))
+        return false;
+    uint32_t a = ts_node_start_byte(cond), b = ts_node_end_byte(cond);
+    for (uint32_t i = a; i < b; i++) {
+        char c = w->f->text[i];
+        if (c == '%')
+            return true;
+        if (c == '&' && (i + 1 >= b || w->f->text[i + 1] != '&') && (i == a || w->f->text[i - 1] != '&')) {
+            /* `a & b`, not `&x` (an address: preceded by an operator or an opening parenthesis) */
+            uint32_t j = i;
+            while (j > a && isspace((unsigned char)w->f->text[j - 1]))
+                j--;
+            if (j > a && (is_ident_char((unsigned char)w->f->text[j - 1]) || w->f->text[j - 1] == ')'))
+                return true;
+        }
+    }
+    return false;
+}
+
+static void walk_arm(walker *w, TSNode node, TSNode arm, unsigned index, bool sampled, unsigned depth)
+{
+    if (ts_node_is_null(arm))
+        return;
+    bool pushed = w->narms < sizeof w->arms / sizeof w->arms[0];
+    if (pushed) {
+        hs_syntax_branch *b = &w->arms[w->narms++];
+        b->node = ts_node_start_byte(node);
+        b->node_end = ts_node_end_byte(node);
+        b->arm = index;
+        b->exit_until = arm_exit(w, arm);
+        b->sampled = sampled;
+    }
+    walk(w, arm, depth + 1);
+    if (pushed)
+        w->narms--;
+}
+
+static void walk_switch_body(walker *w, TSNode sw, TSNode body, unsigned depth)
+{
+    bool target = w->ntargets < sizeof w->targets / sizeof w->targets[0];
+    if (target) {
+        w->targets[w->ntargets].end = ts_node_end_byte(sw);
+        w->targets[w->ntargets++].loop = false;
+    }
+    uint32_t n = ts_node_named_child_count(body);
+    unsigned arm = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(body, i);
+        if (!is(c, "case_statement")) {
+            walk(w, c, depth + 1);
+            continue;
+        }
+        long long exit = arm_exit(w, c);
+        /* a case that falls through shares its arm with the next */
+        bool pushed = w->narms < sizeof w->arms / sizeof w->arms[0];
+        if (pushed) {
+            hs_syntax_branch *b = &w->arms[w->narms++];
+            b->node = ts_node_start_byte(sw);
+            b->node_end = ts_node_end_byte(sw);
+            b->arm = arm;
+            b->exit_until = exit;
+            b->sampled = false;
+        }
+        uint32_t k = ts_node_named_child_count(c);
+        TSNode value = field(c, "value");
+        for (uint32_t j = 0; j < k; j++) {
+            TSNode s = ts_node_named_child(c, j);
+            if (!ts_node_is_null(value) && ts_node_eq(s, value))
+                continue;
+            w->statement = ts_node_start_byte(s);
+            walk(w, s, depth + 2);
+        }
+        if (pushed)
+            w->narms--;
+        if (exit != 0)
+            arm++;
+    }
+    if (target)
+        w->ntargets--;
 }
 
 static void walk_condition(walker *w, TSNode cond, unsigned depth)
@@ -658,6 +827,10 @@ static void begin_function(walker *w, TSNode def)
     TSNode body = field(def, "body");
     fn->body = ts_node_is_null(body) ? fn->span : span_of(body);
     fn->first_call = f->ncalls;
+    w->fn_end = ts_node_end_byte(def);
+    w->narms = 0;
+    w->ntargets = 0;
+    w->in_loop_condition = 0;
     w->fn = fi;
     w->callees.len = 0;
     w->addr.len = 0;
@@ -811,7 +984,9 @@ static void walk_compound(walker *w, TSNode n, unsigned depth)
             w->error_path = true;
         else
             w->error_path = saved;
-        walk(w, ts_node_named_child(n, i), depth + 1);
+        TSNode c = ts_node_named_child(n, i);
+        w->statement = ts_node_start_byte(c);
+        walk(w, c, depth + 1);
     }
     w->error_path = saved;
 }
@@ -847,6 +1022,20 @@ static void walk(walker *w, TSNode n, unsigned depth)
             return;
         }
         break;
+    case 'b':
+        if (strcmp(t, "binary_expression") == 0) {
+            TSNode op = field(n, "operator");
+            uint32_t ol = ts_node_is_null(op) ? 0 : ts_node_end_byte(op) - ts_node_start_byte(op);
+            const char *o = ts_node_is_null(op) ? "" : f->text + ts_node_start_byte(op);
+            if (ol == 2 && (memcmp(o, "&&", 2) == 0 || memcmp(o, "||", 2) == 0)) {
+                TSNode left = field(n, "left"), right = field(n, "right");
+                if (!ts_node_is_null(left))
+                    walk(w, left, depth + 1);
+                walk_arm(w, n, right, 1, false, depth);
+                return;
+            }
+        }
+        break;
     case 'c':
         if (strcmp(t, "call_expression") == 0) {
             record_call(w, n);
@@ -862,14 +1051,14 @@ static void walk(walker *w, TSNode n, unsigned depth)
             return;
         }
         if (strcmp(t, "conditional_expression") == 0) {
-            walk_condition(w, field(n, "condition"), depth);
+            TSNode cond = field(n, "condition");
+            walk_condition(w, cond, depth);
             TSNode a = field(n, "consequence"), b = field(n, "alternative");
             note_address(w, a);
             note_address(w, b);
-            if (!ts_node_is_null(a))
-                walk(w, a, depth + 1);
-            if (!ts_node_is_null(b))
-                walk(w, b, depth + 1);
+            bool sampled = condition_samples(w, cond);
+            walk_arm(w, n, a, 0, sampled, depth);
+            walk_arm(w, n, b, 1, sampled, depth);
             return;
         }
         if (strcmp(t, "comment") == 0)
@@ -889,11 +1078,7 @@ static void walk(walker *w, TSNode n, unsigned depth)
                 return;
             }
             walk_in_loop(w, n, body, depth);
-            if (!ts_node_is_null(cond)) {
-                w->in_condition++;
-                walk_in_loop(w, n, cond, depth);
-                w->in_condition--;
-            }
+            walk_loop_condition(w, n, cond, depth);
             return;
         }
         break;
@@ -908,12 +1093,7 @@ static void walk(walker *w, TSNode n, unsigned depth)
                 init = field(n, "init");
             if (!ts_node_is_null(init))
                 walk(w, init, depth + 1);
-            TSNode cond = field(n, "condition");
-            if (!ts_node_is_null(cond)) {
-                w->in_condition++;
-                walk_in_loop(w, n, cond, depth);
-                w->in_condition--;
-            }
+            walk_loop_condition(w, n, field(n, "condition"), depth);
             walk_in_loop(w, n, field(n, "update"), depth);
             walk_in_loop(w, n, field(n, "body"), depth);
             return;
@@ -932,12 +1112,12 @@ static void walk(walker *w, TSNode n, unsigned depth)
         break;
     case 'i':
         if (strcmp(t, "if_statement") == 0) {
-            walk_condition(w, field(n, "condition"), depth);
+            TSNode cond = field(n, "condition");
+            walk_condition(w, cond, depth);
             TSNode a = field(n, "consequence"), b = field(n, "alternative");
-            if (!ts_node_is_null(a))
-                walk(w, a, depth + 1);
-            if (!ts_node_is_null(b))
-                walk(w, b, depth + 1);
+            bool sampled = condition_samples(w, cond);
+            walk_arm(w, n, a, 0, sampled, depth);
+            walk_arm(w, n, b, 1, sampled, depth);
             return;
         }
         if (strcmp(t, "initializer_list") == 0) {
@@ -953,6 +1133,8 @@ static void walk(walker *w, TSNode n, unsigned depth)
         break;
     case 'l':
         if (strcmp(t, "lambda_expression") == 0) {
+            if (w->lambda < 64)
+                w->lambdas[w->lambda] = ts_node_start_byte(n);
             w->lambda++;
             walk_children(w, n, depth);
             w->lambda--;
@@ -1007,6 +1189,18 @@ static void walk(walker *w, TSNode n, unsigned depth)
             m->name = node_text(w, name);
             m->body = ts_node_is_null(value) ? "" : node_text(w, value);
             m->function_like = strcmp(t, "preproc_function_def") == 0;
+            TSNode params = field(n, "parameters");
+            if (!ts_node_is_null(params)) {
+                const char *pt = node_text(w, params);
+                size_t pl = strlen(pt);
+                if (pl >= 2 && pt[0] == '(' && pt[pl - 1] == ')')
+                    m->params = own(f, hs_xstrndup(pt + 1, pl - 2));
+                else
+                    m->params = pt;
+            } else {
+                m->params = "";
+            }
+            m->conditional = w->preproc_if > 0;
             m->line = ts_node_start_point(n).row + 1;
             return;
         }
@@ -1049,7 +1243,7 @@ static void walk(walker *w, TSNode n, unsigned depth)
             walk_condition(w, field(n, "condition"), depth);
             TSNode body = field(n, "body");
             if (!ts_node_is_null(body))
-                walk(w, body, depth + 1);
+                walk_switch_body(w, n, body, depth);
             return;
         }
         if (strcmp(t, "string_literal") == 0 || strcmp(t, "system_lib_string") == 0)
@@ -1078,9 +1272,7 @@ static void walk(walker *w, TSNode n, unsigned depth)
                     walk(w, body, depth + 1);
                 return;
             }
-            w->in_condition++;
-            walk_in_loop(w, n, cond, depth);
-            w->in_condition--;
+            walk_loop_condition(w, n, cond, depth);
             walk_in_loop(w, n, body, depth);
             return;
         }
@@ -1395,6 +1587,7 @@ void hs_syntax_file_delete(hs_syntax_file *f)
     free(f->decls);
     free(f->upds);
     free(f->macros);
+    free(f->branches);
     free(f->file_addr);
     free(f->text);
     free(f->path);
@@ -1474,6 +1667,12 @@ const hs_syntax_update *hs_syntax_updates(const hs_syntax_file *f, size_t *count
 {
     *count = f->nupds;
     return f->upds;
+}
+
+const hs_syntax_branch *hs_syntax_branches(const hs_syntax_file *f, size_t *count)
+{
+    *count = f->nbranches;
+    return f->branches;
 }
 
 const hs_syntax_macro *hs_syntax_macros(const hs_syntax_file *f, size_t *count)

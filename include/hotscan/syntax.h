@@ -99,7 +99,25 @@ typedef struct hs_syntax_call {
     bool error_path;               /* before a call to abort(), exit-like or assert-fail in its statement list */
     bool result_used;              /* false when the call is an expression statement of its own */
     bool in_lambda;                /* inside a lambda of the enclosing function */
+    /* Added after "syntax API ready": */
+    bool in_loop_condition;        /* inside a while/do-while/for condition */
+    size_t first_branch, nbranches;/* the enclosing branch arms, outermost first: branches[first_branch ..
+                                      first_branch + nbranches) (hs_syntax_branches) */
+    size_t lambda_offset;          /* the innermost enclosing lambda's start offset, 0 when none */
+    size_t statement_offset;       /* start of the statement holding the call */
 } hs_syntax_call;
+
+/* A branch arm a call sits in: the arms of an if/else, ?:, the right side of && and ||
+ * (arm 1), a switch's case segments (cases that fall through share an arm). The members mean
+ * what the facts' `branches` entries mean (docs/facts.md). */
+typedef struct hs_syntax_branch {
+    size_t node, node_end;         /* offsets of the branching statement or expression */
+    unsigned arm;
+    long long exit_until;          /* > 0: the arm always leaves before this offset (the function's end for
+                                      return/goto/abort, the loop's or switch's end for break, the loop's for
+                                      continue); 0: it falls through */
+    bool sampled;                  /* the condition has `%` or a bitwise `&` */
+} hs_syntax_branch;
 
 typedef struct hs_syntax_arg {
     const char *text;              /* spaces squeezed */
@@ -154,6 +172,9 @@ typedef struct hs_syntax_update {
     size_t loop_offset;
     bool result_used;              /* false when it is an expression statement of its own (or a for's
                                       increment) */
+    /* Added after "syntax API ready": */
+    bool in_condition;             /* inside an if/while/for/switch/?: condition */
+    bool in_loop_condition;        /* inside a while/do-while/for condition */
 } hs_syntax_update;
 
 typedef struct hs_syntax_parser hs_syntax_parser;
@@ -207,7 +228,13 @@ typedef struct hs_syntax_macro {
     const char *body;              /* the body's text ("" when empty) */
     bool function_like;
     unsigned line;
+    /* Added after "syntax API ready": */
+    const char *params;            /* a function-like macro's parameter names, comma-separated, no spaces
+                                      (`a,b,...`); "" otherwise */
+    bool conditional;              /* defined inside an #if / #ifdef / #ifndef block */
 } hs_syntax_macro;
 const hs_syntax_macro *hs_syntax_macros(const hs_syntax_file *f, size_t *count);
+/* The branch arms calls sit in (hs_syntax_call.first_branch, nbranches). */
+const hs_syntax_branch *hs_syntax_branches(const hs_syntax_file *f, size_t *count);
 
 #endif
