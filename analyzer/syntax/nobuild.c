@@ -38,6 +38,7 @@
 #include "hotscan/syntax.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -166,6 +167,8 @@ typedef struct {
     hs_strmap *macros;         /* function-like macro -> hs_vec of macro_def* */
     hs_strmap *macro_choice;   /* macro -> the macro_def* its expansion uses, or (void*)1: not interesting */
     hs_strmap *fn_names;       /* every defined function's last name -> 1 */
+    hs_strmap *macro_calls;    /* function-like macro -> hs_vec of the names its expansion calls */
+    hs_strmap *atomic_names;   /* root names passed to atomic APIs somewhere */
     hs_vec owned;              /* strings and vectors the maps point to */
 } nb_index;
 
@@ -553,9 +556,10 @@ static void expanded_free(hs_vec *calls)
 }
 
 static const macro_def *choose_macro(nb_index *x, const char *name, int depth);
+static char *object_root(const char *text, bool *is_field);
 
 /* The API calls TEXT (an expression or statements) makes, macros expanded. */
-static void calls_in_text(nb_index *x, hs_syntax_lang lang, const char *text, int depth, hs_vec *out)
+static void calls_in_text(nb_index *x, hs_syntax_lang lang, const char *text, int depth, hs_vec *out, bool all)
 {
     char *src = hs_printf("void __hs_expansion(void) {\n%s\n;}\n", text);
     hs_syntax_file *f = hs_syntax_parse_text(x->parser, "<macro>", src, strlen(src), lang, NULL);
@@ -576,15 +580,32 @@ static void calls_in_text(nb_index *x, hs_syntax_lang lang, const char *text, in
                 av[j] = args[c->first_arg + j].text;
             char *body = substitute(md->m, av, c->nargs);
             free(av);
-            calls_in_text(x, lang, body, depth + 1, out);
+            calls_in_text(x, lang, body, depth + 1, out, all);
             free(body);
             continue;
         }
         bool member = c->object != NULL;
-        if (!member && api_kind(x, c->callee) == K_NONE)
+        if (all) {
+            /* every function the expansion calls; macros among them expanded too */
+            hs_vec *defs = member ? NULL : hs_strmap_get(x->macros, c->callee);
+            if (member)
+                continue;
+            if (defs && depth < 4 && !hs_strmap_has(x->global_fns, c->callee)) {
+                const macro_def *any = defs->items[defs->len - 1];
+                const char **av = hs_xcalloc(c->nargs + 1, sizeof *av);
+                for (size_t j = 0; j < c->nargs; j++)
+                    av[j] = args[c->first_arg + j].text;
+                char *body = substitute(any->m, av, c->nargs);
+                free(av);
+                calls_in_text(x, lang, body, depth + 1, out, all);
+                free(body);
+                continue;
+            }
+        } else if (!member && api_kind(x, c->callee) == K_NONE) {
             continue;
-        if (member && !member_op(c->callee))
+        } else if (member && !member_op(c->callee)) {
             continue;
+        }
         expanded_call *e = hs_xcalloc(1, sizeof *e);
         e->callee = hs_xstrdup(c->callee);
         e->object = c->object ? hs_xstrdup(c->object) : NULL;
@@ -613,7 +634,7 @@ static const macro_def *choose_macro(nb_index *x, const char *name, int depth)
         split_list(md->m->params, &params);
         char *body = substitute(md->m, (const char *const *)params.items, params.len);
         hs_vec found = {0};
-        calls_in_text(x, hs_syntax_file_lang(md->file), body, depth, &found);
+        calls_in_text(x, hs_syntax_file_lang(md->file), body, depth, &found, false);
         if (found.len > 0)
             best = md;
         expanded_free(&found);
@@ -626,6 +647,84 @@ static const macro_def *choose_macro(nb_index *x, const char *name, int depth)
     return best;
 }
 
+/* The functions a function-like macro's expansion calls (its last definition; macros in it
+ * expanded, four levels), each once; NULL when NAME is no such macro. Cached. */
+static const hs_vec *macro_callees(nb_index *x, hs_syntax_lang lang, const char *name)
+{
+    hs_vec *cached = hs_strmap_get(x->macro_calls, name);
+    if (cached)
+        return cached;
+    hs_vec *defs = hs_strmap_get(x->macros, name);
+    if (!defs)
+        return NULL;
+    hs_vec *names = hs_xcalloc(1, sizeof *names);
+    hs_strmap_put(x->macro_calls, name, names); /* empty while expanding: a recursive macro ends */
+    const macro_def *md = defs->items[defs->len - 1];
+    hs_vec params = {0};
+    split_list(md->m->params, &params);
+    char *body = substitute(md->m, (const char *const *)params.items, params.len);
+    hs_vec found = {0};
+    calls_in_text(x, lang, body, 0, &found, true);
+    hs_strmap *seen = hs_strmap_create();
+    for (size_t i = 0; i < found.len; i++) {
+        expanded_call *e = found.items[i];
+        bool param = false;
+        for (size_t j = 0; j < params.len && !param; j++)
+            param = strcmp(params.items[j], e->callee) == 0;
+        if (!param && !hs_strmap_has(seen, e->callee)) {
+            hs_strmap_put(seen, e->callee, (void *)1);
+            hs_vec_push(names, keep(x, hs_xstrdup(e->callee)));
+        }
+    }
+    hs_strmap_delete(seen);
+    expanded_free(&found);
+    free(body);
+    for (size_t j = 0; j < params.len; j++)
+        free(params.items[j]);
+    hs_vec_free(&params);
+    return names;
+}
+
+/* Root names passed to atomic APIs anywhere in the tree (directly or through a macro): the
+ * integers whose plain uses each file summarizes, as the extractor does for integers it saw
+ * used atomically. */
+static void collect_atomic_names(nb_index *x)
+{
+    for (size_t tu = 0; tu < x->n; tu++) {
+        const hs_syntax_file *f = x->files[tu];
+        if (!f)
+            continue;
+        size_t nc, na;
+        const hs_syntax_call *calls = hs_syntax_calls(f, &nc);
+        const hs_syntax_arg *args = hs_syntax_args(f, &na);
+        for (size_t i = 0; i < nc; i++) {
+            const hs_syntax_call *c = &calls[i];
+            if (!c->callee)
+                continue;
+            if (c->object) {
+                if (member_op(c->callee)) {
+                    bool field;
+                    char *root = object_root(c->object, &field);
+                    if (root) {
+                        hs_strmap_put(x->atomic_names, root, (void *)1);
+                        free(root);
+                    }
+                }
+                continue;
+            }
+            bool api = api_kind(x, c->callee) == K_ATOMIC;
+            const macro_def *md = api ? NULL : choose_macro(x, c->callee, 0);
+            if (!api && !md)
+                continue;
+            for (size_t j = 0; j < c->nargs; j++) {
+                const char *name = args[c->first_arg + j].name;
+                if (name)
+                    hs_strmap_put(x->atomic_names, name, (void *)1);
+            }
+        }
+    }
+}
+
 /* ---- the facts of one file ---- */
 
 typedef struct {
@@ -635,6 +734,7 @@ typedef struct {
     const char *path;
     json_t *functions, *calls, *fn_stores, *clock_reads, *atomics, *events, *event_objects;
     hs_strmap *stored;      /* "slot\x1ffunction" made once */
+    hs_vec *atomic_spans;   /* offsets of the operations made atomic facts (their refs are not plain) */
 } nb_doc;
 
 static const char *fn_usr(nb_doc *d, size_t fi)
@@ -738,9 +838,36 @@ static const char *strip_address(const char *s)
     return s;
 }
 
+/* An object as written: names joined by `.` and `->`, subscripts, leading `&` `*` and
+ * parentheses; not arithmetic (`b_orig(buf) + ofs`) or a call. */
+static bool lvalue_like(const char *s)
+{
+    int depth = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == '[')
+            depth++;
+        else if (*p == ']')
+            depth--;
+        else if (depth > 0)
+            continue;
+        else if (is_ident((unsigned char)*p) || *p == '.' || *p == '&' || *p == '*' || *p == ')' || *p == ' ')
+            continue;
+        else if (*p == '-' && p[1] == '>')
+            p++;
+        else if (*p == '(' && (p == s || !is_ident((unsigned char)p[-1])))
+            continue;
+        else
+            return false;
+    }
+    return depth == 0;
+}
+
 /* Root name of an object text: the last field (`a->b.c` -> c) or the variable. */
 static char *object_root(const char *text, bool *is_field)
 {
+    *is_field = false;
+    if (!lvalue_like(text))
+        return NULL;
     const char *s = strip_address(text);
     size_t n = strlen(s);
     while (n > 0 && (s[n - 1] == ')' || isspace((unsigned char)s[n - 1])))
@@ -885,6 +1012,12 @@ static void add_atomic(nb_doc *d, const op_ctx *c, const char *op, const char *o
                        const char *api, const char *object_text, const char *value_text, bool store)
 {
     var_id v = resolve_var(d, object_text ? object_text : "", c->fn);
+    if (!v.var) {
+        /* an object the text cannot name (`base + off`): clang would know it, the syntax does not */
+        return;
+    }
+    if (d->atomic_spans && object_text)
+        hs_vec_push(d->atomic_spans, (void *)(uintptr_t)c->site->offset);
     json_t *o = json_object();
     json_object_set_new(o, "op", json_string(op));
     json_object_set_new(o, "order", json_string(order));
@@ -1097,7 +1230,8 @@ static void add_clock_read(nb_doc *d, const op_ctx *c, const hs_syntax_call *cal
     }
     json_object_set_new(o, "branches", branches);
     json_object_set_new(o, "error_path", json_boolean(call->error_path));
-    json_object_set_new(o, "result_used", json_boolean(call->result_used));
+    /* as the extractor writes it (docs/facts.md: currently always true) */
+    json_object_set_new(o, "result_used", json_true());
     json_object_set_new(o, "returned", json_boolean(c->returned));
     json_object_set_new(o, "seq", json_integer(seq));
     json_object_set_new(o, "blocking_seq", json_integer(blocking_seq));
@@ -1249,6 +1383,104 @@ static const char *update_api(hs_syntax_update_op op, bool prefix)
     }
 }
 
+static void count_plain(json_t *counts, const char *what, const char *file, const hs_syntax_span *at)
+{
+    json_t *n = json_object_get(counts, what);
+    json_object_set_new(counts, what, json_integer(n ? json_integer_value(n) + 1 : 1));
+    char *where = hs_printf("%s_at", what);
+    if (!json_object_get(counts, where))
+        json_object_set_new(counts, where, json_pack("{s:s, s:i, s:i}", "file", file, "line", (json_int_t)at->line,
+                                                     "column", (json_int_t)at->column));
+    free(where);
+}
+
+/* One "plain" summary per variable of atomic_names this file uses without an atomic API:
+ * reads (in conditions, loop conditions, against limits), writes (constant or computed),
+ * addresses taken. */
+static void plain_uses(nb_doc *d, const hs_syntax_span *spans, size_t nspans)
+{
+    size_t nr, tlen;
+    const hs_syntax_ref *refs = hs_syntax_refs(d->f, &nr);
+    const char *text = hs_syntax_file_text(d->f, &tlen);
+    hs_strmap *sums = hs_strmap_create();
+    hs_vec order = {0};
+    for (size_t i = 0; i < nr; i++) {
+        const hs_syntax_ref *r = &refs[i];
+        if (!hs_strmap_has(d->x->atomic_names, r->name))
+            continue;
+        bool inside = false;
+        for (size_t k = 0; k < nspans && !inside; k++)
+            inside = r->span.offset >= spans[k].offset && r->span.offset < spans[k].offset + spans[k].length;
+        if (inside)
+            continue;
+        char *obj = r->field ? hs_printf("x->%s", r->name) : hs_xstrdup(r->name);
+        var_id v = resolve_var(d, obj, r->function);
+        free(obj);
+        if (!v.var || v.atomic_decl || strstr(v.var, "@local@")) {
+            var_free(&v);
+            continue;
+        }
+        json_t *sum = hs_strmap_get(sums, v.var);
+        if (!sum) {
+            sum = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:{}}", "var", v.var, "var_name", v.var_name,
+                            "op", "plain", "order", "n/a", "function", "", "file", d->path, "offset", 0,
+                            "ordinal", 0, "plain");
+            hs_strmap_put(sums, v.var, sum);
+            hs_vec_push(&order, sum);
+        }
+        json_t *counts = json_object_get(sum, "plain");
+        if (r->written) {
+            size_t e = r->span.offset + r->span.length;
+            while (e < tlen && isspace((unsigned char)text[e]))
+                e++;
+            bool constant = false;
+            if (e + 1 < tlen && text[e] == '=' && text[e + 1] != '=') {
+                size_t a = e + 1, b;
+                while (a < tlen && isspace((unsigned char)text[a]))
+                    a++;
+                b = a;
+                while (b < tlen && text[b] != ';' && text[b] != ',' && text[b] != ')')
+                    b++;
+                char *v2 = hs_xstrndup(text + a, b - a);
+                long long value;
+                char *end = v2 + strlen(v2);
+                while (end > v2 && isspace((unsigned char)end[-1]))
+                    *--end = 0;
+                constant = constant_text(v2, &value);
+                free(v2);
+            }
+            count_plain(counts, constant ? "writes_constant" : "writes_computed", d->path, &r->span);
+        } else if (r->address_of) {
+            /* an escape when the address is passed or stored (`f(&x)`, `p = &x`), not in an
+             * offset computation (`(char *)&c->x - (char *)c`) */
+            size_t b = r->span.offset;
+            while (b > 0 && text[b - 1] != '&')
+                b--;
+            if (b > 0)
+                b--;
+            while (b > 0 && isspace((unsigned char)text[b - 1]))
+                b--;
+            char prev = b > 0 ? text[b - 1] : 0;
+            if (prev == '(' || prev == ',' || prev == '=')
+                count_plain(counts, "address_taken", d->path, &r->span);
+        } else {
+            count_plain(counts, "reads", d->path, &r->span);
+            if (r->in_loop_condition)
+                count_plain(counts, "loads_loop_condition", d->path, &r->span);
+            else if (r->in_condition) {
+                count_plain(counts, "loads_condition", d->path, &r->span);
+                if (r->limit_test)
+                    count_plain(counts, "loads_limit", d->path, &r->span);
+            }
+        }
+        var_free(&v);
+    }
+    for (size_t i = 0; i < order.len; i++)
+        json_array_append_new(d->atomics, order.items[i]);
+    hs_vec_free(&order);
+    hs_strmap_delete(sums);
+}
+
 static void file_facts(nb_doc *d)
 {
     nb_index *x = d->x;
@@ -1295,6 +1527,8 @@ static void file_facts(nb_doc *d)
 
     /* calls, clock reads, atomics and events, function by function */
     hs_vec pending = {0};
+    hs_syntax_span *spans = NULL; /* calls that made atomic facts: their operands are no plain uses */
+    size_t nspans = 0, cap_spans = 0;
     for (size_t fi = 0; fi < nfn; fi++) {
         const hs_syntax_function *fn = &fns[fi];
         const char *caller = fn_usr(d, fi);
@@ -1320,6 +1554,7 @@ static void file_facts(nb_doc *d)
                           .result_used = c->result_used, .in_condition = c->in_condition,
                           .in_loop_condition = c->in_loop_condition, .ordinal = 0};
             ctx.returned = starts_with_word(text, tlen, c->statement_offset, "return");
+            size_t atomics_before = json_array_size(d->atomics);
             char *call_text = hs_xstrndup(text + c->span.offset, c->span.length);
             ctx.span_text = call_text;
             const macro_def *md = c->callee && !c->object ? choose_macro(x, c->callee, 0) : NULL;
@@ -1328,7 +1563,7 @@ static void file_facts(nb_doc *d)
                 /* through a macro: the expansion's API calls, at the macro's use */
                 char *body = substitute(md->m, (const char *const *)av, c->nargs);
                 hs_vec found = {0};
-                calls_in_text(x, hs_syntax_file_lang(f), body, 0, &found);
+                calls_in_text(x, hs_syntax_file_lang(f), body, 0, &found, false);
                 free(body);
                 ctx.macro = true;
                 ctx.macro_name = c->callee;
@@ -1347,9 +1582,29 @@ static void file_facts(nb_doc *d)
                 api_call(d, &ctx, c, c->callee, c->object, av, c->nargs, &seq, blocking_seq, fn_blocks, &nreads,
                          &pending);
             }
-            /* the call edge */
+            if (json_array_size(d->atomics) > atomics_before) {
+                spans = hs_array_append(spans, &nspans, &cap_spans, sizeof *spans);
+                spans[nspans - 1] = c->span;
+            }
+            /* the call edges: through a macro, to what its expansion calls */
             json_t *e = NULL;
-            if (c->callee && !md) {
+            const hs_vec *via_macro = c->callee && !c->object && !is_function
+                                          ? macro_callees(x, hs_syntax_file_lang(f), c->callee) : NULL;
+            if (via_macro) {
+                for (size_t m = 0; m < via_macro->len; m++) {
+                    const char *name = via_macro->items[m];
+                    const char *usr = resolve_name(d, name, fn->name);
+                    char *unknown = usr ? NULL : hs_printf("ts:F@%s", name);
+                    json_t *me = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:b}", "caller", caller, "callee",
+                                           usr ? usr : unknown, "callee_name", name, "file", d->path, "line",
+                                           (json_int_t)c->span.line, "column", (json_int_t)c->span.column,
+                                           "in_loop", c->loop_depth > 0, "error_path", c->error_path);
+                    if (c->loop_depth > 0)
+                        json_object_set_new(me, "loop", json_integer((json_int_t)c->loop_offset));
+                    json_array_append_new(d->calls, me);
+                    free(unknown);
+                }
+            } else if (c->callee && !md) {
                 bool field_call = c->object != NULL;
                 const char *usr = NULL;
                 if (!field_call)
@@ -1446,6 +1701,9 @@ static void file_facts(nb_doc *d)
                    update_api(u->op, u->prefix), u->target, u->value, u->op == HS_SYNTAX_UPDATE_ASSIGN);
         free(t);
     }
+
+    plain_uses(d, spans, nspans);
+    free(spans);
 
     /* function addresses in initializers: designated (`.proc = f`), positional by the struct's
      * fields, or (a macro in between) into every pointer field of the struct */
@@ -1578,6 +1836,8 @@ void hs_nobuild_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *
     x.macros = hs_strmap_create();
     x.macro_choice = hs_strmap_create();
     x.fn_names = hs_strmap_create();
+    x.macro_calls = hs_strmap_create();
+    x.atomic_names = hs_strmap_create();
     char **errors = hs_xcalloc(n ? n : 1, sizeof *errors);
     for (size_t i = 0; i < n; i++) {
         hs_syntax_lang lang = hs_syntax_lang_for_command(tus[i]->file, (const char *const *)tus[i]->argv,
@@ -1596,6 +1856,7 @@ void hs_nobuild_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *
     if (opt->progress)
         fprintf(stderr, "\r\033[K");
     index_atomic_fields(&x);
+    collect_atomic_names(&x);
     for (size_t i = 0; i < n; i++) {
         hs_tu_result r = {0};
         if (x.files[i]) {
@@ -1631,6 +1892,8 @@ void hs_nobuild_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *
     free_multi(x.macros, true);
     hs_strmap_delete(x.macro_choice);
     hs_strmap_delete(x.fn_names);
+    free_multi(x.macro_calls, false);
+    hs_strmap_delete(x.atomic_names);
     for (size_t i = 0; i < x.owned.len; i++)
         free(x.owned.items[i]);
     hs_vec_free(&x.owned);

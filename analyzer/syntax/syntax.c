@@ -58,6 +58,8 @@ struct hs_syntax_file {
     size_t nmacros, cap_macros;
     hs_syntax_branch *branches;
     size_t nbranches, cap_branches;
+    hs_syntax_ref *refs;
+    size_t nrefs, cap_refs;
     const char **file_addr;
     size_t nfile_addr, cap_file_addr;
 };
@@ -93,6 +95,7 @@ typedef struct {
     size_t narms;
     size_t lambdas[64];
     size_t statement;       /* start of the current statement */
+    TSNode written, address, limit; /* the operand a parent marked: assigned, &, compared to a limit */
 } walker;
 
 /* ---- small helpers ---- */
@@ -991,6 +994,40 @@ static void walk_compound(walker *w, TSNode n, unsigned depth)
     w->error_path = saved;
 }
 
+static TSNode unparen(TSNode n)
+{
+    while (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
+        n = ts_node_named_child(n, 0);
+    return n;
+}
+
+static bool small_constant(walker *w, TSNode n)
+{
+    n = unparen(n);
+    if (is(n, "unary_expression") && ts_node_named_child_count(n) == 1)
+        n = unparen(ts_node_named_child(n, 0));
+    if (!is(n, "number_literal"))
+        return false;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    return b - a == 1 && (w->f->text[a] == '0' || w->f->text[a] == '1');
+}
+
+static void record_ref(walker *w, TSNode n, TSNode name, bool is_field)
+{
+    hs_syntax_file *f = w->f;
+    f->refs = hs_array_append(f->refs, &f->nrefs, &f->cap_refs, sizeof *f->refs);
+    hs_syntax_ref *r = &f->refs[f->nrefs - 1];
+    r->name = node_text(w, name);
+    r->field = is_field;
+    r->function = w->fn;
+    r->span = span_of(n);
+    r->written = !ts_node_is_null(w->written) && ts_node_eq(w->written, n);
+    r->address_of = !ts_node_is_null(w->address) && ts_node_eq(w->address, n);
+    r->limit_test = !ts_node_is_null(w->limit) && ts_node_eq(w->limit, n);
+    r->in_condition = w->in_condition > 0;
+    r->in_loop_condition = w->in_loop_condition > 0;
+}
+
 static void walk(walker *w, TSNode n, unsigned depth)
 {
     if (depth > HS_SYNTAX_MAX_DEPTH)
@@ -1018,7 +1055,10 @@ static void walk(walker *w, TSNode n, unsigned depth)
             }
             record_update(w, n, left, o, false, right);
             note_address(w, right);
+            TSNode saved = w->written;
+            w->written = unparen(left);
             walk_children(w, n, depth);
+            w->written = saved;
             return;
         }
         break;
@@ -1034,12 +1074,39 @@ static void walk(walker *w, TSNode n, unsigned depth)
                 walk_arm(w, n, right, 1, false, depth);
                 return;
             }
+            bool rel = (ol == 1 && (o[0] == '<' || o[0] == '>')) || (ol == 2 && (o[0] == '<' || o[0] == '>') && o[1] == '=');
+            if (rel) {
+                TSNode left = field(n, "left"), right = field(n, "right");
+                TSNode saved = w->limit;
+                w->limit = (TSNode){0};
+                if (!ts_node_is_null(right) && !small_constant(w, right))
+                    w->limit = unparen(left);
+                if (!ts_node_is_null(left))
+                    walk(w, left, depth + 1);
+                w->limit = (TSNode){0};
+                if (!ts_node_is_null(left) && !small_constant(w, left))
+                    w->limit = unparen(right);
+                if (!ts_node_is_null(right))
+                    walk(w, right, depth + 1);
+                w->limit = saved;
+                return;
+            }
         }
         break;
     case 'c':
         if (strcmp(t, "call_expression") == 0) {
             record_call(w, n);
-            walk_children(w, n, depth);
+            TSNode fn = field(n, "function");
+            if (is(fn, "field_expression")) {
+                TSNode obj = field(fn, "argument");
+                if (!ts_node_is_null(obj))
+                    walk(w, obj, depth + 1);
+            } else if (!ts_node_is_null(fn) && !is(fn, "identifier") && !is(fn, "qualified_identifier")) {
+                walk(w, fn, depth + 1);
+            }
+            TSNode args = field(n, "arguments");
+            if (!ts_node_is_null(args))
+                walk(w, args, depth + 1);
             return;
         }
         if (strcmp(t, "compound_statement") == 0) {
@@ -1087,6 +1154,15 @@ static void walk(walker *w, TSNode n, unsigned depth)
             walk_function(w, n, depth);
             return;
         }
+        if (strcmp(t, "field_expression") == 0) {
+            TSNode fl = field(n, "field");
+            if (!ts_node_is_null(fl) && w->fn != HS_SYNTAX_NONE)
+                record_ref(w, n, fl, true);
+            TSNode obj = field(n, "argument");
+            if (!ts_node_is_null(obj))
+                walk(w, obj, depth + 1);
+            return;
+        }
         if (strcmp(t, "for_statement") == 0) {
             TSNode init = field(n, "initializer");
             if (ts_node_is_null(init))
@@ -1118,6 +1194,11 @@ static void walk(walker *w, TSNode n, unsigned depth)
             bool sampled = condition_samples(w, cond);
             walk_arm(w, n, a, 0, sampled, depth);
             walk_arm(w, n, b, 1, sampled, depth);
+            return;
+        }
+        if (strcmp(t, "identifier") == 0) {
+            if (w->fn != HS_SYNTAX_NONE)
+                record_ref(w, n, n, false);
             return;
         }
         if (strcmp(t, "initializer_list") == 0) {
@@ -1222,8 +1303,14 @@ static void walk(walker *w, TSNode n, unsigned depth)
             return;
         if (strcmp(t, "pointer_expression") == 0) {
             TSNode op = field(n, "operator");
-            if (!ts_node_is_null(op) && f->text[ts_node_start_byte(op)] == '&')
+            if (!ts_node_is_null(op) && f->text[ts_node_start_byte(op)] == '&') {
                 note_address(w, field(n, "argument"));
+                TSNode saved = w->address;
+                w->address = unparen(field(n, "argument"));
+                walk_children(w, n, depth);
+                w->address = saved;
+                return;
+            }
             break;
         }
         break;
@@ -1260,7 +1347,11 @@ static void walk(walker *w, TSNode n, unsigned depth)
             bool prefix = !ts_node_is_null(op) && !ts_node_is_null(arg) &&
                           ts_node_start_byte(op) < ts_node_start_byte(arg);
             record_update(w, n, arg, inc ? HS_SYNTAX_UPDATE_INC : HS_SYNTAX_UPDATE_DEC, prefix, (TSNode){0});
-            break;
+            TSNode saved = w->written;
+            w->written = unparen(arg);
+            walk_children(w, n, depth);
+            w->written = saved;
+            return;
         }
         break;
     case 'w':
@@ -1588,6 +1679,7 @@ void hs_syntax_file_delete(hs_syntax_file *f)
     free(f->upds);
     free(f->macros);
     free(f->branches);
+    free(f->refs);
     free(f->file_addr);
     free(f->text);
     free(f->path);
@@ -1667,6 +1759,12 @@ const hs_syntax_update *hs_syntax_updates(const hs_syntax_file *f, size_t *count
 {
     *count = f->nupds;
     return f->upds;
+}
+
+const hs_syntax_ref *hs_syntax_refs(const hs_syntax_file *f, size_t *count)
+{
+    *count = f->nrefs;
+    return f->refs;
 }
 
 const hs_syntax_branch *hs_syntax_branches(const hs_syntax_file *f, size_t *count)

@@ -234,6 +234,21 @@ typedef struct hs_syntax_macro {
     bool conditional;              /* defined inside an #if / #ifdef / #ifndef block */
 } hs_syntax_macro;
 const hs_syntax_macro *hs_syntax_macros(const hs_syntax_file *f, size_t *count);
+/* A name read or written in an expression (added after "syntax API ready"): a variable (`x`)
+ * or a field (`x.f`, `p->f`: the name is `f`, the span the whole field expression). Callee
+ * names and declarators are not refs. */
+typedef struct hs_syntax_ref {
+    const char *name;
+    bool field;
+    size_t function;               /* the enclosing function, or HS_SYNTAX_NONE */
+    hs_syntax_span span;
+    bool written;                  /* the left side of an assignment, or the operand of ++/-- */
+    bool address_of;               /* the operand of `&` */
+    bool in_condition, in_loop_condition;
+    bool limit_test;               /* an operand of < > <= >= whose other side is not -1, 0 or 1 */
+} hs_syntax_ref;
+const hs_syntax_ref *hs_syntax_refs(const hs_syntax_file *f, size_t *count);
+
 /* The branch arms calls sit in (hs_syntax_call.first_branch, nbranches). */
 const hs_syntax_branch *hs_syntax_branches(const hs_syntax_file *f, size_t *count);
 
