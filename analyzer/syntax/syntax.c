@@ -286,8 +286,17 @@ static bool declares_function(TSNode d)
 {
     for (int guard = 0; guard < 64 && !ts_node_is_null(d); guard++) {
         const char *t = type_of(d);
-        if (strcmp(t, "function_declarator") == 0)
+        if (strcmp(t, "function_declarator") == 0) {
+            /* `T (*fp)(int)`: a pointer to a function, not a function */
+            TSNode inner = field(d, "declarator");
+            if (is(inner, "parenthesized_declarator")) {
+                uint32_t k = ts_node_named_child_count(inner);
+                for (uint32_t i = 0; i < k; i++)
+                    if (is(ts_node_named_child(inner, i), "pointer_declarator"))
+                        return false;
+            }
             return true;
+        }
         if (strcmp(t, "pointer_declarator") == 0 || strcmp(t, "parenthesized_declarator") == 0) {
             /* `void (*fp)(int)` is a pointer to a function, not a function */
             TSNode inner = field(d, "declarator");
