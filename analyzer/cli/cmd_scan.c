@@ -1146,6 +1146,13 @@ int hs_cli_scan(int argc, char **argv, bool judge)
         fprintf(stderr, "hotscan: judge reads facts: --shard and --facts-out are scan options\n");
         status = 2;
     }
+    if (status < 0 && o.no_build && (judge || o.shard_n)) {
+        /* The no-build mode indexes the whole tree before it writes any file's facts: a shard
+         * would resolve calls against its own part only. */
+        fprintf(stderr, "hotscan: --no-build reads the sources without a build: %s does not apply to it\n",
+                judge ? "judge" : "--shard");
+        status = 2;
+    }
     if (status < 0)
         status = run_scan(&o, argv + optind, o.npaths);
     hs_opt_set_free(&set);

@@ -169,6 +169,7 @@ typedef struct {
     hs_strmap *fn_names;       /* every defined function's last name -> 1 */
     hs_strmap *macro_calls;    /* function-like macro -> hs_vec of the names its expansion calls */
     hs_strmap *atomic_names;   /* root names passed to atomic APIs somewhere */
+    hs_strmap *atomic_decl_names; /* names some declaration gives an atomic type */
     hs_strmap *object_macros;  /* object-like macro whose body is one name -> that name */
     hs_strmap *header_statics; /* static (inline) function defined in a header -> USR */
     hs_vec *attached;          /* per TU: hs_syntax_file* of the non-C files it #includes ("x.def") */
@@ -333,9 +334,13 @@ static void index_atomic_fields(nb_index *x)
             continue;
         size_t n;
         const hs_syntax_decl *d = hs_syntax_decls(x->files[tu], &n);
-        for (size_t i = 0; i < n; i++)
-            if (d[i].scope == HS_SYNTAX_SCOPE_FIELD && !d[i].atomic && decl_atomic(x, &d[i]))
+        for (size_t i = 0; i < n; i++) {
+            bool atomic = decl_atomic(x, &d[i]);
+            if (d[i].scope == HS_SYNTAX_SCOPE_FIELD && atomic)
                 hs_strmap_put(x->field_atomic, d[i].name, (void *)1);
+            if (atomic && d[i].scope != HS_SYNTAX_SCOPE_PARAM)
+                hs_strmap_put(x->atomic_decl_names, d[i].name, (void *)1);
+        }
     }
 }
 
@@ -1021,6 +1026,7 @@ typedef struct {
     const char *text;           /* as written (the macro's name through a macro) */
     const char *span_text;      /* the whole code */
     bool result_used, in_condition, in_loop_condition, returned;
+    bool limit_test;            /* an operand of < > <= >= against a limit */
     long long ordinal;
 } op_ctx;
 
@@ -1053,6 +1059,8 @@ static void add_atomic(nb_doc *d, const op_ctx *c, const char *op, const char *o
     json_object_set_new(o, "form", json_string(form));
     json_object_set_new(o, "api", json_string(api));
     json_object_set_new(o, "use", json_string(use_of(c)));
+    if (c->limit_test && (c->in_condition || c->in_loop_condition))
+        json_object_set_new(o, "limit_test", json_true());
     json_object_set_new(o, "function", json_string(c->fn_usr));
     json_object_set_new(o, "function_name", json_string(c->fn_name));
     add_site(o, d->path, c->site);
@@ -1449,6 +1457,43 @@ static void count_plain(json_t *counts, const char *what, const char *file, cons
     free(where);
 }
 
+/* Was the `&` in front of this reference passed or stored (`f(&x)`, `p = &x`), rather than
+ * used in an offset computation (`(char *)&c->x - (char *)c`)? */
+static bool address_escapes(const char *text, const hs_syntax_ref *r)
+{
+    size_t b = r->span.offset;
+    while (b > 0 && text[b - 1] != '&')
+        b--;
+    if (b > 0)
+        b--;
+    while (b > 0 && isspace((unsigned char)text[b - 1]))
+        b--;
+    char prev = b > 0 ? text[b - 1] : 0;
+    return prev == '(' || prev == ',' || prev == '=';
+}
+
+static void atomic_ref(nb_doc *d, const hs_syntax_ref *r, const char *text, size_t tlen, const var_id *v)
+{
+    (void)tlen;
+    if (r->written || r->function == HS_SYNTAX_NONE)
+        return;
+    size_t nfn;
+    const hs_syntax_function *fns = hs_syntax_functions(d->f, &nfn);
+    char *t = hs_xstrndup(text + r->span.offset, r->span.length);
+    op_ctx ctx = {.site = &r->span, .fn = r->function, .fn_usr = fn_usr(d, r->function),
+                  .fn_name = fns[r->function].name, .text = t, .span_text = t, .result_used = true,
+                  .in_condition = r->in_condition, .in_loop_condition = r->in_loop_condition,
+                  .limit_test = r->limit_test};
+    bool cpp = strstr(v->decl->type, "atomic<") != NULL;
+    if (r->address_of) {
+        if (address_escapes(text, r))
+            add_atomic(d, &ctx, "escape", "n/a", "escape", "&", t, NULL, false);
+    } else {
+        add_atomic(d, &ctx, "load", "seq_cst", cpp ? "operator" : "c11_operator", "read", t, NULL, false);
+    }
+    free(t);
+}
+
 /* One "plain" summary per variable of atomic_names this file uses without an atomic API:
  * reads (in conditions, loop conditions, against limits), writes (constant or computed),
  * addresses taken. */
@@ -1461,7 +1506,8 @@ static void plain_uses(nb_doc *d, const hs_syntax_span *spans, size_t nspans)
     hs_vec order = {0};
     for (size_t i = 0; i < nr; i++) {
         const hs_syntax_ref *r = &refs[i];
-        if (!hs_strmap_has(d->x->atomic_names, r->name))
+        bool named = hs_strmap_has(d->x->atomic_names, r->name);
+        if (!named && !hs_strmap_has(d->x->atomic_decl_names, r->name))
             continue;
         bool inside = false;
         for (size_t k = 0; k < nspans && !inside; k++)
@@ -1474,7 +1520,14 @@ static void plain_uses(nb_doc *d, const hs_syntax_span *spans, size_t nspans)
         char *obj = r->field ? hs_printf("x->%s", r->name) : hs_xstrdup(r->name);
         var_id v = resolve_var(d, obj, r->function);
         free(obj);
-        if (!v.var || v.atomic_decl || strstr(v.var, "@local@")) {
+        if (v.var && v.atomic_decl && !strstr(v.var, "@local@")) {
+            /* an object declared atomic: a read is a seq_cst load (clang's implicit operator T),
+             * its address passed on an escape; writes are the operators' facts */
+            atomic_ref(d, r, text, tlen, &v);
+            var_free(&v);
+            continue;
+        }
+        if (!named || !v.var || v.atomic_decl || strstr(v.var, "@local@")) {
             var_free(&v);
             continue;
         }
@@ -1509,17 +1562,7 @@ static void plain_uses(nb_doc *d, const hs_syntax_span *spans, size_t nspans)
             }
             count_plain(counts, constant ? "writes_constant" : "writes_computed", d->path, &r->span);
         } else if (r->address_of) {
-            /* an escape when the address is passed or stored (`f(&x)`, `p = &x`), not in an
-             * offset computation (`(char *)&c->x - (char *)c`) */
-            size_t b = r->span.offset;
-            while (b > 0 && text[b - 1] != '&')
-                b--;
-            if (b > 0)
-                b--;
-            while (b > 0 && isspace((unsigned char)text[b - 1]))
-                b--;
-            char prev = b > 0 ? text[b - 1] : 0;
-            if (prev == '(' || prev == ',' || prev == '=')
+            if (address_escapes(text, r))
                 count_plain(counts, "address_taken", d->path, &r->span);
         } else {
             count_plain(counts, "reads", d->path, &r->span);
@@ -1983,6 +2026,7 @@ void hs_nobuild_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *
     x.fn_names = hs_strmap_create();
     x.macro_calls = hs_strmap_create();
     x.atomic_names = hs_strmap_create();
+    x.atomic_decl_names = hs_strmap_create();
     x.object_macros = hs_strmap_create();
     x.header_statics = hs_strmap_create();
     x.attached = hs_xcalloc(n ? n : 1, sizeof *x.attached);
@@ -2044,6 +2088,7 @@ void hs_nobuild_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *
     hs_strmap_delete(x.fn_names);
     free_multi(x.macro_calls, false);
     hs_strmap_delete(x.atomic_names);
+    hs_strmap_delete(x.atomic_decl_names);
     hs_strmap_delete(x.object_macros);
     hs_strmap_delete(x.header_statics);
     for (size_t i = 0; i < n; i++) {

@@ -277,6 +277,94 @@ static void test_broken_text(void **state)
     hs_syntax_parser_delete(p);
 }
 
+static const char more_c[] =
+    "#define BUMP(p, n) __atomic_add_fetch((p), (n), __ATOMIC_SEQ_CST)\n" /* 1 */
+    "extern void (*hook)(int);\n"                                       /* 2 */
+    "int f(struct s *x, int limit) {\n"                                 /* 3 */
+    "    while (x->busy < limit)\n"                                     /* 4 */
+    "        spin();\n"                                                 /* 5 */
+    "    if (x->n > 0) { a(); return 1; } else { b(); }\n"              /* 6 */
+    "    x->count = 7;\n"                                               /* 7 */
+    "    g(&x->count);\n"                                               /* 8 */
+    "    while (check(x) && ok())\n"                                    /* 9 */
+    "        ;\n"                                                       /* 10 */
+    "    return 0;\n"                                                   /* 11 */
+    "}\n";
+
+static void test_refs_branches_macros(void **state)
+{
+    (void)state;
+    hs_syntax_file *f = parse("m.c", more_c, HS_SYNTAX_C);
+    size_t nm;
+    const hs_syntax_macro *m = hs_syntax_macros(f, &nm);
+    assert_int_equal(nm, 1);
+    assert_string_equal(m[0].params, "p,n");
+    assert_false(m[0].conditional);
+
+    size_t nd;
+    const hs_syntax_decl *d = hs_syntax_decls(f, &nd);
+    bool hook = false;
+    for (size_t i = 0; i < nd; i++)
+        hook |= strcmp(d[i].name, "hook") == 0; /* a function pointer is a variable */
+    assert_true(hook);
+
+    size_t nr;
+    const hs_syntax_ref *r = hs_syntax_refs(f, &nr);
+    bool busy = false, count_written = false, count_address = false, n_cond = false;
+    for (size_t i = 0; i < nr; i++) {
+        if (strcmp(r[i].name, "busy") == 0) {
+            busy = true;
+            assert_true(r[i].field);
+            assert_true(r[i].in_loop_condition);
+            assert_true(r[i].limit_test);
+        }
+        if (strcmp(r[i].name, "count") == 0 && r[i].span.line == 7)
+            count_written = r[i].written;
+        if (strcmp(r[i].name, "count") == 0 && r[i].span.line == 8)
+            count_address = r[i].address_of;
+        if (strcmp(r[i].name, "n") == 0) {
+            n_cond = r[i].in_condition && !r[i].in_loop_condition;
+            assert_false(r[i].limit_test); /* compared with 0 */
+        }
+    }
+    assert_true(busy && count_written && count_address && n_cond);
+
+    size_t nc, nb;
+    const hs_syntax_call *c = hs_syntax_calls(f, &nc);
+    const hs_syntax_branch *br = hs_syntax_branches(f, &nb);
+    const hs_syntax_call *a = NULL, *b = NULL, *spin = NULL, *ok = NULL;
+    for (size_t i = 0; i < nc; i++) {
+        if (!c[i].callee)
+            continue;
+        if (strcmp(c[i].callee, "a") == 0)
+            a = &c[i];
+        if (strcmp(c[i].callee, "b") == 0)
+            b = &c[i];
+        if (strcmp(c[i].callee, "spin") == 0)
+            spin = &c[i];
+        if (strcmp(c[i].callee, "ok") == 0)
+            ok = &c[i];
+    }
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(a->nbranches, 1);
+    assert_int_equal(b->nbranches, 1);
+    const hs_syntax_branch *ba = &br[a->first_branch], *bb = &br[b->first_branch];
+    assert_int_equal(ba->node, bb->node);      /* one if */
+    assert_int_equal(ba->arm, 0);
+    assert_int_equal(bb->arm, 1);
+    assert_true(ba->exit_until > 0);           /* the then-arm returns */
+    assert_int_equal(bb->exit_until, 0);
+    assert_non_null(spin);
+    assert_false(spin->in_loop_condition);
+    assert_int_equal(spin->loop_depth, 1);
+    assert_non_null(ok);
+    assert_true(ok->in_loop_condition);
+    assert_int_equal(ok->nbranches, 1);        /* the right side of && */
+    assert_int_equal(br[ok->first_branch].arm, 1);
+    hs_syntax_file_delete(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_cpp_file),
         cmocka_unit_test(test_language),
         cmocka_unit_test(test_broken_text),
+        cmocka_unit_test(test_refs_branches_macros),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
