@@ -1010,6 +1010,21 @@ static TSNode unparen(TSNode n)
     return n;
 }
 
+/* The named object an operand is: `(x)`, `x[i]`, `p->a[i]` -> the name or field expression. */
+static TSNode operand_object(TSNode n)
+{
+    for (int guard = 0; guard < 16; guard++) {
+        n = unparen(n);
+        if (!is(n, "subscript_expression"))
+            return n;
+        TSNode inner = field(n, "argument");
+        if (ts_node_is_null(inner))
+            return n;
+        n = inner;
+    }
+    return n;
+}
+
 static bool small_constant(walker *w, TSNode n)
 {
     n = unparen(n);
@@ -1065,7 +1080,7 @@ static void walk(walker *w, TSNode n, unsigned depth)
             record_update(w, n, left, o, false, right);
             note_address(w, right);
             TSNode saved = w->written;
-            w->written = unparen(left);
+            w->written = operand_object(left);
             walk_children(w, n, depth);
             w->written = saved;
             return;
@@ -1089,12 +1104,12 @@ static void walk(walker *w, TSNode n, unsigned depth)
                 TSNode saved = w->limit;
                 w->limit = (TSNode){0};
                 if (!ts_node_is_null(right) && !small_constant(w, right))
-                    w->limit = unparen(left);
+                    w->limit = operand_object(left);
                 if (!ts_node_is_null(left))
                     walk(w, left, depth + 1);
                 w->limit = (TSNode){0};
                 if (!ts_node_is_null(left) && !small_constant(w, left))
-                    w->limit = unparen(right);
+                    w->limit = operand_object(right);
                 if (!ts_node_is_null(right))
                     walk(w, right, depth + 1);
                 w->limit = saved;
@@ -1315,7 +1330,7 @@ static void walk(walker *w, TSNode n, unsigned depth)
             if (!ts_node_is_null(op) && f->text[ts_node_start_byte(op)] == '&') {
                 note_address(w, field(n, "argument"));
                 TSNode saved = w->address;
-                w->address = unparen(field(n, "argument"));
+                w->address = operand_object(field(n, "argument"));
                 walk_children(w, n, depth);
                 w->address = saved;
                 return;
@@ -1357,7 +1372,7 @@ static void walk(walker *w, TSNode n, unsigned depth)
                           ts_node_start_byte(op) < ts_node_start_byte(arg);
             record_update(w, n, arg, inc ? HS_SYNTAX_UPDATE_INC : HS_SYNTAX_UPDATE_DEC, prefix, (TSNode){0});
             TSNode saved = w->written;
-            w->written = unparen(arg);
+            w->written = operand_object(arg);
             walk_children(w, n, depth);
             w->written = saved;
             return;
