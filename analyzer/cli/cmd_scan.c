@@ -21,6 +21,7 @@
 #include "hotscan/findings.h"
 #include "hotscan/judge.h"
 #include "hotscan/merge.h"
+#include "hotscan/nobuild.h"
 #include "hotscan/program.h"
 #include "hotscan/suppress.h"
 #include "hotscan/facts.h"
@@ -67,6 +68,7 @@ typedef struct {
     const char *profile;      /* a measured profile: the source of hotness, and the ranking */
     double profile_threshold; /* percent of samples a hot root's inclusive share reaches */
     bool keep_unsampled;      /* findings in never-sampled functions keep their confidence */
+    bool no_build;            /* --no-build (or no database found, no PATHs): tree-sitter facts only */
     int argc_all;             /* argv's words, the compiler flags after "--" included */
     int npaths;               /* PATHs: argv[optind] on, before any "--" */
 } scan_options;
@@ -119,6 +121,11 @@ static void scan_usage(FILE *out, bool judge)
             "                       every file it includes are unchanged (default: .cache/hotscan\n"
             "                       beside the compile database, else $XDG_CACHE_HOME/hotscan)\n"
             "  --no-cache           parse every TU; read and write no cache\n"
+            "  --no-build           no compile database: read every C/C++ file under PATHs (or\n"
+            "                       the root) with tree-sitter alone; findings are marked as from\n"
+            "                       syntax only, at most medium confidence, with no fix-its (the\n"
+            "                       default when no compile_commands.json is found and no PATH\n"
+            "                       is given)\n"
             "  --shard K/N          scan only the K-th of N parts of the TUs (1 <= K <= N), for a CI\n"
             "                       matrix; with --facts-out, 'hotscan judge' joins the parts\n"
             "  --facts-out DIR      write each TU's facts to DIR for 'hotscan judge' and stop there\n"
@@ -172,7 +179,8 @@ enum {
     OPT_EXIT_ZERO, OPT_MIN_CONFIDENCE, OPT_FACTS_DIR, OPT_FIX_LEVEL, OPT_EXPORT_FIXES, OPT_PATCH, OPT_FIX,
     OPT_MEMORY, OPT_REPORT_UNUSED, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXCLUDE,
     OPT_EXTRA_ARG, OPT_EXTRA_ARG_BEFORE, OPT_BASELINE, OPT_DIFF_BASE, OPT_DOCS_URL,
-    OPT_PROFILE, OPT_PROFILE_THRESHOLD, OPT_KEEP_UNSAMPLED, OPT_CACHE, OPT_NO_CACHE, OPT_SHARD, OPT_FACTS_OUT
+    OPT_PROFILE, OPT_PROFILE_THRESHOLD, OPT_KEEP_UNSAMPLED, OPT_CACHE, OPT_NO_CACHE, OPT_SHARD, OPT_FACTS_OUT,
+    OPT_NO_BUILD
 };
 
 /* The option table: the command line and .hotscan.yml (whose keys are these long names). */
@@ -199,6 +207,7 @@ static const struct option scan_longopts[] = {
     {"facts-dir", required_argument, NULL, OPT_FACTS_DIR},
     {"cache", required_argument, NULL, OPT_CACHE},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+    {"no-build", no_argument, NULL, OPT_NO_BUILD},
     {"shard", required_argument, NULL, OPT_SHARD},
     {"facts-out", required_argument, NULL, OPT_FACTS_OUT},
     {"profile", required_argument, NULL, OPT_PROFILE},
@@ -331,6 +340,9 @@ static int apply_option(scan_options *o, int c, const char *arg)
         break;
     case OPT_CACHE:
         o->cache_dir = arg;
+        break;
+    case OPT_NO_BUILD:
+        o->no_build = true;
         break;
     case OPT_NO_CACHE:
         o->no_cache = true;
@@ -929,10 +941,27 @@ static int run_scan(scan_options *o, char **paths, int npaths)
             return 2;
         }
     }
+    /* No compile database where discovery looks (-p not given, ./build or .) and no PATH:
+     * until issue 15 an error; now the no-build mode over the root, as cppcheck and Semgrep
+     * read a tree without a build. PATHs without a database keep libclang with default flags. */
+    bool auto_no_build = false;
+    if (!o->judge && !o->no_build && !o->database && npaths == 0 &&
+        access("build/compile_commands.json", R_OK) != 0 && access("compile_commands.json", R_OK) != 0) {
+        o->no_build = true;
+        auto_no_build = true;
+    }
     hs_discovery disc;
     char *err = NULL;
-    bool found = o->judge ? hs_discover_from_facts(paths, npaths, &disc, &err)
-                          : hs_discover(o->database, paths, npaths, &disc, &err);
+    bool found = o->judge      ? hs_discover_from_facts(paths, npaths, &disc, &err)
+                 : o->no_build ? hs_nobuild_discover(paths, npaths, root, &disc, &err)
+                               : hs_discover(o->database, paths, npaths, &disc, &err);
+    if (found && o->no_build && !o->quiet)
+        hs_vec_push(&disc.notes,
+                    hs_printf("%sreading %zu C/C++ file%s with tree-sitter only (no build): findings are from "
+                              "syntax only, at most medium confidence, without fix-its; a compile database "
+                              "(cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, bear -- make) gives the full analysis",
+                              auto_no_build ? "no compile_commands.json in ./build or .; " : "", disc.tus.len,
+                              disc.tus.len == 1 ? "" : "s"));
     if (!found) {
         fprintf(stderr, "hotscan: error: %s\n", err);
         free(err);
@@ -950,7 +979,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     /* A judge's TUs were excluded and adjusted by the scan that wrote their facts. */
     if (!o->judge) {
         drop_excluded_tus(o, root, &disc);
-        adjust_commands(o, &disc);
+        if (!o->no_build)
+            adjust_commands(o, &disc);
     }
     if (o->shard_n) {
         disc.selected_tus = disc.tus.len;
@@ -968,7 +998,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_tu_result *results = hs_xcalloc(n ? n : 1, sizeof *results);
     if (o->tu_memory > 0 && !hs_tu_memory_enforced() && !o->quiet)
         fprintf(stderr, "hotscan: note: --tu-memory is not enforced in this sanitizer build\n");
-    hs_facts_cache *cache = o->judge ? NULL : open_cache(o, &disc, rd);
+    hs_facts_cache *cache = o->judge || o->no_build ? NULL : open_cache(o, &disc, rd);
     hs_pool_options pool = {.jobs = o->jobs, .tu_timeout = o->tu_timeout, .tu_memory = o->tu_memory,
                             .rd = rd, .root = root, .cache = cache,
                             /* Whole facts for --facts-dir and for the cache: a TU's cached
@@ -983,6 +1013,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     int status = 0;
     if (o->judge)
         replay_facts(&disc, &merge);
+    else if (o->no_build)
+        hs_nobuild_extract_all((hs_tu_input **)disc.tus.items, n, &pool);
     else if (!hs_extract_all((hs_tu_input **)disc.tus.items, n, &pool, results, &err)) {
         fprintf(stderr, "hotscan: error: %s\n", err);
         free(err);
@@ -1012,6 +1044,11 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     json_t *extra;
     hs_profile_map *pmap = profile ? hs_profile_map_program(profile, merge.program, o->profile_threshold) : NULL;
     json_t *findings = hs_judge_run(merge.program, rd, &jo, &extra);
+    if (o->no_build) {
+        hs_nobuild_mark_findings(findings);
+        if (json_is_object(json_object_get(extra, "summary")))
+            json_object_set_new(json_object_get(extra, "summary"), "from_syntax", json_true());
+    }
     if (pmap) {
         hs_profile_annotate(pmap, findings, o->keep_unsampled);
         json_object_set_new(json_object_get(extra, "summary"), "profile", hs_profile_summary(pmap));
@@ -1039,8 +1076,9 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_findings_drop_marked(shown, "baselined");
     hs_findings_drop_marked(shown, "outside_diff");
     /* The cache stays open for verification: it keeps each reparse's verdict. */
-    hs_fix_verify(shown, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
-                  stderr);
+    if (!o->no_build) /* from syntax: no fixes to verify */
+        hs_fix_verify(shown, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
+                      stderr);
     pool.cache = NULL;
     hs_facts_cache_close(cache);
     json_decref(shown);
@@ -1113,6 +1151,13 @@ int hs_cli_scan(int argc, char **argv, bool judge)
     int status = parse_options(argc, argv, &o, &set);
     if (status < 0 && judge && (o.shard_n || o.extract_only)) {
         fprintf(stderr, "hotscan: judge reads facts: --shard and --facts-out are scan options\n");
+        status = 2;
+    }
+    if (status < 0 && o.no_build && (judge || o.shard_n)) {
+        /* The no-build mode indexes the whole tree before it writes any file's facts: a shard
+         * would resolve calls against its own part only. */
+        fprintf(stderr, "hotscan: --no-build reads the sources without a build: %s does not apply to it\n",
+                judge ? "judge" : "--shard");
         status = 2;
     }
     if (status < 0)

@@ -43,8 +43,10 @@ bool hs_emit_text(FILE *out, json_t *report, bool color)
         const char *sev_color = strcmp(sev, "error") == 0 ? p->error
                                 : strcmp(sev, "warning") == 0 ? p->warning
                                                               : p->note;
-        fprintf(out, "%s%s:%lld:%lld:%s %s%s:%s %s [%s]\n", p->bold, str(f, "file"), num(f, "line"),
-                num(f, "column"), p->reset, sev_color, sev, p->reset, str(f, "message"), str(f, "rule"));
+        /* A finding of the no-build mode (--no-build) says so: tree-sitter saw it, no compiler. */
+        fprintf(out, "%s%s:%lld:%lld:%s %s%s:%s %s [%s]%s\n", p->bold, str(f, "file"), num(f, "line"),
+                num(f, "column"), p->reset, sev_color, sev, p->reset, str(f, "message"), str(f, "rule"),
+                json_is_true(json_object_get(f, "from_syntax")) ? " [from syntax]" : "");
         json_t *prof = json_object_get(f, "profile");
         if (prof) {
             char msg[1024];

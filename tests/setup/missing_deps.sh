@@ -21,5 +21,11 @@ expect "no libclang 19 names libclang-19-dev" "apt-get install libclang-19-dev" 
   cmake -S "$src" -B "$work/a" -DHOTSCAN_LLVM_ROOT="$work/no-llvm"
 expect "no jansson names libjansson-dev" "apt-get install libjansson-dev" \
   env PKG_CONFIG_LIBDIR="$work/empty" cmake -S "$src" -B "$work/b"
-echo "$((2 - fails)) passed, $fails failed"
+# The grammars come from npm: an npm that fails (no network) must say what to do instead.
+mkdir -p "$work/fakebin" "$work/grammars"
+printf '#!/bin/sh\necho "npm ERR! network request failed" >&2\nexit 1\n' >"$work/fakebin/npm"
+chmod +x "$work/fakebin/npm"
+expect "npm failing names the tarball to download" "registry.npmjs.org/tree-sitter-c/-/tree-sitter-c-0.23.6.tgz" \
+  env PATH="$work/fakebin:$PATH" cmake -S "$src" -B "$work/c" -DHOTSCAN_GRAMMAR_DIR="$work/grammars"
+echo "$((3 - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

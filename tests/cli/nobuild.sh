@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# The no-build mode (scan --no-build, issue 15): a small tree without a compile database read
+# with tree-sitter alone. Positives: a clock read reached from a hot root through a header's
+# inline function, a seq_cst counter bumped through a wrapper macro; negatives: a relaxed
+# macro, a compare-and-swapped flag, a clock read nothing hot reaches, a C++ member `load` on
+# an object not declared atomic. Every finding is marked from syntax, at most medium, without
+# fix-its (JSON, SARIF, text); no database and no PATH falls back to it; with a database the
+# full analysis runs. Usage: nobuild.sh /path/to/hotscan
+set -u
+HOTSCAN=$(realpath "$1")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/check.sh"
+
+run() {
+    (cd "$work/proj" && "$HOTSCAN" "$@" >"$work/out" 2>"$work/err")
+    status=$?
+}
+err_has() { grep -q -- "$1" "$work/err"; }
+out_has() { grep -q -- "$1" "$work/out"; }
+# py EXPR: EXPR over the JSON report `d` and its findings `f` must be true.
+py() { python3 -c "import json,sys; d=json.load(open('$work/out')); f=d['findings']; sys.exit(0 if ($1) else 1)"; }
+at() { echo "any(x['rule']=='$1' and x['file']=='$2' and x['line']==$3 for x in f)"; }
+
+mkdir -p "$work/proj/src"
+cat >"$work/proj/src/server.h" <<'C'
+#include <time.h>
+#define STAT_INC(p) __atomic_add_fetch((p), 1, __ATOMIC_SEQ_CST)
+#define STAT_INC_RELAXED(p) __atomic_add_fetch((p), 1, __ATOMIC_RELAXED)
+struct counters { long long requests; long long relaxed_hits; long long claimed; };
+extern struct counters stats;
+static inline long now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+C
+cat >"$work/proj/src/loop.c" <<'C'
+#include "server.h"
+struct counters stats;
+void handle(int fd);
+void event_loop(void)
+{
+    for (;;)
+        handle(0);
+}
+C
+cat >"$work/proj/src/handle.c" <<'C'
+#include "server.h"
+void handle(int fd)
+{
+    long t = now_us();
+    STAT_INC(&stats.requests);
+    STAT_INC_RELAXED(&stats.relaxed_hits);
+    (void)t;
+    (void)fd;
+}
+long startup_stamp(void)
+{
+    return (long)time(NULL);
+}
+C
+cat >"$work/proj/src/claim.c" <<'C'
+#include "server.h"
+int try_claim(void)
+{
+    long long zero = 0;
+    return __atomic_compare_exchange_n(&stats.claimed, &zero, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+void reclaim(void) { STAT_INC(&stats.claimed); }
+C
+cat >"$work/proj/src/hits.c" <<'C'
+static long long hits;
+void hit(void) { __atomic_add_fetch(&hits, 1, __ATOMIC_SEQ_CST); }
+C
+cat >"$work/proj/src/box.cpp" <<'C'
+#include <atomic>
+struct Box { long load() const { return v; } long v; };
+std::atomic<long> served{0};
+long peek(const Box &b) { return b.load(); }
+void serve() { served.fetch_add(1); }
+C
+
+# --- findings from syntax, marked ---
+run scan --no-build --hot event_loop --format json --min-confidence low
+check "findings exit 1" test "$status" -eq 1
+check "the note says syntax only" err_has "with tree-sitter only (no build)"
+check "clock read through a header's inline function" py "$(at timer-hot-path src/server.h 9)"
+check "seq_cst counter through a wrapper macro" py "$(at atomic-seqcst-counter src/handle.c 5)"
+check "std::atomic fetch_add" py "$(at atomic-seqcst-counter src/box.cpp 5)"
+check "no relaxed-macro finding" py "not any(x['line']==6 and x['file']=='src/handle.c' for x in f)"
+check "no compare-and-swapped flag" py "not any(x['file']=='src/claim.c' for x in f)"
+check "no read nothing hot reaches" py "not any(x['line']==12 and x['file']=='src/handle.c' for x in f)"
+check "no lookalike load() on a plain object" py "not any(x['file']=='src/box.cpp' and x['line']==4 for x in f)"
+check "every finding from_syntax" py "f and all(x.get('from_syntax') is True for x in f)"
+check "none above medium" py "all(x['confidence'] in ('medium','low') for x in f)"
+check "no fix-its" py "all(not x.get('fixes') for x in f)"
+check "the fix a build would verify is withheld" py "any(x['file']=='src/hits.c' and x['line']==2 and 'syntax only' in x.get('fix_unavailable','') for x in f)"
+check "the summary says so" py "d['summary'].get('from_syntax') is True"
+check "headers are TUs too" py "d['summary']['translation_units'] == 6"
+
+run scan --no-build --hot event_loop --format sarif --min-confidence low
+python3 -c "import json,sys; d=json.load(open('$work/out')); r=d['runs'][0]['results']; sys.exit(0 if r and all(x['properties'].get('from_syntax') is True and 'fixes' not in x for x in r) else 1)"
+check "SARIF results carry from_syntax, no fixes" test $? -eq 0
+run scan --no-build --hot event_loop --min-confidence low --color never
+check "text marks [from syntax]" out_has "\[atomic-seqcst-counter\] \[from syntax\]"
+run scan --no-build --hot event_loop --min-confidence low --patch "$work/fix.diff"
+check "--patch writes no fix" test ! -s "$work/fix.diff"
+
+# --- no database, no PATH: the no-build mode by itself ---
+run scan --hot event_loop --format json --min-confidence low
+check "falls back without a database" err_has "no compile_commands.json in ./build or .; reading 6 C/C++ files"
+check "the same findings" py "$(at atomic-seqcst-counter src/handle.c 5) and all(x.get('from_syntax') for x in f)"
+# PATHs without a database keep libclang's default flags, as before
+run scan --format json --min-confidence low src/handle.c src/loop.c --hot event_loop
+check "PATHs without a database: libclang" py "not any(x.get('from_syntax') for x in f)"
+check "PATHs: the default-flags note" err_has "parsing the given files with default flags"
+
+# --- a database: the full analysis, nothing from syntax ---
+python3 - "$work/proj" <<'PY'
+import json, sys, os
+root = sys.argv[1]
+db = [{"directory": root, "file": "src/" + n, "arguments": ["cc", "-c", "src/" + n]} for n in ("loop.c", "handle.c", "claim.c", "hits.c")]
+json.dump(db, open(os.path.join(root, "compile_commands.json"), "w"))
+PY
+run scan --no-cache --hot event_loop --format json --min-confidence low
+check "database: no from_syntax" py "f and not any(x.get('from_syntax') for x in f)"
+check "database: the counter at the same place" py "$(at atomic-seqcst-counter src/handle.c 5)"
+check "database: the clock read at the same place" py "$(at timer-hot-path src/server.h 9)"
+check "database: the fix-it is offered" py "any(x['file']=='src/hits.c' and x.get('fixes') for x in f)"
+check "database: high confidence" py "any(x['confidence']=='high' for x in f)"
+run scan --no-build --hot event_loop --format json --min-confidence low
+check "--no-build wins over a database" py "f and all(x.get('from_syntax') for x in f)"
+
+# --- errors ---
+run scan --no-build nowhere.c
+check "missing PATH: exit 2" test "$status" -eq 2
+check "missing PATH named" err_has "nowhere.c"
+echo hi >"$work/proj/notes.txt"
+run scan --no-build notes.txt
+check "not C/C++: exit 2" test "$status" -eq 2
+check "not C/C++ named" err_has "notes.txt: not a C or C++ file"
+run scan --no-build --shard 1/2
+check "--shard refused" test "$status" -eq 2
+check "--shard refusal says why" err_has "does not apply"
+
+checks_done
