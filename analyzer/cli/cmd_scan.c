@@ -123,7 +123,8 @@ static void scan_usage(FILE *out, bool judge)
             "  --no-cache           parse every TU; read and write no cache\n"
             "  --no-build           no compile database: read every C/C++ file under PATHs (or\n"
             "                       the root) with tree-sitter alone; findings are marked as from\n"
-            "                       syntax only, at most medium confidence, with no fix-its (the\n"
+            "                       syntax only, at most medium confidence (hot-path and counter\n"
+            "                       findings: low), with no fix-its (the\n"
             "                       default when no compile_commands.json is found and no PATH\n"
             "                       is given)\n"
             "  --shard K/N          scan only the K-th of N parts of the TUs (1 <= K <= N), for a CI\n"
@@ -958,7 +959,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     if (found && o->no_build && !o->quiet)
         hs_vec_push(&disc.notes,
                     hs_printf("%sreading %zu C/C++ file%s with tree-sitter only (no build): findings are from "
-                              "syntax only, at most medium confidence, without fix-its; a compile database "
+                              "syntax only, at most medium confidence (hot paths and counters: low), without fix-its; a compile database "
                               "(cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, bear -- make) gives the full analysis",
                               auto_no_build ? "no compile_commands.json in ./build or .; " : "", disc.tus.len,
                               disc.tus.len == 1 ? "" : "s"));

@@ -4,7 +4,7 @@
 # inline function, a seq_cst counter bumped through a wrapper macro; negatives: a relaxed
 # macro, a compare-and-swapped flag, a clock read nothing hot reaches, a C++ member `load` on
 # an object not declared atomic. Every finding is marked from syntax, at most medium, without
-# fix-its (JSON, SARIF, text); no database and no PATH falls back to it; with a database the
+# fix-its (JSON, SARIF, text), and hot-path and counter findings at most low; no database and no PATH falls back to it; with a database the
 # full analysis runs. Usage: nobuild.sh /path/to/hotscan
 set -u
 HOTSCAN=$(realpath "$1")
@@ -82,6 +82,16 @@ long peek(const Box &b) { return b.load(); }
 void serve() { served.fetch_add(1); }
 C
 
+cat >"$work/proj/src/twice.c" <<'C'
+#include <time.h>
+struct conn { time_t last_seen, last_io; };
+void touch(struct conn *c)
+{
+    c->last_seen = time(NULL);
+    c->last_io = time(NULL);
+}
+C
+
 # --- findings from syntax, marked ---
 run scan --no-build --hot event_loop --format json --min-confidence low
 check "findings exit 1" test "$status" -eq 1
@@ -95,10 +105,11 @@ check "no read nothing hot reaches" py "not any(x['line']==12 and x['file']=='sr
 check "no lookalike load() on a plain object" py "not any(x['file']=='src/box.cpp' and x['line']==4 for x in f)"
 check "every finding from_syntax" py "f and all(x.get('from_syntax') is True for x in f)"
 check "none above medium" py "all(x['confidence'] in ('medium','low') for x in f)"
+check "hot-path and counter findings from syntax stay low" py "all(x['confidence']=='low' for x in f if x['rule'] in ('timer-hot-path','atomic-seqcst-counter'))"
 check "no fix-its" py "all(not x.get('fixes') for x in f)"
 check "the fix a build would verify is withheld" py "any(x['file']=='src/hits.c' and x['line']==2 and 'syntax only' in x.get('fix_unavailable','') for x in f)"
 check "the summary says so" py "d['summary'].get('from_syntax') is True"
-check "headers are TUs too" py "d['summary']['translation_units'] == 6"
+check "headers are TUs too" py "d['summary']['translation_units'] == 7"
 
 run scan --no-build --hot event_loop --format sarif --min-confidence low
 python3 -c "import json,sys; d=json.load(open('$work/out')); r=d['runs'][0]['results']; sys.exit(0 if r and all(x['properties'].get('from_syntax') is True and 'fixes' not in x for x in r) else 1)"
@@ -108,9 +119,13 @@ check "text marks [from syntax]" out_has "\[atomic-seqcst-counter\] \[from synta
 run scan --no-build --hot event_loop --min-confidence low --patch "$work/fix.diff"
 check "--patch writes no fix" test ! -s "$work/fix.diff"
 
+# --- the confidence caps: a duplicate read keeps medium (hot-path and counter findings: low, above) ---
+run scan --no-build --format json --min-confidence low src/twice.c
+check "a duplicate read from syntax keeps medium" py "any(x['rule']=='timer-duplicate' and x['file']=='src/twice.c' and x['line']==6 and x['confidence']=='medium' for x in f)"
+
 # --- no database, no PATH: the no-build mode by itself ---
 run scan --hot event_loop --format json --min-confidence low
-check "falls back without a database" err_has "no compile_commands.json in ./build or .; reading 6 C/C++ files"
+check "falls back without a database" err_has "no compile_commands.json in ./build or .; reading 7 C/C++ files"
 check "the same findings" py "$(at atomic-seqcst-counter src/handle.c 5) and all(x.get('from_syntax') for x in f)"
 # PATHs without a database keep libclang's default flags, as before
 run scan --format json --min-confidence low src/handle.c src/loop.c --hot event_loop
