@@ -1124,6 +1124,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         status = 2;
     }
     free(results);
+    bool prefilter_used = prefiltered != NULL;
     free(prefiltered);
     pool.cache = NULL; /* verification parses edited files: nothing to cache */
     hs_facts_cache_close(cache);
@@ -1197,7 +1198,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
             json_object_set_new(extra, "summary", json_object());
         json_object_set_new(json_object_get(extra, "summary"), "tus_from_cache",
                             json_integer((json_int_t)merge.from_cache));
-        if (o->prefilter)
+        /* Present when the prefilter ran (or, for judge, left out some of the TUs). */
+        if (prefilter_used || merge.prefiltered)
             json_object_set_new(json_object_get(extra, "summary"), "prefiltered",
                                 json_integer((json_int_t)merge.prefiltered));
     }
