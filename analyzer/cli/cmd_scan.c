@@ -80,7 +80,8 @@ static void scan_usage(FILE *out, bool judge)
         fprintf(out, "usage: hotscan judge [options] FACTS...\n\n"
                      "Reports on facts files (or folders of them) that 'scan --facts-out' or 'hotscan\n"
                      "extract' wrote, as one scan of those TUs would: the same findings, fix-its and\n"
-                     "outputs. Takes scan's options; -p, --shard, --facts-out and --cache do not apply.\n\n");
+                     "outputs. Takes scan's options; -p, --shard, --facts-out, --cache and\n"
+                     "--prefilter do not apply.\n\n");
     else
         fprintf(out, "usage: hotscan scan [options] [PATH...] [-- COMPILER FLAGS]\n\n"
                      "Scans the translation units of a compile_commands.json, narrowed to PATHs (files or\n"

@@ -144,6 +144,7 @@ typedef struct {
     hs_strmap *resolved;      /* include resolution cache -> hs_vec* of file keys */
     hs_syntax_parser *parser;
     uint32_t nkw;             /* ids below it are keywords (interned first) */
+    size_t text_len;          /* the file being scanned: how far a token's lookahead may go */
 } pf;
 
 static uint32_t intern(pf *P, const char *s, size_t n)
@@ -300,10 +301,11 @@ static void scan_idents(pf *P, const char *s, size_t i, size_t end, idvec *out, 
                     size_t b = i, a = j;
                     while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '\t'))
                         b--;
-                    while (a < end && (s[a] == ' ' || s[a] == '\t'))
+                    size_t limit = P->text_len > end ? P->text_len : end;
+                    while (a < limit && (s[a] == ' ' || s[a] == '\t'))
                         a++;
                     bool member = b > 0 && (s[b - 1] == '.' || (b > 1 && s[b - 1] == '>' && s[b - 2] == '-')) &&
-                                  !(a < end && s[a] == '(');
+                                  !(a < limit && s[a] == '(');
                     toks->items = hs_array_append(toks->items, &toks->len, &toks->cap, sizeof *toks->items);
                     toks->items[toks->len - 1] = (pf_token){id, i, member};
                 }
@@ -738,7 +740,9 @@ static void read_file_facts(pf *P, pf_file *F, hs_syntax_lang lang)
         return;
     }
     tokvec toks = {0};
+    P->text_len = len;
     scan_file(P, F, text, len, &toks);
+    P->text_len = 0;
     scan_shapes(P, F, text, len);
     char *perr = NULL;
     hs_syntax_file *sf = hs_syntax_parse_text(P->parser, F->path, text, len, lang, &perr);
