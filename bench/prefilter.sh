@@ -39,8 +39,10 @@ for r in $(seq 1 "$rounds"); do
     for which in whole pf; do
         extra=
         [ "$which" = pf ] && extra=--prefilter
-        (cd "$db" && m -- "$bin" scan $extra --format json --exit-zero --min-confidence low -j "$jobs" -p "$db" \
-            --root "$root" -o "$tmp/$which-$r.report.json" "$@" 2>"$tmp/$which-$r.err") >"$tmp/$which-$r.json"
+        # measure.py drops the command's stderr: a shell keeps it (for the prefilter's note).
+        (cd "$db" && m -- sh -c 'err=$1; shift; exec "$@" 2>"$err"' sh "$tmp/$which-$r.err" \
+            "$bin" scan $extra --format json --exit-zero --min-confidence low -j "$jobs" -p "$db" \
+            --root "$root" -o "$tmp/$which-$r.report.json" "$@") >"$tmp/$which-$r.json"
     done
 done
 python3 - "$tmp" "$rounds" <<'PY'
