@@ -3,6 +3,7 @@
  * include/hotscan/prefilter.h): which TUs of a small tree written to a temporary folder it
  * leaves out, and the cases it must keep because it cannot reason about them.
  */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
