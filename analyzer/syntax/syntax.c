@@ -674,13 +674,15 @@ static void end_function(walker *w)
     fn->ncalls = f->ncalls - fn->first_call;
     size_t n = sort_unique(w->callees.items, w->callees.len);
     const char **c = hs_xmalloc((n ? n : 1) * sizeof *c);
-    memcpy(c, w->callees.items, n * sizeof *c);
+    if (n) /* items is NULL when the function calls nothing: memcpy must not get it */
+        memcpy(c, w->callees.items, n * sizeof *c);
     own(f, (char *)c);
     fn->callees = c;
     fn->ncallees = n;
     n = sort_unique(w->addr.items, w->addr.len);
     const char **a = hs_xmalloc((n ? n : 1) * sizeof *a);
-    memcpy(a, w->addr.items, n * sizeof *a);
+    if (n)
+        memcpy(a, w->addr.items, n * sizeof *a);
     own(f, (char *)a);
     fn->address_taken = a;
     fn->naddress_taken = n;
