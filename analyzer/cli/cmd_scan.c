@@ -26,6 +26,7 @@
 #include "hotscan/suppress.h"
 #include "hotscan/facts.h"
 #include "hotscan/facts_cache.h"
+#include "hotscan/prefilter.h"
 #include "hotscan/profile.h"
 #include "hotscan/verify.h"
 #include "hotscan/workers.h"
@@ -62,6 +63,8 @@ typedef struct {
     const char *docs_url;     /* where the docs are (SARIF helpUri); default: the installed docs */
     const char *cache_dir;    /* --cache DIR; NULL: the default place */
     bool no_cache;            /* --no-cache */
+    bool prefilter;           /* --prefilter (or HOTSCAN_PREFILTER=1): leave out TUs that cannot
+                                 contribute to any finding, decided with tree-sitter */
     bool judge;               /* `hotscan judge`: PATHs are facts files, nothing is parsed */
     unsigned shard_k, shard_n; /* --shard K/N; n == 0: the whole tree */
     bool extract_only;        /* --facts-out: write the facts, judge nothing */
@@ -79,7 +82,8 @@ static void scan_usage(FILE *out, bool judge)
         fprintf(out, "usage: hotscan judge [options] FACTS...\n\n"
                      "Reports on facts files (or folders of them) that 'scan --facts-out' or 'hotscan\n"
                      "extract' wrote, as one scan of those TUs would: the same findings, fix-its and\n"
-                     "outputs. Takes scan's options; -p, --shard, --facts-out and --cache do not apply.\n\n");
+                     "outputs. Takes scan's options; -p, --shard, --facts-out, --cache and\n"
+                     "--prefilter do not apply.\n\n");
     else
         fprintf(out, "usage: hotscan scan [options] [PATH...] [-- COMPILER FLAGS]\n\n"
                      "Scans the translation units of a compile_commands.json, narrowed to PATHs (files or\n"
@@ -127,6 +131,9 @@ static void scan_usage(FILE *out, bool judge)
             "                       findings: low), with no fix-its (the\n"
             "                       default when no compile_commands.json is found and no PATH\n"
             "                       is given)\n"
+            "  --prefilter          read each TU's files with tree-sitter first and leave out\n"
+            "                       the TUs that cannot contribute to any finding (not with\n"
+            "                       --profile; their compile errors are not reported)\n"
             "  --shard K/N          scan only the K-th of N parts of the TUs (1 <= K <= N), for a CI\n"
             "                       matrix; with --facts-out, 'hotscan judge' joins the parts\n"
             "  --facts-out DIR      write each TU's facts to DIR for 'hotscan judge' and stop there\n"
@@ -181,7 +188,7 @@ enum {
     OPT_MEMORY, OPT_REPORT_UNUSED, OPT_CONFIG, OPT_NO_CONFIG, OPT_EXCLUDE,
     OPT_EXTRA_ARG, OPT_EXTRA_ARG_BEFORE, OPT_BASELINE, OPT_DIFF_BASE, OPT_DOCS_URL,
     OPT_PROFILE, OPT_PROFILE_THRESHOLD, OPT_KEEP_UNSAMPLED, OPT_CACHE, OPT_NO_CACHE, OPT_SHARD, OPT_FACTS_OUT,
-    OPT_NO_BUILD
+    OPT_NO_BUILD, OPT_PREFILTER
 };
 
 /* The option table: the command line and .hotscan.yml (whose keys are these long names). */
@@ -209,6 +216,7 @@ static const struct option scan_longopts[] = {
     {"cache", required_argument, NULL, OPT_CACHE},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"no-build", no_argument, NULL, OPT_NO_BUILD},
+    {"prefilter", no_argument, NULL, OPT_PREFILTER},
     {"shard", required_argument, NULL, OPT_SHARD},
     {"facts-out", required_argument, NULL, OPT_FACTS_OUT},
     {"profile", required_argument, NULL, OPT_PROFILE},
@@ -347,6 +355,9 @@ static int apply_option(scan_options *o, int c, const char *arg)
         break;
     case OPT_NO_CACHE:
         o->no_cache = true;
+        break;
+    case OPT_PREFILTER:
+        o->prefilter = true;
         break;
     case OPT_SHARD: {
         char *end = NULL;
@@ -688,9 +699,11 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
                 json_integer_value(json_object_get(prof, "roots")) == 1 ? "" : "s",
                 json_number_value(json_object_get(prof, "threshold")));
     char *cached = m->from_cache ? hs_printf(", %zu from the facts cache", m->from_cache) : hs_xstrdup("");
-    fprintf(stderr, "hotscan: %zu finding%s in %zu translation unit%s (%zu with errors, %zu failed%s) in %.1f s\n",
-            nfind, nfind == 1 ? "" : "s", n, n == 1 ? "" : "s", nerr - m->failed, m->failed, cached, seconds);
+    char *pre = m->prefiltered ? hs_printf(", %zu left out by the prefilter", m->prefiltered) : hs_xstrdup("");
+    fprintf(stderr, "hotscan: %zu finding%s in %zu translation unit%s (%zu with errors, %zu failed%s%s) in %.1f s\n",
+            nfind, nfind == 1 ? "" : "s", n, n == 1 ? "" : "s", nerr - m->failed, m->failed, cached, pre, seconds);
     free(cached);
+    free(pre);
 }
 
 static void print_ignored_arguments(const hs_merge *m)
@@ -887,6 +900,116 @@ static int finish_facts_out(const scan_options *o, const hs_merge *m, size_t n, 
 }
 
 /* discover -> extract and merge (streamed) -> judge -> fix -> finalize -> emit. */
+/*
+ * --prefilter: which TUs may be left unparsed (prefilter.h), or *out NULL when the prefilter
+ * is off. False (after saying why) only when tree-sitter cannot start.
+ */
+static bool decide_prefilter(const scan_options *o, const hs_ruledata *rd, const char *root,
+                             const hs_discovery *disc, bool **out)
+{
+    *out = NULL;
+    const char *env = getenv("HOTSCAN_PREFILTER");
+    bool on = o->prefilter || (env && env[0] && strcmp(env, "0") != 0);
+    if (!on || disc->tus.len == 0)
+        return true;
+    if (o->profile) {
+        /* A profile maps its frames to the program's functions and adds sampled edges the
+         * text does not show: every TU is parsed. */
+        if (!o->quiet)
+            fprintf(stderr, "hotscan: note: --prefilter is not used with --profile\n");
+        return true;
+    }
+    hs_prefilter_options po = {.root = root, .rd = rd, .hot = (char *const *)o->hot.items, .n_hot = o->hot.len};
+    hs_prefilter_stats st = {0};
+    char *err = NULL;
+    *out = hs_prefilter_decide((hs_tu_input *const *)disc->tus.items, disc->tus.len, &po, &st, &err);
+    if (!*out) {
+        fprintf(stderr, "hotscan: error: %s\n", err);
+        free(err);
+        return false;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "hotscan: note: the prefilter leaves out %zu of %zu translation units (%zu files read, "
+                        "%zu it cannot reason about; %.2f CPU-s)\n",
+                st.skipped, st.tus, st.files, st.files_unsure, st.seconds);
+    return true;
+}
+
+/* hs_discovery_shard, carrying each TU's prefilter flag along with it (the scan's
+ * discovery has no global_index before the shard: a TU's place is its index). */
+static void shard_with_flags(hs_discovery *disc, unsigned k, unsigned n, bool **flags)
+{
+    hs_discovery_shard(disc, k, n);
+    if (!*flags)
+        return;
+    bool *mine = hs_xcalloc(disc->tus.len ? disc->tus.len : 1, sizeof *mine);
+    for (size_t i = 0; i < disc->tus.len; i++)
+        mine[i] = (*flags)[disc->global_index[i]];
+    free(*flags);
+    *flags = mine;
+}
+
+/* The pool's results for the TUs it parses, handed on by their index among all the scan's
+ * TUs, with the stubs of the left-out TUs before them merged in their places. */
+typedef struct {
+    const hs_discovery *disc;
+    const bool *prefiltered;
+    const size_t *index;      /* parsed TU -> its index among all */
+    size_t next;              /* the first TU not yet handed on */
+    const hs_pool_options *pool;
+} stub_merge;
+
+static void stubs_until(stub_merge *m, size_t end)
+{
+    for (; m->next < end; m->next++) {
+        if (!m->prefiltered[m->next])
+            continue;
+        const hs_tu_input *in = m->disc->tus.items[m->next];
+        hs_tu_result r = {0};
+        r.facts = json_pack("{s:s, s:i, s:b, s:b}", "tu", in->file, "facts_version", (json_int_t)HS_FACTS_VERSION,
+                            "default_flags", in->default_flags, "prefiltered", 1);
+        m->pool->on_result(m->next, &r, m->pool->user);
+    }
+}
+
+static void stub_merge_result(size_t i, hs_tu_result *r, void *user)
+{
+    stub_merge *m = user;
+    stubs_until(m, m->index[i]);
+    m->pool->on_result(m->index[i], r, m->pool->user);
+    m->next = m->index[i] + 1;
+}
+
+/*
+ * Extracts the TUs the prefilter keeps (all of them without it). A TU it leaves out gets a
+ * stub document merged in its place, so it still counts as one of the program's TUs, is
+ * written to --facts-out for `judge` like any other, and needs no cache entry.
+ */
+static bool extract_tus(const hs_discovery *disc, const bool *prefiltered, const hs_pool_options *pool,
+                        hs_tu_result *results, char **err)
+{
+    size_t n = disc->tus.len;
+    if (!prefiltered || !pool->on_result)
+        return hs_extract_all((hs_tu_input **)disc->tus.items, n, pool, results, err);
+    size_t *index = hs_xmalloc((n ? n : 1) * sizeof *index);
+    hs_tu_input **kept = hs_xmalloc((n ? n : 1) * sizeof *kept);
+    size_t nk = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!prefiltered[i]) {
+            index[nk] = i;
+            kept[nk++] = disc->tus.items[i];
+        }
+    stub_merge m = {.disc = disc, .prefiltered = prefiltered, .index = index, .pool = pool};
+    hs_pool_options sub = *pool;
+    sub.on_result = stub_merge_result;
+    sub.user = &m;
+    bool ok = nk == 0 || hs_extract_all(kept, nk, &sub, results, err);
+    stubs_until(&m, n);
+    free(index);
+    free(kept);
+    return ok;
+}
+
 static int run_scan(scan_options *o, char **paths, int npaths)
 {
     double t0 = hs_now_seconds();
@@ -983,9 +1106,25 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         if (!o->no_build)
             adjust_commands(o, &disc);
     }
+    /* The prefilter decides over every TU of the scan (the call graph is whole-program),
+     * before a shard takes its part, so a shard leaves out exactly what a whole scan does. */
+    bool *prefiltered = NULL;
+    const char *pf_debug = getenv("HOTSCAN_PREFILTER_DEBUG");
+    if ((!o->judge && !o->no_build && !decide_prefilter(o, rd, root, &disc, &prefiltered)) ||
+        (pf_debug && strcmp(pf_debug, "only") == 0)) {
+        /* HOTSCAN_PREFILTER_DEBUG=only: the decision (on stderr) and nothing else. */
+        hs_discovery_free(&disc);
+        hs_ruledata_delete(rd);
+        hs_profile_delete(profile);
+        hs_changed_lines_delete(changed);
+        hs_strmap_delete(baseline);
+        free(prefiltered);
+        free(root);
+        return pf_debug && strcmp(pf_debug, "only") == 0 ? 0 : 2;
+    }
     if (o->shard_n) {
         disc.selected_tus = disc.tus.len;
-        hs_discovery_shard(&disc, o->shard_k, o->shard_n);
+        shard_with_flags(&disc, o->shard_k, o->shard_n, &prefiltered);
     }
     size_t n = disc.tus.len;
     if (!o->quiet && n > 0 && hs_discovery_count_under(&disc, root) == 0)
@@ -1016,12 +1155,14 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         replay_facts(&disc, &merge);
     else if (o->no_build)
         hs_nobuild_extract_all((hs_tu_input **)disc.tus.items, n, &pool);
-    else if (!hs_extract_all((hs_tu_input **)disc.tus.items, n, &pool, results, &err)) {
+    else if (!extract_tus(&disc, prefiltered, &pool, results, &err)) {
         fprintf(stderr, "hotscan: error: %s\n", err);
         free(err);
         status = 2;
     }
     free(results);
+    bool prefilter_used = prefiltered != NULL;
+    free(prefiltered);
     if (!o->quiet)
         print_ignored_arguments(&merge);
     if (o->extract_only) {
@@ -1102,6 +1243,10 @@ static int run_scan(scan_options *o, char **paths, int npaths)
             json_object_set_new(extra, "summary", json_object());
         json_object_set_new(json_object_get(extra, "summary"), "tus_from_cache",
                             json_integer((json_int_t)merge.from_cache));
+        /* Present when the prefilter ran (or, for judge, left out some of the TUs). */
+        if (prefilter_used || merge.prefiltered)
+            json_object_set_new(json_object_get(extra, "summary"), "prefiltered",
+                                json_integer((json_int_t)merge.prefiltered));
     }
     json_t *report = hs_report_new(root, n, findings, merge.errors, files_map, extra, seconds);
     merge.errors = NULL;

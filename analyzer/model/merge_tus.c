@@ -91,6 +91,8 @@ void hs_merge_tu_result(size_t index, hs_tu_result *result, void *user)
     if (facts) {
         if (result->from_cache)
             m->from_cache++;
+        if (json_is_true(json_object_get(facts, "prefiltered")))
+            m->prefiltered++;
         if (m->facts_dir)
             write_facts(m, in, index, facts);
         json_object_set_new(facts, "tu_index", json_integer((json_int_t)index));

@@ -859,7 +859,7 @@ static void end_function(walker *w)
     fn->ncalls = f->ncalls - fn->first_call;
     size_t n = sort_unique(w->callees.items, w->callees.len);
     const char **c = hs_xmalloc((n ? n : 1) * sizeof *c);
-    if (n)
+    if (n) /* items is NULL when the function calls nothing: memcpy must not get it */
         memcpy(c, w->callees.items, n * sizeof *c);
     own(f, (char *)c);
     fn->callees = c;

@@ -30,6 +30,7 @@ typedef struct {
     hs_strmap *ignored_arguments; /* compiler options clang did not know, each once */
     size_t failed;              /* TUs that gave no facts */
     size_t from_cache;          /* TUs whose facts came from the facts cache, unparsed */
+    size_t prefiltered;         /* TUs the prefilter left out (stub documents, scan --prefilter) */
 } hs_merge;
 
 void hs_merge_init(hs_merge *m, const hs_discovery *disc, const char *root, const char *facts_dir,

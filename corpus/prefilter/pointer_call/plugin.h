@@ -1,0 +1,2 @@
+void plugin_run(void);
+long stamp_now(void);
