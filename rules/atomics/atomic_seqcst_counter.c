@@ -437,6 +437,30 @@ static void trace_verdict(const variable *v, const char *why)
 
 static bool variable_is_counter_why(const variable *v, char **why_out);
 
+/* `PFS_atomic::add_32(&m_refcount, -1)`, `x.fetch_add(-1)`: a decrement written as an add
+ * (its operand, or for a wrapper call any argument after the object, is negated). */
+static bool adds_a_negative(const hs_atomic_op *u)
+{
+    if (!is_add(u))
+        return false;
+    if (u->value_text)
+        return u->value_text[0] == '-';
+    char *name;
+    json_t *args;
+    if (u->form != HS_AFORM_WRAPPER || !u->text || !hs_split_call_text(u->text, &name, &args))
+        return false;
+    bool r = false;
+    for (size_t i = 1; i < json_array_size(args) && !r; i++) {
+        const char *a = json_string_value(json_array_get(args, i));
+        while (a && (*a == ' ' || *a == '\t'))
+            a++;
+        r = a && a[0] == '-';
+    }
+    free(name);
+    json_decref(args);
+    return r;
+}
+
 static bool variable_is_counter(const variable *v)
 {
     char *why = NULL;
@@ -464,7 +488,8 @@ static bool variable_is_counter_why(const variable *v, char **why_out)
     for (size_t i = 0; i < v->judged.len; i++) {
         const hs_atomic_op *u = v->judged.items[i];
         has_add |= is_add_or_sub(u);
-        has_sub |= is_sub(u);
+        /* `PFS_atomic::add_32(&m_refcount, -1)`: a decrement written as an add. */
+        has_sub |= is_sub(u) || adds_a_negative(u);
         is_tested |= tested(u);
         char *why = disqualifies(u, reservations);
         if (why) {

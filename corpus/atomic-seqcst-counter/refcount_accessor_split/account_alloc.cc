@@ -3,6 +3,10 @@
 #include "pfs_account.h"
 
 PFS_account account_array[16];
+PFS_table_share share_array[16];
+
+void open_table(int i) { share_array[i & 15].inc_refcount(); }
+void close_table(int i) { share_array[i & 15].dec_refcount(); }
 
 PFS_account *find_or_create_account(int i)
 {

@@ -9,6 +9,8 @@ void purge_accounts(void)
         PFS_account *a = &account_array[i];
         if (a->get_refcount() == 0)
             a->m_used = false;
+        if (share_array[i].get_refcount() > 0)
+            printf("share %d in use\n", i);
         if (a->get_hits() > 1000)
             printf("busy account %d\n", i);
     }

@@ -5,6 +5,8 @@
  * the purge code in another TU frees the account when get_refcount() == 0. The header's
  * method bodies are walked once (for the first TU); the test is in the second TU, so the
  * accessor must be resolved across TUs. Not a counter: nothing here may be flagged.
+ * PFS_table_share's count is tested only as get_refcount() > 0 (a table shows the shares
+ * in use): decremented by an add of -1 and tested against zero, a reference count too.
  * m_hits is a statistic read through its own accessor in a limit test: still a counter.
  */
 #ifndef PFS_ACCOUNT_H
@@ -33,7 +35,15 @@ struct PFS_account {
     bool m_used;
 };
 
+struct PFS_table_share {
+    inline int get_refcount(void) { return PFS_atomic::load_32(&m_refcount); }
+    inline void inc_refcount(void) { PFS_atomic::add_32(&m_refcount, 1); }
+    inline void dec_refcount(void) { PFS_atomic::add_32(&m_refcount, -1); }
+    volatile int32_t m_refcount;
+};
+
 extern PFS_account account_array[16];
+extern PFS_table_share share_array[16];
 
 PFS_account *find_or_create_account(int i);
 void release_account(PFS_account *a);
