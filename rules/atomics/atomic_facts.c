@@ -59,7 +59,7 @@ static const char *const op_names[] = {
     [HS_AOP_SUB_FETCH] = "sub_fetch", [HS_AOP_LOAD] = "load",           [HS_AOP_STORE] = "store",
     [HS_AOP_EXCHANGE] = "exchange",   [HS_AOP_CAS] = "cas",             [HS_AOP_BITWISE] = "bitwise",
     [HS_AOP_WAIT] = "wait",           [HS_AOP_OTHER] = "other",         [HS_AOP_ESCAPE] = "escape",
-    [HS_AOP_PLAIN] = "plain",         [HS_AOP_INACTIVE] = "inactive",
+    [HS_AOP_PLAIN] = "plain",         [HS_AOP_INACTIVE] = "inactive", [HS_AOP_RETURNS] = "returns",
 };
 
 static const char *const order_names[] = {
@@ -146,6 +146,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->object_text = hs_facts_str(in, o, "object_text");
     a->sink = hs_facts_str(in, o, "sink");
 
+    a->accessor_of = hs_facts_str(in, o, "accessor_of");
     a->callee = hs_facts_str(in, o, "callee");
     a->arg = (int)hs_facts_int(o, "arg", -1);
     a->function = hs_facts_str(in, o, "function");

@@ -36,6 +36,9 @@ typedef enum {
     HS_AOP_PLAIN,      /* a TU's summary of plain uses: see `plain` */
     HS_AOP_INACTIVE,   /* not an operation: the name appears in code a TU's configuration
                           compiles out (site: the first such place in that TU) */
+    HS_AOP_RETURNS,    /* not an operation: `function` returns the variable's value (an
+                          accessor: `bool pending_io() const { return n_pending_ios; }`), so a
+                          call of it in a condition in any TU is a load of the variable there */
 } hs_atomic_opkind;
 
 /* The memory order ("order"). */
@@ -148,6 +151,9 @@ typedef struct hs_atomic_op {
     bool has_order_arg;         /* the order is a written argument: order_offset, order_length */
     unsigned order_offset, order_length;
 
+    const char *accessor_of;    /* a call in a condition whose callee (this USR) no accessor of
+                                   the TU's own was known for: the rule resolves it against every
+                                   TU's HS_AOP_RETURNS facts; the op has no variable ("") */
     const char *callee;         /* an escape into a project function: its USR ("callee"), else NULL */
     int arg;                    /* and the argument the object is passed as ("arg") */
     const struct hs_atomic_op *via; /* the rule's own: an operation a wrapper does on the object

@@ -420,7 +420,57 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
     return edits;
 }
 
+/* HOTSCAN_DEBUG_ATOMICS=NAME (a variable's spelled name, or "*"): why it is or is not a
+ * counter, on standard error. For reading a verdict on a real tree. */
+static void trace_verdict(const variable *v, const char *why)
+{
+    const char *want = getenv("HOTSCAN_DEBUG_ATOMICS");
+    if (!want || v->uses.len == 0)
+        return;
+    const hs_atomic_op *u0 = v->uses.items[0];
+    const char *name = or_empty(u0->var_name);
+    if (strcmp(want, "*") != 0 && strcmp(want, name) != 0)
+        return;
+    fprintf(stderr, "hotscan: atomics: '%s' (%s, %zu uses, %zu judged): %s\n", name, or_empty(u0->var),
+            v->uses.len, v->judged.len, why);
+}
+
+static bool variable_is_counter_why(const variable *v, char **why_out);
+
+/* `PFS_atomic::add_32(&m_refcount, -1)`, `x.fetch_add(-1)`: a decrement written as an add
+ * (its operand, or for a wrapper call any argument after the object, is negated). */
+static bool adds_a_negative(const hs_atomic_op *u)
+{
+    if (!is_add(u))
+        return false;
+    if (u->value_text)
+        return u->value_text[0] == '-';
+    char *name;
+    json_t *args;
+    if (u->form != HS_AFORM_WRAPPER || !u->text || !hs_split_call_text(u->text, &name, &args))
+        return false;
+    bool r = false;
+    for (size_t i = 1; i < json_array_size(args) && !r; i++) {
+        const char *a = json_string_value(json_array_get(args, i));
+        while (a && (*a == ' ' || *a == '\t'))
+            a++;
+        r = a && a[0] == '-';
+    }
+    free(name);
+    json_decref(args);
+    return r;
+}
+
 static bool variable_is_counter(const variable *v)
+{
+    char *why = NULL;
+    bool r = variable_is_counter_why(v, &why);
+    trace_verdict(v, why ? why : r ? "a counter" : "not a counter");
+    free(why);
+    return r;
+}
+
+static bool variable_is_counter_why(const variable *v, char **why_out)
 {
     bool has_add = false, has_sub = false, is_tested = false;
     if (v->uses.len > 0 && is_parameter(((const hs_atomic_op *)v->uses.items[0])->var))
@@ -438,26 +488,31 @@ static bool variable_is_counter(const variable *v)
     for (size_t i = 0; i < v->judged.len; i++) {
         const hs_atomic_op *u = v->judged.items[i];
         has_add |= is_add_or_sub(u);
-        has_sub |= is_sub(u);
+        /* `PFS_atomic::add_32(&m_refcount, -1)`: a decrement written as an add. */
+        has_sub |= is_sub(u) || adds_a_negative(u);
         is_tested |= tested(u);
         char *why = disqualifies(u, reservations);
         if (why) {
-            free(why);
+            *why_out = why;
             return false;
         }
     }
     /* Decremented and tested: a reference count (`dec(&refs); if (!refs) free(obj)`). A
      * gauge held to a limit (`used--`, `if (used < max)`) frees and publishes nothing. */
-    if (!has_add || (has_sub && is_tested))
+    if (!has_add || (has_sub && is_tested)) {
+        *why_out = hs_xstrdup(!has_add ? "nothing adds to it" : "it is decremented and tested, as a reference count is");
         return false;
+    }
     /* Set to two different constants (1, then 0): a flag, not a counter's reset. */
     const hs_atomic_op *first_value = NULL;
     for (size_t i = 0; i < v->judged.len; i++) {
         const hs_atomic_op *u = v->judged.items[i];
         if (!u->has_value)
             continue;
-        if (first_value && first_value->value != u->value)
+        if (first_value && first_value->value != u->value) {
+            *why_out = hs_xstrdup("it is set to two different constants, as a flag is");
             return false;
+        }
         first_value = u;
     }
     return true;
@@ -718,8 +773,35 @@ static void judge(hs_judge_ctx *ctx)
     const hs_atomic_store *atomics = hs_atomic_facts(ctx->program);
     hs_strmap *vars = hs_strmap_create();
     hs_vec order = {0};  /* the variables' USRs (interned), in first-use order */
+    /* Accessors of the whole program: function USR -> its "returns" fact (issue 10). A call
+     * in a condition that its TU could not resolve (the accessor's header body was walked for
+     * another TU, or another .cc defines it) is a load of what the accessor returns. */
+    hs_strmap *returns = hs_strmap_create();
     for (size_t i = 0; i < atomics->len; i++) {
         const hs_atomic_op *u = &atomics->ops[i];
+        if (u->op == HS_AOP_RETURNS && u->function && !hs_strmap_has(returns, u->function))
+            hs_strmap_put(returns, u->function, (void *)u);
+    }
+    hs_vec made = {0};
+    for (size_t i = 0; i < atomics->len; i++) {
+        const hs_atomic_op *u = &atomics->ops[i];
+        if (u->op == HS_AOP_RETURNS)
+            continue;
+        if (u->accessor_of) {
+            const hs_atomic_op *r = hs_strmap_get(returns, u->accessor_of);
+            if (!r)
+                continue; /* not an accessor: a call like any other */
+            hs_atomic_op *load = hs_xcalloc(1, sizeof *load);
+            *load = *u;
+            load->var = r->var;
+            load->var_name = r->var_name;
+            load->var_visible = r->var_visible;
+            load->var_decl = r->var_decl;
+            load->var_field = r->var_field;
+            load->accessor_of = NULL;
+            hs_vec_push(&made, load);
+            u = load;
+        }
         variable *v = hs_strmap_get(vars, u->var);
         if (!v) {
             v = hs_xcalloc(1, sizeof *v);
@@ -730,7 +812,7 @@ static void judge(hs_judge_ctx *ctx)
         if (u->var_field && !v->field)
             v->field = u->var_field;
     }
-    hs_vec made = {0};
+    hs_strmap_delete(returns);
     resolve_wrapper_calls(vars, &order, &made);
     link_paths(vars, &order);
     hs_strmap *macros_ok = hs_strmap_create();

@@ -592,8 +592,13 @@ static bool in_return(const atomic_state *x, CXCursor c)
     return x->return_end > x->return_start && off >= x->return_start && off < x->return_end;
 }
 
-/* Keeps the identity of the variable `function` returns (the first one it returns). */
-static void note_accessor(atomic_state *x, const char *function, json_t *fact)
+/*
+ * Keeps the identity of the variable `function` returns (the first one it returns), and
+ * records it as a "returns" fact at `at`: a TU whose worker skipped the accessor's header
+ * body (walked for an earlier TU), or that calls an accessor defined in another .cc, still
+ * has its calls in conditions resolved, by the rule, against every TU's "returns" facts.
+ */
+static void note_accessor(atomic_state *x, const char *function, json_t *fact, CXCursor at)
 {
     if (hs_strmap_has(x->accessors, function))
         return;
@@ -603,6 +608,18 @@ static void note_accessor(atomic_state *x, const char *function, json_t *fact)
         if (json_object_get(fact, keys[k]))
             json_object_set(id, keys[k], json_object_get(fact, keys[k]));
     hs_strmap_put(x->accessors, function, id);
+    hs_pos start, end;
+    if (!json_object_get(id, "var") || !hs_cursor_pos(x->walk, at, &start, &end))
+        return;
+    json_t *returns = json_deep_copy(id);
+    json_object_set_new(returns, "op", json_string("returns"));
+    json_object_set_new(returns, "order", json_string("n/a"));
+    json_object_set_new(returns, "function", json_string(function));
+    json_object_set_new(returns, "text", json_string(""));
+    hs_fact_set_position(returns, &start, &end);
+    /* Apart from the load at the same place in the merge's one-fact-per-place key. */
+    json_object_set_new(returns, "ordinal", json_integer(-1));
+    json_array_append_new(x->atomics, returns);
 }
 
 /* The fact of one operation at `op_cursor`, without its variable (set_identity adds it);
@@ -705,7 +722,7 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor object_expr, CX
      * const { return n_pending_ios; }`. Its calls in conditions are tests of the variable. */
     const char *function = hs_walk_function_usr(x->walk);
     if (function && function[0] && strcmp(op->op, "load") == 0 && in_return(x, op_cursor))
-        note_accessor(x, function, fact);
+        note_accessor(x, function, fact, op_cursor);
     json_array_append_new(x->atomics, fact);
 }
 
@@ -1093,7 +1110,7 @@ static bool on_plain_object(atomic_state *x, CXCursor use, CXCursor object, cons
         if (function && function[0] && in_return(x, use)) {
             json_t *id = json_object();
             set_identity(x, id, object, decl);
-            note_accessor(x, function, id);
+            note_accessor(x, function, id, use);
             json_decref(id);
         }
     }
@@ -1221,7 +1238,9 @@ static void *atomics_tu_start(hs_walk *w)
 /*
  * Calls in conditions were noted as loads of no variable yet, with their callee in
  * "accessor_of"; those whose callee returns a variable's value (an accessor, seen anywhere
- * in the TU) become loads of that variable, the others are dropped.
+ * in the TU) become loads of that variable. The others stay, without a variable: their
+ * callee may be an accessor whose body this worker skipped or another TU defines, which the
+ * rule resolves against the program's "returns" facts (it drops the rest).
  */
 static void resolve_accessor_calls(atomic_state *x)
 {
@@ -1235,8 +1254,12 @@ static void resolve_accessor_calls(atomic_state *x)
             continue;
         }
         json_t *id = hs_strmap_get(x->accessors, callee);
-        if (!id)
+        if (!id) {
+            if (!json_is_true(json_object_get(fact, "accessor_local")))
+                json_array_append(kept, fact);
             continue;
+        }
+        json_object_del(fact, "accessor_local");
         json_object_del(fact, "accessor_of");
         json_object_update(fact, id);
         json_array_append(kept, fact);
@@ -1454,6 +1477,10 @@ static void on_condition_call(atomic_state *x, CXCursor call, CXCursor callee, c
     if (!fact)
         return;
     json_object_set_new(fact, "accessor_of", json_string(hs_cursor_usr_cached(x->walk, callee)));
+    /* A callee defined in the main file is walked in this TU: no other TU can know better. */
+    CXCursor def = clang_getCursorDefinition(callee);
+    if (!clang_Cursor_isNull(def) && clang_Location_isFromMainFile(clang_getCursorLocation(def)))
+        json_object_set_new(fact, "accessor_local", json_true());
     json_array_append_new(x->atomics, fact);
 }
 
