@@ -101,7 +101,7 @@ static bool first_visit(hs_strmap *visited, const struct stat *st)
     return true;
 }
 
-static void walk_sources(const char *dir, hs_vec *out, hs_strmap *visited)
+void hs_walk_files(const char *dir, bool (*want)(const char *path), hs_vec *out, hs_strmap *visited)
 {
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !first_visit(visited, &st))
@@ -120,8 +120,8 @@ static void walk_sources(const char *dir, hs_vec *out, hs_strmap *visited)
     for (size_t i = 0; i < names.len; i++) {
         char *p = names.items[i];
         if (is_dir(p))
-            walk_sources(p, out, visited);
-        else if (hs_is_source_file(p) && is_regular(p))
+            hs_walk_files(p, want, out, visited);
+        else if (want(p) && is_regular(p))
             hs_vec_push(out, hs_xstrdup(p));
         free(p);
     }
@@ -315,7 +315,7 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
         if (matched == 0) {
             hs_vec files = {0};
             if (dir)
-                walk_sources(real, &files, visited);
+                hs_walk_files(real, hs_is_source_file, &files, visited);
             else if (hs_is_source_file(real) || is_header_file(real))
                 hs_vec_push(&files, hs_xstrdup(real));
             else {

@@ -53,41 +53,6 @@ static bool c_or_cpp(const char *path)
     return hs_syntax_lang_for_path(path, &l);
 }
 
-static void walk_dir(const char *dir, hs_vec *out, hs_strmap *visited)
-{
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return;
-    char key[64];
-    snprintf(key, sizeof key, "%llx:%llx", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-    if (hs_strmap_has(visited, key))
-        return;
-    hs_strmap_put(visited, key, (void *)1);
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    hs_vec names = {0};
-    struct dirent *ent;
-    while ((ent = readdir(d)) != NULL) {
-        if (ent->d_name[0] == '.')
-            continue;
-        hs_vec_push(&names, hs_path_join(dir, ent->d_name));
-    }
-    closedir(d);
-    for (size_t i = 0; i < names.len; i++) {
-        char *p = names.items[i];
-        struct stat ps;
-        if (stat(p, &ps) == 0) {
-            if (S_ISDIR(ps.st_mode))
-                walk_dir(p, out, visited);
-            else if (S_ISREG(ps.st_mode) && c_or_cpp(p))
-                hs_vec_push(out, hs_xstrdup(p));
-        }
-        free(p);
-    }
-    hs_vec_free(&names);
-}
-
 bool hs_nobuild_discover(char **paths, int npaths, const char *root, hs_discovery *out, char **err)
 {
     memset(out, 0, sizeof *out);
@@ -106,7 +71,7 @@ bool hs_nobuild_discover(char **paths, int npaths, const char *root, hs_discover
             *err = hs_printf("%s: %s", paths[i], strerror(errno ? errno : ENOENT));
             ok = false;
         } else if (S_ISDIR(st.st_mode)) {
-            walk_dir(real, &files, visited);
+            hs_walk_files(real, c_or_cpp, &files, visited);
         } else if (c_or_cpp(real)) {
             hs_vec_push(&files, hs_xstrdup(real));
         } else {

@@ -44,6 +44,11 @@ size_t hs_discovery_count_under(const hs_discovery *d, const char *root);
 
 bool hs_is_source_file(const char *path);
 
+/* Appends to `out` (owned copies) the regular files under `dir` for which `want` is true,
+ * recursively, skipping names that start with '.'. `visited` (device:inode keys) makes a
+ * symlink back up the tree walked once; pass the same map for several roots. */
+void hs_walk_files(const char *dir, bool (*want)(const char *path), hs_vec *out, hs_strmap *visited);
+
 /*
  * Makes a compile command fit for libclang (adjust.c): drops -include-pch FILE,
  * -include-pch=FILE, -Xclang -include-pch -Xclang FILE and -emit-pch; passes an -include
