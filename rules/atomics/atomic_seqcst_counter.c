@@ -628,6 +628,18 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
     free(inactive_why);
 }
 
+/* Makes `to` an operation on `from`'s variable: the five identity members of hs_atomic_op
+ * (a wrapper's inner operation on the object its call passes, an accessor's call as a load of
+ * the variable it returns). */
+static void take_variable(hs_atomic_op *to, const hs_atomic_op *from)
+{
+    to->var = from->var;
+    to->var_name = from->var_name;
+    to->var_visible = from->var_visible;
+    to->var_decl = from->var_decl;
+    to->var_field = from->var_field;
+}
+
 /*
  * The operations the wrapper parameter `param` stands for, appended to `out` as made for the
  * call `call` (owned by `made`): false when the wrapper does with it something the rule
@@ -659,11 +671,7 @@ static bool expand_wrapper(hs_strmap *vars, const char *param, const hs_atomic_o
         v->macro = call->macro;
         v->ordinal = call->ordinal;
         v->tu_index = call->tu_index;
-        v->var = call->var;
-        v->var_name = call->var_name;
-        v->var_visible = call->var_visible;
-        v->var_decl = call->var_decl;
-        v->var_field = call->var_field;
+        take_variable(v, call);
         v->form = HS_AFORM_WRAPPER;
         v->api = call->api;
         v->function = call->function;
@@ -793,11 +801,7 @@ static void judge(hs_judge_ctx *ctx)
                 continue; /* not an accessor: a call like any other */
             hs_atomic_op *load = hs_xcalloc(1, sizeof *load);
             *load = *u;
-            load->var = r->var;
-            load->var_name = r->var_name;
-            load->var_visible = r->var_visible;
-            load->var_decl = r->var_decl;
-            load->var_field = r->var_field;
+            take_variable(load, r);
             load->accessor_of = NULL;
             hs_vec_push(&made, load);
             u = load;
