@@ -1110,6 +1110,9 @@ static int run_scan(scan_options *o, char **paths, int npaths)
      * before a shard takes its part, so a shard leaves out exactly what a whole scan does. */
     bool *prefiltered = NULL;
     const char *pf_debug = getenv("HOTSCAN_PREFILTER_DEBUG");
+    if (o->no_build && o->prefilter && !o->quiet)
+        fprintf(stderr, "hotscan: note: --prefilter is not used with --no-build (every file is read with "
+                        "tree-sitter already)\n");
     if ((!o->judge && !o->no_build && !decide_prefilter(o, rd, root, &disc, &prefiltered)) ||
         (pf_debug && strcmp(pf_debug, "only") == 0)) {
         /* HOTSCAN_PREFILTER_DEBUG=only: the decision (on stderr) and nothing else. */

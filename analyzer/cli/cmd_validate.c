@@ -89,6 +89,18 @@ static bool parse_number(const char *opt, const char *text, double min, double *
     return true;
 }
 
+/* A whole number in [min, max], quietly: the caller says what the option takes. */
+static bool parse_count(const char *text, double min, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !(v >= min && v <= max) || v != (int)v)
+        return false;
+    *out = v;
+    return true;
+}
+
 /* ---- the fix as a diff ---- */
 
 /* Writes the report's verified fixes as a diff into workdir; the path, or NULL after saying why. */
@@ -718,9 +730,11 @@ int cmd_validate(int argc, char **argv)
         case OPT_HEADER_TUS:
             if (strcmp(optarg, "all") == 0)
                 o.header_tus = 0;
-            else if (!parse_number("--header-tus", optarg, 1, &v) || v > 1000000 || v != (int)v)
+            else if (!parse_count(optarg, 1, 1000000, &v)) {
+                fprintf(stderr, "hotscan: --header-tus '%s': needs a whole number from 1 to 1000000, or 'all'\n",
+                        optarg);
                 return 2;
-            else
+            } else
                 o.header_tus = (int)v;
             break;
         case OPT_MEASURE:

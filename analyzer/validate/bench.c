@@ -92,14 +92,18 @@ static bool make_variant(variant *v, const hs_bench_options *o, const char *top,
     return true;
 }
 
-static void remove_variant(variant *v, const char *top)
+/* Removes a variant's copy. False when git could not remove its worktree entry (the folder
+ * is deleted anyway, so the entry is stale and `git worktree prune` drops it). */
+static bool remove_variant(variant *v, const char *top)
 {
     if (!v->checkout)
-        return;
+        return true;
+    bool removed = true;
     if (v->worktree) {
         char *argv[] = {"git", "-C", (char *)top, "worktree", "remove", "--force", v->checkout, NULL};
         hs_proc_result r;
         hs_proc_run(argv, NULL, 600, &r);
+        removed = !r.failed_start && !r.timed_out && r.status == 0;
         hs_proc_result_free(&r);
     }
     char *rm[] = {"rm", "-rf", v->checkout, NULL};
@@ -109,6 +113,7 @@ static void remove_variant(variant *v, const char *top)
     free(v->checkout);
     free(v->dir);
     v->checkout = v->dir = NULL;
+    return removed;
 }
 
 /* The metric in a run's output: the last match of the regex, its first group when it has one,
@@ -293,9 +298,12 @@ json_t *hs_bench_run(const hs_bench_options *o, const char *workdir, char **err)
     }
 done:
     unsetenv("HOTSCAN_VARIANT");
+    bool stale = false;
     for (int i = 0; i < 2; i++)
-        remove_variant(&vs[i], top);
-    if (top) {
+        stale |= !remove_variant(&vs[i], top);
+    /* Prune only when one of our own entries was left stale: prune drops every stale entry
+     * of the user's repository, not just ours. */
+    if (top && stale) {
         char *argv[] = {"git", "-C", top, "worktree", "prune", NULL};
         hs_proc_result r;
         hs_proc_run(argv, NULL, 600, &r);

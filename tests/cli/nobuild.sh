@@ -111,6 +111,10 @@ check "the fix a build would verify is withheld" py "any(x['file']=='src/hits.c'
 check "the summary says so" py "d['summary'].get('from_syntax') is True"
 check "headers are TUs too" py "d['summary']['translation_units'] == 7"
 
+run scan --no-build --prefilter --hot event_loop --format json --min-confidence low
+check "--prefilter with --no-build says it is not used" err_has "note: --prefilter is not used with --no-build"
+check "--prefilter with --no-build: the same findings" py "$(at atomic-seqcst-counter src/handle.c 5)"
+
 run scan --no-build --hot event_loop --format sarif --min-confidence low
 python3 -c "import json,sys; d=json.load(open('$work/out')); r=d['runs'][0]['results']; sys.exit(0 if r and all(x['properties'].get('from_syntax') is True and 'fixes' not in x for x in r) else 1)"
 check "SARIF results carry from_syntax, no fixes" test $? -eq 0

@@ -99,6 +99,9 @@ check "header fix: a TU that only names it is not compiled" test "$(grep -c '^c.
 "$HOTSCAN" validate --codegen --patch fix.diff --targets aarch64 --header-tus 1 --format json -o "$work/out" 2>"$work/err"
 check "header fix: --header-tus 1 compiles one" test "$(json "[t['file'] for t in d['codegen']['tus']]")" = "['a.cc']"
 check "header fix: --header-tus 1 says the search stopped" test "$(json "(d['codegen']['header_tus']['complete'], d['codegen']['header_tus']['preprocessed'], d['codegen']['tus'][0]['includes'])")" = "(False, 1, ['include/counters.h'])"
+"$HOTSCAN" validate --codegen --patch fix.diff --header-tus 0 -o "$work/out" 2>"$work/err"
+check "--header-tus 0: exit 2" test $? -eq 2
+check "--header-tus 0: the error says what it takes" grep -q "needs a whole number from 1 to 1000000, or 'all'" "$work/err"
 "$HOTSCAN" validate --codegen --patch fix.diff --targets aarch64 b.cc >"$work/out" 2>"$work/err"
 check "header fix: PATHs name the TUs" test "$(grep -c 'changes\? in the instructions' "$work/out")" -eq 1
 check "header fix: with PATHs no search" test "$(grep -c 'a header' "$work/out")" -eq 0
@@ -161,12 +164,15 @@ cd "$work/repo"
 git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm base
 echo "/* uncommitted */" >>server.c
 echo notes >notes.txt
+# The user's own stale worktree entry (its folder deleted): validate must not prune it.
+git worktree add -q --detach "$work/users-stale" HEAD && rm -rf "$work/users-stale"
 "$HOTSCAN" validate --patch "$work/null.diff" --build 'sh bench/build.sh && grep -q uncommitted server.c' --bench 'bench/validate_driver 1000' --runs 3 --warmup 0 >"$work/out" 2>"$work/err"
 check "git: exits 0" test $? -eq 0
 check "git: worktrees are used" err_has "git worktree"
 check "git: uncommitted changes are in the copies" out_has "uncommitted changes"
 check "git: an untracked file is counted" out_has "note: 1 untracked file of the tree is not in the copies"
-check "git: the worktrees are gone" test "$(git worktree list | wc -l)" -eq 1
+check "git: the worktrees are gone" test "$(git worktree list | grep -vc users-stale)" -eq 1
+check "git: the user's stale worktree entry is kept" test "$(git worktree list | grep -c users-stale)" -eq 1
 check "git: the working tree keeps its change" test "$(git status --porcelain | tr '\n' ' ')" = " M server.c ?? notes.txt "
 
 # --- calibrate: its output is rule data that scan reads back and quotes ---
