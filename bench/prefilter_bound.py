@@ -189,7 +189,9 @@ def main():
         for tag, fs in need.items():
             if any(i in definers(u) for u in fs):
                 why.append(tag)
-        if any(s in called_slots or fn in needed for s, fn in store_tus.get(i, ())):
+        # By name (--any-address) a store into any slot feeds every call through a pointer.
+        if any(s in called_slots or fn in needed or (a.any_address and called_slots)
+               for s, fn in store_tus.get(i, ())):
             why.append("store")
         return why
 
