@@ -4,6 +4,8 @@
  * hotscan uses, and nothing else (no walk, no facts). Prints CPU seconds.
  *
  * usage: parse_floor BUILD_DIR
+ * With PARSE_FLOOR_EACH=1 it also prints "CPU-SECONDS PATH" per TU on stderr (the TU's share
+ * of the floor: bench/prefilter_bound.py --costs).
  */
 #define _GNU_SOURCE
 #include <clang-c/CXCompilationDatabase.h>
@@ -39,6 +41,8 @@ int main(int argc, char **argv)
     CXIndex index = clang_createIndex(0, 0);
     double t0 = cpu_seconds();
     unsigned parsed = 0;
+    const char *each_env = getenv("PARSE_FLOOR_EACH");
+    int each = each_env && *each_env && strcmp(each_env, "0") != 0;
     for (unsigned i = 0; i < n; i++) {
         CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, i);
         CXString dir = clang_CompileCommand_getDirectory(cmd);
@@ -57,12 +61,22 @@ int main(int argc, char **argv)
         args[nargs] = "-Wno-unknown-warning-option";
         args[nargs + 1] = "-ferror-limit=50";
         CXTranslationUnit tu = NULL;
+        double tu0 = cpu_seconds();
         if (clang_parseTranslationUnit2FullArgv(index, NULL, args, (int)nargs + 2, NULL, 0,
                                                 CXTranslationUnit_KeepGoing |
                                                     CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles,
                                                 &tu) == CXError_Success) {
             parsed++;
             clang_disposeTranslationUnit(tu);
+        }
+        if (each) {
+            CXString file = clang_CompileCommand_getFilename(cmd);
+            char *cwd = getcwd(NULL, 0);
+            const char *name = clang_getCString(file);
+            fprintf(stderr, "%.3f %s%s%s\n", cpu_seconds() - tu0, name[0] == '/' ? "" : cwd ? cwd : ".",
+                    name[0] == '/' ? "" : "/", name);
+            free(cwd);
+            clang_disposeString(file);
         }
         for (unsigned a = 0; a < nargs; a++)
             clang_disposeString(keep[a]);
