@@ -33,12 +33,28 @@ static void destroy(void *store)
     for (size_t it = 0; hs_strmap_next(s->tus_of, &it, &key, &tus);)
         free(tus);
     hs_strmap_delete(s->tus_of);
-    for (size_t it = 0; hs_strmap_next(s->vars_in, &it, &key, &tus);) {
+    for (size_t it = 0; s->vars_in && hs_strmap_next(s->vars_in, &it, &key, &tus);) {
         hs_vec_free(tus);
         free(tus);
     }
     hs_strmap_delete(s->vars_in);
     free(s);
+}
+
+/* The merge's own indexes go once every TU is merged: the rules read neither. */
+static void end_merge(void *store)
+{
+    hs_atomic_store *s = store;
+    hs_strmap_delete(s->plain_at);
+    s->plain_at = NULL;
+    const char *key;
+    void *vars;
+    for (size_t it = 0; hs_strmap_next(s->vars_in, &it, &key, &vars);) {
+        hs_vec_free(vars);
+        free(vars);
+    }
+    hs_strmap_delete(s->vars_in);
+    s->vars_in = NULL;
 }
 
 /* The enum value `names` gives the string `key` holds (names[i] is value i); `none` when
@@ -291,4 +307,5 @@ const hs_fact_family hs_family_atomics = {
     .create = create,
     .destroy = destroy,
     .merge = merge,
+    .end_merge = end_merge,
 };
