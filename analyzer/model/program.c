@@ -19,7 +19,7 @@ hs_program *hs_program_create(void)
     p->stores = hs_xcalloc(nfam ? nfam : 1, sizeof *p->stores);
     for (size_t i = 0; i < nfam; i++)
         p->stores[i] = families[i]->create();
-    p->functions = hs_strmap_create();
+    p->functions = hs_strmap_create_borrowing(); /* keyed by the functions' interned USRs */
     p->seen = hs_keyset_create();
     p->slot_targets = hs_strmap_create();
     p->overriders = hs_strmap_create();
@@ -82,7 +82,7 @@ hs_function *hs_program_function(hs_program *p, const char *usr, const char *nam
     f->usr = hs_intern_str(p->strings, usr);
     f->name = hs_intern_str(p->strings, name ? name : usr);
     f->hot_depth = -1;
-    hs_strmap_put(p->functions, usr, f);
+    hs_strmap_put(p->functions, f->usr, f);
     hs_vec_push(&p->function_list, f);
     return f;
 }
