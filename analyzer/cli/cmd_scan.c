@@ -637,18 +637,19 @@ typedef struct {
 
 /* With --report-unused-suppressions: the files whose suppressions are checked are the TUs
  * under the root and every file under it that defines a function the model knows. */
-static void load_scanned_files(hs_suppressions *sup, const hs_discovery *disc, const hs_program *p,
-                               const char *root)
+/* The files --report-unused-suppressions loads, in the order it loads them (each TU's main
+ * file, then each defined function's file under the root); copies, to outlive the model. */
+static void scanned_files(const hs_discovery *disc, const hs_program *p, const char *root, hs_vec *out)
 {
     for (size_t i = 0; i < disc->tus.len; i++) {
         const char *file = ((hs_tu_input *)disc->tus.items[i])->file;
         if (hs_path_is_under(root, file))
-            hs_suppressions_load(sup, file);
+            hs_vec_push(out, hs_xstrdup(file));
     }
     for (size_t i = 0; p && i < p->function_list.len; i++) {
         const hs_function *f = p->function_list.items[i];
         if (f->file && f->defined && hs_path_is_under(root, f->file))
-            hs_suppressions_load(sup, f->file);
+            hs_vec_push(out, hs_xstrdup(f->file));
     }
 }
 
@@ -1188,7 +1189,18 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                            .tus_in_database = disc.database_tus};
     json_t *extra;
     hs_profile_map *pmap = profile ? hs_profile_map_program(profile, merge.program, o->profile_threshold) : NULL;
-    json_t *findings = hs_judge_run(merge.program, rd, &jo, &extra);
+    /* The findings come back packed as JSON text (judge.h): as jansson trees they would sit
+     * beside the model. Only --profile and --diff-base need both at once. */
+    hs_finding_pack *pack = hs_judge_run_packed(merge.program, rd, &jo);
+    bool need_model = pmap != NULL || changed != NULL;
+    /* --report-unused-suppressions loads every scanned file; the model names the functions'
+     * files, and they are loaded after the findings' files, as they always were. */
+    hs_vec scanned = {0};
+    if (o->report_unused_suppressions)
+        scanned_files(&disc, merge.program, root, &scanned);
+    if (!need_model)
+        hs_merge_release_program(&merge);
+    json_t *findings = hs_finding_pack_take(pack, &extra);
     if (o->no_build) {
         hs_nobuild_mark_findings(findings);
         if (json_is_object(json_object_get(extra, "summary")))
@@ -1200,15 +1212,19 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     }
     drop_excluded_findings(o, root, findings);
     /* Suppressed findings are marked now (their fixes are not verified) and dropped after the
-     * fingerprints are made, so a NOLINT on one finding does not renumber its twins. */
+     * fingerprints are made, so a NOLINT on one finding does not renumber their twins. */
     hs_suppressions *sup = hs_suppressions_create(root);
     hs_suppressions_mark(sup, findings);
     if (changed)
         hs_changed_lines_mark(changed, findings, merge.program);
     hs_changed_lines_delete(changed);
-    if (o->report_unused_suppressions)
-        load_scanned_files(sup, &disc, merge.program, root);
-    hs_merge_release_program(&merge);
+    for (size_t i = 0; i < scanned.len; i++) {
+        hs_suppressions_load(sup, scanned.items[i]);
+        free(scanned.items[i]);
+    }
+    hs_vec_free(&scanned);
+    if (need_model)
+        hs_merge_release_program(&merge);
 
     /* Only fix-its the report will show are verified: each costs a reparse of its TU. */
     json_t *files_map = json_object();

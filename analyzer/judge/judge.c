@@ -1,11 +1,88 @@
 /*
  * judge.c - the judge stage (judge.h): hot roots from the command line and the rule data,
- * then the rule table.
+ * then the rule table. Each finished finding is packed as compact JSON text
+ * (hs_finding_pack) while the program model is alive: as jansson trees, a synthetic
+ * tree's findings took a third of the supervisor's heap at its peak, on top of the model.
  */
 #include "hotscan/judge.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct hs_finding_pack {
+    hs_vec texts;  /* char*, one finding's JSON text each, in the order added */
+    char *extra;   /* the packed report sections, or NULL */
+};
+
+/* Compact, and every string as it is (NULs escaped, read back with JSON_ALLOW_NUL); jansson
+ * keeps an object's members in insertion order both ways, so a finding comes back as it was. */
+#define PACK_FLAGS (JSON_COMPACT)
+
+hs_finding_pack *hs_finding_pack_create(void)
+{
+    return hs_xcalloc(1, sizeof(hs_finding_pack));
+}
+
+static char *pack_text(json_t *value)
+{
+    char *text = json_dumps(value, PACK_FLAGS);
+    if (!text) {
+        /* Only when out of memory (hs_x* allocations abort then too). */
+        fprintf(stderr, "hotscan: error: out of memory packing a finding\n");
+        abort();
+    }
+    return text;
+}
+
+static json_t *unpack_text(char *text)
+{
+    json_error_t err;
+    json_t *value = json_loads(text, JSON_ALLOW_NUL, &err);
+    if (!value) {
+        /* jansson read back what it wrote: this would be a jansson bug. */
+        fprintf(stderr, "hotscan: error: a packed finding does not read back: %s\n", err.text);
+        abort();
+    }
+    free(text);
+    return value;
+}
+
+void hs_finding_pack_add(hs_finding_pack *k, json_t *finding)
+{
+    hs_vec_push(&k->texts, pack_text(finding));
+    json_decref(finding);
+}
+
+size_t hs_finding_pack_count(const hs_finding_pack *k)
+{
+    return k->texts.len;
+}
+
+json_t *hs_finding_pack_take(hs_finding_pack *k, json_t **extra)
+{
+    json_t *findings = json_array();
+    for (size_t i = 0; i < k->texts.len; i++) {
+        json_array_append_new(findings, unpack_text(k->texts.items[i]));
+        k->texts.items[i] = NULL;
+    }
+    hs_vec_free(&k->texts);
+    json_t *sections = k->extra ? unpack_text(k->extra) : json_object();
+    if (extra)
+        *extra = sections;
+    else
+        json_decref(sections);
+    free(k);
+    return findings;
+}
+
+void hs_judge_add_finding(hs_judge_ctx *ctx, json_t *finding)
+{
+    if (ctx->packed)
+        hs_finding_pack_add(ctx->packed, finding);
+    else
+        json_array_append_new(ctx->findings, finding);
+}
 
 static bool listed(char **names, size_t n, const char *id)
 {
@@ -22,8 +99,11 @@ bool hs_judge_rule_enabled(const hs_judge_options *o, const char *id)
     return !listed(o->disable, o->n_disable, id);
 }
 
-json_t *hs_judge_run(hs_program *p, const hs_ruledata *rd, const hs_judge_options *o, json_t **extra)
+hs_finding_pack *hs_judge_run_packed(hs_program *p, const hs_ruledata *rd, const hs_judge_options *o)
 {
+    /* What only the merge needed (de-duplication keys, its indexes) goes first: the rules'
+     * work below reuses that memory. */
+    hs_program_end_merge(p);
     /* Hot roots declared in rule data join those named on the command line. */
     size_t n_hot = o->n_hot + rd->hot_functions.len;
     char **hot = hs_xcalloc(n_hot ? n_hot : 1, sizeof *hot);
@@ -34,13 +114,13 @@ json_t *hs_judge_run(hs_program *p, const hs_ruledata *rd, const hs_judge_option
     hs_program_compute_hotness(p, hot, n_hot);
     free(hot);
 
-    json_t *findings = json_array();
-    *extra = json_object();
+    hs_finding_pack *pack = hs_finding_pack_create();
+    json_t *extra = json_object();
     /* The report's summary gains how many functions are hot (roots included). */
     size_t hot_functions = 0;
     for (size_t i = 0; i < p->function_list.len; i++)
         hot_functions += ((const hs_function *)p->function_list.items[i])->hot_depth >= 0;
-    json_object_set_new(*extra, "summary", json_pack("{s:I}", "hot_functions", (json_int_t)hot_functions));
+    json_object_set_new(extra, "summary", json_pack("{s:I}", "hot_functions", (json_int_t)hot_functions));
     size_t nrules;
     const hs_rule *const *rules = hs_rules_all(&nrules);
     for (size_t r = 0; r < nrules; r++) {
@@ -48,8 +128,15 @@ json_t *hs_judge_run(hs_program *p, const hs_ruledata *rd, const hs_judge_option
             continue;
         hs_judge_ctx ctx = {.program = p, .rd = rd, .fix_level = o->fix_level,
                             .tus_left_out = o->tus_left_out, .tus_in_database = o->tus_in_database,
-                            .findings = findings, .extra = *extra};
+                            .extra = extra, .packed = pack};
         rules[r]->judge(&ctx);
     }
-    return findings;
+    pack->extra = pack_text(extra);
+    json_decref(extra);
+    return pack;
+}
+
+json_t *hs_judge_run(hs_program *p, const hs_ruledata *rd, const hs_judge_options *o, json_t **extra)
+{
+    return hs_finding_pack_take(hs_judge_run_packed(p, rd, o), extra);
 }

@@ -6,6 +6,7 @@
 #include "hotscan/program.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,7 @@ hs_program *hs_program_create(void)
     p->stores = hs_xcalloc(nfam ? nfam : 1, sizeof *p->stores);
     for (size_t i = 0; i < nfam; i++)
         p->stores[i] = families[i]->create();
-    p->functions = hs_strmap_create();
+    p->functions = hs_strmap_create_borrowing(); /* keyed by the functions' interned USRs */
     p->seen = hs_keyset_create();
     p->slot_targets = hs_strmap_create();
     p->overriders = hs_strmap_create();
@@ -81,7 +82,7 @@ hs_function *hs_program_function(hs_program *p, const char *usr, const char *nam
     f->usr = hs_intern_str(p->strings, usr);
     f->name = hs_intern_str(p->strings, name ? name : usr);
     f->hot_depth = -1;
-    hs_strmap_put(p->functions, usr, f);
+    hs_strmap_put(p->functions, f->usr, f);
     hs_vec_push(&p->function_list, f);
     return f;
 }
@@ -124,6 +125,19 @@ bool hs_program_first_fact(hs_program *p, const char *kind, json_t *fact)
     return r;
 }
 
+void hs_program_end_merge(hs_program *p)
+{
+    if (!p->seen)
+        return;
+    hs_keyset_delete(p->seen);
+    p->seen = NULL;
+    size_t nfam;
+    const hs_fact_family *const *families = hs_fact_families(&nfam);
+    for (size_t i = 0; i < nfam; i++)
+        if (families[i]->end_merge)
+            families[i]->end_merge(p->stores[i]);
+}
+
 void *hs_program_store(const hs_program *p, const hs_fact_family *family)
 {
     size_t nfam;
@@ -146,6 +160,10 @@ static void multimap_add(hs_strmap *m, const char *key, void *item)
 
 void hs_program_merge(hs_program *p, json_t *facts)
 {
+    if (!p->seen) {
+        fprintf(stderr, "hotscan: internal error: a TU merged after the merge ended\n");
+        abort();
+    }
     p->translation_units++;
     size_t i;
     json_t *fj;

@@ -12,6 +12,7 @@ struct hs_strmap {
     void **values;
     size_t cap;
     size_t len;
+    bool borrowing; /* keys are the caller's, neither copied nor freed */
 };
 
 static size_t hash_key(const char *k)
@@ -28,11 +29,18 @@ hs_strmap *hs_strmap_create(void)
     return m;
 }
 
+hs_strmap *hs_strmap_create_borrowing(void)
+{
+    hs_strmap *m = hs_strmap_create();
+    m->borrowing = true;
+    return m;
+}
+
 void hs_strmap_delete(hs_strmap *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < m->cap; i++)
+    for (size_t i = 0; i < m->cap && !m->borrowing; i++)
         free(m->keys[i]);
     free(m->keys);
     free(m->values);
@@ -76,7 +84,7 @@ void *hs_strmap_put(hs_strmap *m, const char *key, void *value)
         m->values[i] = value;
         return old;
     }
-    m->keys[i] = hs_xstrdup(key);
+    m->keys[i] = m->borrowing ? (char *)key : hs_xstrdup(key);
     m->values[i] = value;
     m->len++;
     return NULL;

@@ -54,6 +54,8 @@ typedef struct hs_fact_family {
     void *(*create)(void);
     void (*destroy)(void *store);
     void (*merge)(void *store, hs_program *p, json_t *tu_facts, size_t tu_index);
+    /* Optional: every TU is merged (hs_program_end_merge); frees what only the merge used. */
+    void (*end_merge)(void *store);
 } hs_fact_family;
 
 const hs_fact_family *const *hs_fact_families(size_t *count);

@@ -33,4 +33,24 @@ bool hs_judge_rule_enabled(const hs_judge_options *o, const char *id);
  */
 json_t *hs_judge_run(hs_program *p, const hs_ruledata *rd, const hs_judge_options *o, json_t **extra);
 
+/*
+ * Findings and report sections packed as compact JSON text (a few hundred bytes a finding
+ * instead of the few KB a jansson tree takes), so that they need not sit as jansson
+ * objects beside the program model: the judge's peak memory is the model plus the packed
+ * text, and the trees come back (hs_finding_pack_take) once the model is deleted.
+ */
+typedef struct hs_finding_pack hs_finding_pack;
+
+hs_finding_pack *hs_finding_pack_create(void);
+/* Packs `finding` (its reference is taken). */
+void hs_finding_pack_add(hs_finding_pack *k, json_t *finding);
+size_t hs_finding_pack_count(const hs_finding_pack *k);
+/* The findings, in the order added, as a new array; *extra gets the packed report sections
+ * (an object). Deletes the pack. */
+json_t *hs_finding_pack_take(hs_finding_pack *k, json_t **extra);
+
+/* hs_judge_run with the findings and *extra left packed: the caller may delete the program
+ * model before taking them (hs_finding_pack_take gives what hs_judge_run would return). */
+hs_finding_pack *hs_judge_run_packed(hs_program *p, const hs_ruledata *rd, const hs_judge_options *o);
+
 #endif

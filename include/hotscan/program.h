@@ -15,57 +15,60 @@
 
 typedef struct hs_function hs_function;
 
+/* Members ordered by size (a synthetic tree keeps about 21 edges a TU): 104 bytes, not 120. */
 typedef struct {
     hs_function *caller;
     hs_function *callee;
     const char *file;  /* interned in the model's strings */
-    unsigned line, column;
-    bool in_loop;
-    bool error_path;   /* followed by an abort-like call: never part of a hot path */
     const char *rare;  /* in an arm that runs rarely ("error-check", "unlikely",
                           "threshold"; interned), else NULL: weak evidence of hotness */
-    unsigned loop;     /* the innermost loop around the call (its offset), 0 outside loops */
     hs_const_arg *const_args; /* constant arguments, owned by the edge */
     size_t n_const_args;
     hs_param_guard *guards;   /* arms of the caller's parameters the call sits in, owned */
     size_t n_guards;
+    /* Added by hs_program_resolve_indirect (via, targets, indirect, is_virtual): a call
+     * through a function pointer (to a function stored in its slot) or a virtual call (to an
+     * override of the method it names). */
+    const char *via;   /* interned: the callee as written ("c->cmd->proc") or the method's name */
+    /* Added by hs_profile_map_program (samples, sampled): a call the profile sampled that the
+     * static graph lacks (often an indirect one); its place is the caller's definition. */
+    unsigned long long samples;
+    unsigned line, column;
+    unsigned loop;     /* the innermost loop around the call (its offset), 0 outside loops */
+    unsigned targets;  /* how many functions the call may reach (0 for a plain direct call) */
+    bool in_loop;
+    bool error_path;   /* followed by an abort-like call: never part of a hot path */
     bool dead;         /* every strong hot caller of the caller passes a constant that rules
                           out the arm the call is in (hs_program_compute_hotness) */
-    /* Added by hs_program_resolve_indirect: a call through a function pointer (to a function
-     * stored in its slot) or a virtual call (to an override of the method it names). */
     bool indirect;
     bool is_virtual;   /* a virtual call: this edge, or the one to the named method itself */
-    const char *via;   /* interned: the callee as written ("c->cmd->proc") or the method's name */
-    unsigned targets;  /* how many functions the call may reach (0 for a plain direct call) */
-    /* Added by hs_profile_map_program: a call the profile sampled that the static graph lacks
-     * (often an indirect one); its place is the caller's definition. */
     bool sampled;
-    unsigned long long samples;
 } hs_call_edge;
 
 /* An indirect call with more possible targets than this is weak evidence of hotness. */
 #define HS_WIDE_INDIRECT_TARGETS 16
 
+/* Members ordered by size: 112 bytes, not 128. */
 struct hs_function {
     const char *usr;   /* these three are interned in the model's strings */
     const char *name;  /* qualified name */
     const char *file;  /* definition, or first declaration seen; NULL when never seen */
-    unsigned line, column;
-    bool defined;
-    bool hot_attr, cold_attr;
     hs_vec callees;    /* hs_call_edge* going out */
     hs_vec callers;    /* hs_call_edge* coming in */
-
-    bool profile_root;       /* its inclusive share of a --profile reaches the threshold
-                                (hs_profile_map_program): a hot root */
-    /* Filled by hs_program_compute_hotness. */
-    bool hot_root;
-    int hot_depth;           /* calls from the nearest hot root; -1 when not reachable */
+    /* Filled by hs_program_compute_hotness (hot_via, hot_weak_why, hot_depth and the flags
+     * from hot_root on). */
     hs_call_edge *hot_via;   /* the edge the shortest hot path arrives by */
-    bool hot_narrow;         /* reached by a strong path: no indirect call of more than
-                                HS_WIDE_INDIRECT_TARGETS targets, no call in a rare arm */
     const char *hot_weak_why;/* when reached but not hot_narrow: why the path is weak, as
                                 words for messages ("only in an error-check branch") */
+    unsigned line, column;
+    int hot_depth;           /* calls from the nearest hot root; -1 when not reachable */
+    bool defined;
+    bool hot_attr, cold_attr;
+    bool profile_root;       /* its inclusive share of a --profile reaches the threshold
+                                (hs_profile_map_program): a hot root */
+    bool hot_root;
+    bool hot_narrow;         /* reached by a strong path: no indirect call of more than
+                                HS_WIDE_INDIRECT_TARGETS targets, no call in a rare arm */
     bool cold_only;          /* cold, or reachable only through cold functions */
 };
 
@@ -75,7 +78,8 @@ struct hs_program {
     hs_strmap *functions;  /* USR -> hs_function* */
     hs_vec function_list;  /* hs_function*, in insertion order */
     hs_vec edges;          /* hs_call_edge* */
-    hs_keyset *seen;       /* digests of the de-duplication keys of merged facts */
+    hs_keyset *seen;       /* digests of the de-duplication keys of merged facts; NULL once
+                              hs_program_end_merge ran */
     size_t translation_units;
     /* Indirect calls, until hs_program_resolve_indirect turns them into edges. */
     hs_vec indirect_sites;   /* hs_indirect_site* : calls through a slot */
@@ -105,6 +109,13 @@ void hs_program_delete(hs_program *p);
 
 /* Adds one TU's facts: functions and calls here, then each fact family's members. */
 void hs_program_merge(hs_program *p, json_t *facts);
+
+/*
+ * Every TU is merged: frees what only merging needs (the de-duplication keys, the
+ * families' merge indexes; hs_fact_family.end_merge) before the rules run. Idempotent;
+ * hs_program_merge after it is a programming error (it aborts).
+ */
+void hs_program_end_merge(hs_program *p);
 
 /* A family's store (what its merge built), for its rules. */
 void *hs_program_store(const hs_program *p, const hs_fact_family *family);

@@ -23,9 +23,17 @@ typedef struct {
     /* A partial scan: PATHs left out this many of the compile database's TUs. Whole-program
      * verdicts ("only ever used as a counter") then cover the scanned TUs only. */
     size_t tus_left_out, tus_in_database;
-    json_t *findings;         /* the rule appends here */
+    json_t *findings;         /* where hs_judge_add_finding puts a finding when `packed` is NULL */
     json_t *extra;            /* report-level additions (e.g. os-event's "objects") */
+    struct hs_finding_pack *packed; /* set by hs_judge_run: finished findings kept as JSON text */
 } hs_judge_ctx;
+
+/*
+ * A rule hands over each finding here once it is finished (the rule gives up its
+ * reference and never touches it again): packed as JSON text while the program model is
+ * alive (hs_judge_run_packed), else appended to ctx->findings.
+ */
+void hs_judge_add_finding(hs_judge_ctx *ctx, json_t *finding);
 
 typedef struct hs_rule {
     const char *id;

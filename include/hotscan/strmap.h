@@ -1,7 +1,8 @@
 /*
  * strmap.h - an open-addressing hash map from strings to pointers.
  *
- * Keys are copied and owned by the map; values are not. Used for USR -> function,
+ * Keys are copied and owned by the map (unless it borrows them:
+ * hs_strmap_create_borrowing); values are not. Used for USR -> function,
  * file -> facts and the like, where the program model needs O(1) lookups over
  * hundreds of thousands of entries.
  */
@@ -14,6 +15,10 @@
 typedef struct hs_strmap hs_strmap;
 
 hs_strmap *hs_strmap_create(void);
+/* A map that keeps the key pointers it is given instead of copies: each key must stay
+ * alive and unchanged until the map is deleted (the program model's interned strings).
+ * Lookups compare contents, as in any map. */
+hs_strmap *hs_strmap_create_borrowing(void);
 void hs_strmap_delete(hs_strmap *m);
 /* Returns the previous value for the key, or NULL. */
 void *hs_strmap_put(hs_strmap *m, const char *key, void *value);

@@ -13,9 +13,10 @@
 static void *create(void)
 {
     hs_atomic_store *s = hs_xcalloc(1, sizeof *s);
-    s->plain_at = hs_strmap_create();
-    s->tus_of = hs_strmap_create();
-    s->vars_in = hs_strmap_create();
+    /* Keyed by strings interned in the model (the maps keep no copies). */
+    s->plain_at = hs_strmap_create_borrowing();
+    s->tus_of = hs_strmap_create_borrowing();
+    s->vars_in = hs_strmap_create_borrowing();
     return s;
 }
 
@@ -33,12 +34,28 @@ static void destroy(void *store)
     for (size_t it = 0; hs_strmap_next(s->tus_of, &it, &key, &tus);)
         free(tus);
     hs_strmap_delete(s->tus_of);
-    for (size_t it = 0; hs_strmap_next(s->vars_in, &it, &key, &tus);) {
+    for (size_t it = 0; s->vars_in && hs_strmap_next(s->vars_in, &it, &key, &tus);) {
         hs_vec_free(tus);
         free(tus);
     }
     hs_strmap_delete(s->vars_in);
     free(s);
+}
+
+/* The merge's own indexes go once every TU is merged: the rules read neither. */
+static void end_merge(void *store)
+{
+    hs_atomic_store *s = store;
+    hs_strmap_delete(s->plain_at);
+    s->plain_at = NULL;
+    const char *key;
+    void *vars;
+    for (size_t it = 0; hs_strmap_next(s->vars_in, &it, &key, &vars);) {
+        hs_vec_free(vars);
+        free(vars);
+    }
+    hs_strmap_delete(s->vars_in);
+    s->vars_in = NULL;
 }
 
 /* The enum value `names` gives the string `key` holds (names[i] is value i); `none` when
@@ -187,12 +204,12 @@ static void add_plain(hs_atomic_plain *into, const hs_atomic_plain *more)
 }
 
 /* Counts the TU once for the variable `var` (TUs merge in order). */
-static void count_tu(hs_atomic_store *s, const char *var, size_t tu_index)
+static void count_tu(hs_atomic_store *s, hs_program *p, const char *var, size_t tu_index)
 {
     hs_atomic_tus *t = hs_strmap_get(s->tus_of, var);
     if (!t) {
         t = hs_xcalloc(1, sizeof *t);
-        hs_strmap_put(s->tus_of, var, t);
+        hs_strmap_put(s->tus_of, hs_intern_str(p->strings, var), t);
     } else if (t->last_tu == tu_index) {
         return;
     }
@@ -212,7 +229,7 @@ static void note_var_in(hs_atomic_store *s, hs_program *p, const char *function,
     hs_vec *vars = hs_strmap_get(s->vars_in, function);
     if (!vars) {
         vars = hs_xcalloc(1, sizeof *vars);
-        hs_strmap_put(s->vars_in, function, vars);
+        hs_strmap_put(s->vars_in, hs_intern_str(p->strings, function), vars);
     }
     const char *interned = hs_intern_str(p->strings, var);
     for (size_t i = 0; i < vars->len; i++)
@@ -228,7 +245,8 @@ static void note_var_in(hs_atomic_store *s, hs_program *p, const char *function,
  * a variable would depend on how TUs landed on workers. The first TU that defines the
  * function merged before and walked it, so `vars_in` knows them.
  */
-static void count_skipped_bodies(hs_atomic_store *s, json_t *tu_facts, hs_strmap *walked, size_t tu_index)
+static void count_skipped_bodies(hs_atomic_store *s, hs_program *p, json_t *tu_facts, hs_strmap *walked,
+                                 size_t tu_index)
 {
     size_t i;
     json_t *f;
@@ -238,7 +256,7 @@ static void count_skipped_bodies(hs_atomic_store *s, json_t *tu_facts, hs_strmap
             continue;
         hs_vec *vars = hs_strmap_get(s->vars_in, usr);
         for (size_t k = 0; vars && k < vars->len; k++)
-            count_tu(s, vars->items[k], tu_index);
+            count_tu(s, p, vars->items[k], tu_index);
     }
 }
 
@@ -250,7 +268,7 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
     hs_strmap *walked = hs_strmap_create(); /* functions with operation facts in this TU */
     json_array_foreach(json_object_get(tu_facts, "atomics"), i, o) {
         const char *fact_var = json_string_value(json_object_get(o, "var"));
-        count_tu(s, fact_var ? fact_var : "", tu_index);
+        count_tu(s, p, fact_var ? fact_var : "", tu_index);
         const char *fact_fn = json_string_value(json_object_get(o, "function"));
         if (fact_fn && fact_fn[0] && fact_var) {
             note_var_in(s, p, fact_fn, fact_var);
@@ -272,7 +290,7 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
             }
             s->ops = hs_array_append(s->ops, &s->len, &s->cap, sizeof *s->ops);
             read_one(p->strings, o, tu_index, &s->ops[s->len - 1]);
-            hs_strmap_put(s->plain_at, var ? var : "", (void *)(uintptr_t)s->len);
+            hs_strmap_put(s->plain_at, hs_intern_str(p->strings, var ? var : ""), (void *)(uintptr_t)s->len);
             continue;
         }
         /* An operation in a header several TUs include is one fact. */
@@ -282,7 +300,7 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
         hs_atomic_op *a = &s->ops[s->len - 1];
         read_one(p->strings, o, tu_index, a);
     }
-    count_skipped_bodies(s, tu_facts, walked, tu_index);
+    count_skipped_bodies(s, p, tu_facts, walked, tu_index);
     hs_strmap_delete(walked);
 }
 
@@ -291,4 +309,5 @@ const hs_fact_family hs_family_atomics = {
     .create = create,
     .destroy = destroy,
     .merge = merge,
+    .end_merge = end_merge,
 };

@@ -106,26 +106,49 @@ typedef struct {
     const char *text;         /* the source as written */
 } hs_atomic_text;
 
+/* Members ordered by size, not by meaning (a synthetic tree keeps about ten a TU): 288
+ * bytes, not 336. */
 typedef struct hs_atomic_op {
     hs_site site;               /* the operation; a plain summary: file = the first TU's main file, offset 0, no line */
-    const char *text;           /* the operation as written */
-    bool macro;                 /* written through a macro */
-    long long ordinal;          /* keeps two operations at one place (one macro expansion) apart */
-    size_t tu_index;            /* the TU that saw it first: where its fix is verified */
+    hs_place var_decl;          /* the variable's declaration, or its path's root's (file NULL when
+                                   outside project code) */
+    hs_atomic_text span;        /* has_span: the operation as written (file unused: site.file) */
+    hs_atomic_text spelled;     /* has_spelled: the call as the macro's definition spells it */
 
+    const char *text;           /* the operation as written */
     const char *var;            /* the variable's USR: the identity across TUs ("" when none) */
     const char *var_name;       /* its qualified name */
-    bool var_visible;           /* declared in project code */
-    hs_place var_decl;          /* its declaration, or its path's root's (file NULL when outside project code) */
     const char *var_field;      /* an object path's (`g.m_u32`): the atomic field's own USR, which
                                    accesses through pointers (`p->m_u32`) use as `var`; else NULL */
+    const char *op_name;        /* the operation as the facts name it ("fetch_add", a wrapper's own) */
+    const char *api;            /* the name as written: fetch_add, operator++, atomic_fetch_add, "&" */
+    const char *value_text;     /* the stored or added value's text (NULL: none written, as in ++x) */
+    const char *object_text;    /* the atomic object expression's text (member, operator forms) */
+    const char *sink;           /* name key of what receives the result */
+    const char *function;       /* USR of the enclosing function ("" for a global's initializer) */
+    const char *function_name;  /* its qualified name */
+    const char *macro_name;     /* the project macro it is written in */
+    const char *accessor_of;    /* a call in a condition whose callee (this USR) no accessor of
+                                   the TU's own was known for: the rule resolves it against every
+                                   TU's HS_AOP_RETURNS facts; the op has no variable ("") */
+    const char *callee;         /* an escape into a project function: its USR ("callee"), else NULL */
+    const struct hs_atomic_op *via; /* the rule's own: an operation a wrapper does on the object
+                                       this call passes (the call's escape), else NULL */
+    hs_atomic_plain *plain;     /* op == HS_AOP_PLAIN: the summary (owned by the store); NULL otherwise */
+
+    long long ordinal;          /* keeps two operations at one place (one macro expansion) apart */
+    size_t tu_index;            /* the TU that saw it first: where its fix is verified */
+    long long value;            /* has_value: the stored integer constant */
 
     hs_atomic_opkind op;        /* the operation */
-    const char *op_name;        /* the operation as the facts name it ("fetch_add", a wrapper's own) */
     hs_atomic_order order;      /* the memory order */
     hs_atomic_form form;        /* how it is written */
-    const char *api;            /* the name as written: fetch_add, operator++, atomic_fetch_add, "&" */
     hs_atomic_use use;          /* how its result is used */
+    unsigned order_offset, order_length; /* has_order_arg: where the order argument is written */
+    int arg;                    /* callee: the argument the object is passed as ("arg") */
+
+    bool macro;                 /* written through a macro */
+    bool var_visible;           /* the variable is declared in project code */
     bool limit_test;            /* use == CONDITION or LOOP_CONDITION, as an operand of < > <= >=
                                    against a value other than -1, 0, 1 (`if (used < max)`) */
     bool through_sink;          /* the use is a condition's through a local the result went to
@@ -135,31 +158,9 @@ typedef struct hs_atomic_op {
     bool value_narrow;          /* the atomic's value type is narrower than int ("value_narrow") */
     bool has_operand;           /* the operation has a value operand (x += n, fetch_add(n)),
                                    whether or not its text could be recorded */
-    long long value;
-    const char *value_text;     /* the stored or added value's text (NULL: none written, as in ++x) */
-    const char *object_text;    /* the atomic object expression's text (member, operator forms) */
-    const char *sink;           /* name key of what receives the result */
-
-    const char *function;       /* USR of the enclosing function ("" for a global's initializer) */
-    const char *function_name;  /* its qualified name */
-
     bool has_span;              /* the code as written could be read: `span` */
-    hs_atomic_text span;        /* the operation as written (file unused: site.file) */
-    const char *macro_name;     /* the project macro it is written in */
     bool has_spelled;           /* written in a project macro whose definition can be read: `spelled` */
-    hs_atomic_text spelled;     /* the call as the macro's definition spells it */
     bool has_order_arg;         /* the order is a written argument: order_offset, order_length */
-    unsigned order_offset, order_length;
-
-    const char *accessor_of;    /* a call in a condition whose callee (this USR) no accessor of
-                                   the TU's own was known for: the rule resolves it against every
-                                   TU's HS_AOP_RETURNS facts; the op has no variable ("") */
-    const char *callee;         /* an escape into a project function: its USR ("callee"), else NULL */
-    int arg;                    /* and the argument the object is passed as ("arg") */
-    const struct hs_atomic_op *via; /* the rule's own: an operation a wrapper does on the object
-                                       this call passes (the call's escape), else NULL */
-
-    hs_atomic_plain *plain;     /* op == HS_AOP_PLAIN: the summary (owned by the store); NULL otherwise */
 } hs_atomic_op;
 
 /* Every atomic-operation fact of the program, each once, in merge order; a variable's plain
@@ -167,9 +168,10 @@ typedef struct hs_atomic_op {
 typedef struct {
     hs_atomic_op *ops;
     size_t len, cap;
-    hs_strmap *plain_at;  /* the merge's own: var USR -> 1 + index in ops of its plain summary */
+    hs_strmap *plain_at;  /* the merge's own (NULL once it ended): var USR -> 1 + index in ops
+                             of its plain summary */
     hs_strmap *tus_of;    /* var USR -> hs_atomic_tus: how many TUs have facts of it */
-    hs_strmap *vars_in;   /* the merge's own: function USR -> hs_vec of the (interned) variables
+    hs_strmap *vars_in;   /* the merge's own (NULL once it ended): function USR -> hs_vec of the (interned) variables
                              its operations are on, so a TU whose worker skipped a header
                              function's body (it walked it for an earlier TU) still counts */
 } hs_atomic_store;

@@ -619,7 +619,7 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
             json_object_set_new(finding, "operation", json_string(u->op_name));
         if (u->text)
             json_object_set_new(finding, "fingerprint_basis", json_string(u->text));
-        json_array_append_new(ctx->findings, finding);
+        hs_judge_add_finding(ctx, finding);
         free(message);
     }
     free(summary);

@@ -205,7 +205,7 @@ static void flag_use(hs_judge_ctx *ctx, const hs_event_use *use, const event_obj
     char *basis = hs_printf("%s|%s", use->api, use->text);
     json_object_set_new(f, "fingerprint_basis", json_string(basis));
     free(basis);
-    json_array_append_new(ctx->findings, f);
+    hs_judge_add_finding(ctx, f);
     free(what);
     free(message);
 }
@@ -250,7 +250,7 @@ static void flag_declaration(hs_judge_ctx *ctx, const hs_event_object *decl, con
     json_object_set_new(f, "object", json_string(o->name));
     char *basis = hs_printf("declaration|%s|%s", decl->type, o->name);
     json_object_set_new(f, "fingerprint_basis", json_string(basis));
-    json_array_append_new(ctx->findings, f);
+    hs_judge_add_finding(ctx, f);
     free(basis);
     free(uses);
     free(message);

@@ -271,7 +271,7 @@ static void judge(hs_judge_ctx *ctx)
         else
             json_object_set_new(finding, "fix_unavailable", json_string(why_not));
         json_object_set_new(finding, "tu_index", json_integer((json_int_t)b->tu_index));
-        json_array_append_new(ctx->findings, finding);
+        hs_judge_add_finding(ctx, finding);
         free(what);
         free(message);
     }

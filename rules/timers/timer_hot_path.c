@@ -382,7 +382,7 @@ static void judge(hs_judge_ctx *ctx)
         json_object_set_new(finding, "tu_index", json_integer((json_int_t)read->tu_index));
         if (ctx->fix_level == HS_FIX_AGGRESSIVE)
             add_aggressive_fixes(ctx, finding, read, f);
-        json_array_append_new(ctx->findings, finding);
+        hs_judge_add_finding(ctx, finding);
         free(what);
         free(message);
         free(why);

@@ -1,6 +1,7 @@
 /*
  * test_findings_json.c - unit tests for findings (analyzer/judge/findings.c) and the JSON and
- * text writers (analyzer/emit/emit_json.c, analyzer/emit/emit_text.c).
+ * text writers (analyzer/emit/emit_json.c, analyzer/emit/emit_text.c), and the judge's pack
+ * that keeps finished findings as JSON text while the model is alive (analyzer/judge/judge.c).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -15,6 +16,8 @@
 
 #include "hotscan/emit.h"
 #include "hotscan/findings.h"
+#include "hotscan/judge.h"
+#include "hotscan/rules.h"
 
 static json_t *fact_at(const char *file, int line, int column)
 {
@@ -384,6 +387,66 @@ static void test_emit_text(void **state)
     json_decref(empty);
 }
 
+/* A packed finding comes back exactly as the rule built it: members in their order, a NUL
+ * inside a string, reals, integers beyond 32 bits, nested arrays; and in the order added. */
+static void test_finding_pack_round_trip(void **state)
+{
+    (void)state;
+    json_t *a = finding_at("atomic-seqcst-counter", "/src/b.c", 7, 3, "g", "n++");
+    json_object_set_new(a, "zeta", json_stringn("a\0b", 3));
+    json_object_set_new(a, "alpha", json_real(0.1));
+    json_object_set_new(a, "big", json_integer(1LL << 40));
+    json_object_set_new(a, "empty", json_object());
+    hs_finding_add_related(a, "/src/c.h", 9, 1, "declared here");
+    json_t *b = finding_at("os-event", "/src/a.c", 1, 1, "", "os_event_set(e)");
+    char *want_a = json_dumps(a, JSON_COMPACT), *want_b = json_dumps(b, JSON_COMPACT);
+    json_t *copy_a = json_deep_copy(a);
+
+    hs_finding_pack *k = hs_finding_pack_create();
+    hs_finding_pack_add(k, a); /* takes the references */
+    hs_finding_pack_add(k, b);
+    assert_int_equal(hs_finding_pack_count(k), 2);
+    json_t *extra = NULL;
+    json_t *back = hs_finding_pack_take(k, &extra);
+    assert_int_equal(json_array_size(back), 2);
+    char *got_a = json_dumps(json_array_get(back, 0), JSON_COMPACT);
+    char *got_b = json_dumps(json_array_get(back, 1), JSON_COMPACT);
+    assert_string_equal(got_a, want_a);
+    assert_string_equal(got_b, want_b);
+    assert_true(json_equal(json_array_get(back, 0), copy_a));
+    assert_int_equal(json_string_length(json_object_get(json_array_get(back, 0), "zeta")), 3);
+    assert_true(json_is_real(json_object_get(json_array_get(back, 0), "alpha")));
+    /* No sections packed: an empty object. */
+    assert_true(json_is_object(extra));
+    assert_int_equal(json_object_size(extra), 0);
+    free(want_a);
+    free(want_b);
+    free(got_a);
+    free(got_b);
+    json_decref(copy_a);
+    json_decref(back);
+    json_decref(extra);
+}
+
+/* A rule's finding goes to the pack when the judge packs, else to ctx->findings. */
+static void test_judge_add_finding(void **state)
+{
+    (void)state;
+    hs_judge_ctx plain = {.findings = json_array()};
+    hs_judge_add_finding(&plain, finding_at("timer-hot-path", "/src/a.c", 2, 2, "f", "time(0)"));
+    assert_int_equal(json_array_size(plain.findings), 1);
+    json_decref(plain.findings);
+
+    hs_judge_ctx packed = {.findings = json_array(), .packed = hs_finding_pack_create()};
+    hs_judge_add_finding(&packed, finding_at("timer-hot-path", "/src/a.c", 2, 2, "f", "time(0)"));
+    assert_int_equal(json_array_size(packed.findings), 0);
+    assert_int_equal(hs_finding_pack_count(packed.packed), 1);
+    json_t *back = hs_finding_pack_take(packed.packed, NULL);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(back, 0), "rule")), "timer-hot-path");
+    json_decref(back);
+    json_decref(packed.findings);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +460,8 @@ int main(void)
         cmocka_unit_test(test_fingerprint_occurrences_differ),
         cmocka_unit_test(test_emit_json_round_trip),
         cmocka_unit_test(test_emit_text),
+        cmocka_unit_test(test_finding_pack_round_trip),
+        cmocka_unit_test(test_judge_add_finding),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -1,6 +1,7 @@
 /*
  * test_strmap.c - unit tests for the string -> pointer hash map (analyzer/util/strmap.c) and
- * the set of key digests (analyzer/util/keyset.c).
+ * the set of key digests (analyzer/util/keyset.c), and the model's string interner
+ * (analyzer/model/facts.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hotscan/facts.h"
 #include "hotscan/keyset.h"
 #include "hotscan/strmap.h"
 
@@ -203,6 +205,57 @@ static void test_keyset_growth(void **state)
     hs_keyset_delete(s);
 }
 
+/* A borrowing map keeps the caller's key pointers: no copy, and lookups by content. */
+static void test_borrowing_map(void **state)
+{
+    (void)state;
+    hs_strmap *m = hs_strmap_create_borrowing();
+    char key[] = "c:@F@main";
+    hs_strmap_put(m, key, val(7));
+    assert_ptr_equal(hs_strmap_key(m, "c:@F@main"), key);
+    assert_ptr_equal(hs_strmap_get(m, "c:@F@main"), val(7));
+    hs_strmap_delete(m); /* frees no key: `key` is on the stack */
+
+    hs_strmap *c = hs_strmap_create();
+    hs_strmap_put(c, key, val(1));
+    assert_ptr_not_equal(hs_strmap_key(c, key), key);
+    hs_strmap_delete(c);
+}
+
+/* Equal strings intern to one pointer, which stays valid however much is interned after it
+ * (the table grows, the arena adds blocks; a string longer than a block gets its own). */
+static void test_interner(void **state)
+{
+    (void)state;
+    hs_intern *in = hs_intern_create();
+    assert_null(hs_intern_str(in, NULL));
+    const char *empty = hs_intern_str(in, "");
+    const char *first = hs_intern_str(in, "c:@F@first");
+    char *longer = malloc(100001);
+    memset(longer, 'x', 100000);
+    longer[100000] = '\0';
+    const char *big = hs_intern_str(in, longer);
+    char buf[64];
+    const char *kept[5000];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(buf, sizeof buf, "c:@F@function_number_%d", i);
+        kept[i] = hs_intern_str(in, buf);
+    }
+    assert_int_equal(hs_intern_count(in), 5003);
+    assert_ptr_equal(hs_intern_str(in, ""), empty);
+    assert_ptr_equal(hs_intern_str(in, "c:@F@first"), first);
+    assert_string_equal(first, "c:@F@first");
+    assert_ptr_equal(hs_intern_str(in, longer), big);
+    assert_string_equal(big, longer);
+    for (int i = 0; i < 5000; i++) {
+        snprintf(buf, sizeof buf, "c:@F@function_number_%d", i);
+        assert_ptr_equal(hs_intern_str(in, buf), kept[i]);
+        assert_string_equal(kept[i], buf);
+    }
+    free(longer);
+    hs_intern_delete(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +268,8 @@ int main(void)
         cmocka_unit_test(test_growth_past_thousands_of_keys),
         cmocka_unit_test(test_keyset_first_time_only),
         cmocka_unit_test(test_keyset_growth),
+        cmocka_unit_test(test_borrowing_map),
+        cmocka_unit_test(test_interner),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
