@@ -339,13 +339,52 @@ const char *hs_walk_file_contents(hs_walk *x, CXFile file, size_t *size)
     return e->text;
 }
 
-bool hs_walk_file_is_system(hs_walk *x, CXFile file)
+/*
+ * The start (offset 0) of the file `spelled_at` is spelled in, found without
+ * clang_getLocationForOffset: that one returns SourceManager::getMacroArgExpandedLocation,
+ * which the first time for a file walks every macro expansion entered after the file's
+ * start (computeMacroArgsCache): 20-70 ms a header in haproxy's dev/flags/flags.c, which
+ * includes nearly every header. A token lexed at `spelled_at` (clang_tokenize lexes the
+ * spelling's file) has a file location in that file; less its offset, it is the file's
+ * start. Checked, and false when it does not come out as (file, 0).
+ */
+static bool spelled_file_start(hs_walk *x, CXFile file, CXSourceLocation spelled_at, CXSourceLocation *out)
+{
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(x->tu, clang_getRange(spelled_at, spelled_at), &tokens, &n);
+    bool ok = false;
+    if (n > 0) {
+        CXSourceLocation t = clang_getTokenLocation(x->tu, tokens[0]);
+        CXFile tf = NULL, sf = NULL;
+        unsigned toff = 0, soff = 1;
+        clang_getSpellingLocation(t, &tf, NULL, NULL, &toff);
+        if (tf == file && t.int_data >= toff) {
+            CXSourceLocation s = t;
+            s.int_data -= toff;
+            clang_getSpellingLocation(s, &sf, NULL, NULL, &soff);
+            if (sf == file && soff == 0) {
+                *out = s;
+                ok = true;
+            }
+        }
+    }
+    if (tokens)
+        clang_disposeTokens(x->tu, tokens, n);
+    return ok;
+}
+
+bool hs_walk_file_is_system(hs_walk *x, CXFile file, CXSourceLocation spelled_at)
 {
     if (!file)
         return false;
     hs_file_entry *e = file_entry(x, file);
-    if (e->system < 0)
-        e->system = clang_Location_isInSystemHeader(clang_getLocationForOffset(x->tu, file, 0)) != 0;
+    if (e->system < 0) {
+        CXSourceLocation start;
+        if (!spelled_file_start(x, file, spelled_at, &start))
+            start = clang_getLocationForOffset(x->tu, file, 0);
+        e->system = clang_Location_isInSystemHeader(start) != 0;
+    }
     return e->system != 0;
 }
 

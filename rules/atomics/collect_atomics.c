@@ -478,14 +478,14 @@ typedef struct {
  */
 static json_t *spelled_call(atomic_state *x, CXCursor c)
 {
-    if (clang_Location_isInSystemHeader(clang_getRangeStart(clang_getCursorExtent(c))))
+    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
+    if (clang_Location_isInSystemHeader(start))
         return NULL;
     CXFile file;
     unsigned offset;
     size_t size;
     const char *text = hs_spelled_text(x->walk, c, &file, &offset, &size);
-    if (!text ||
-        hs_walk_file_is_system(x->walk, file))
+    if (!text || hs_walk_file_is_system(x->walk, file, start))
         return NULL;
     const char *real = hs_project_file(x->walk, file);
     if (!real[0])
