@@ -731,10 +731,7 @@ char *hs_expr_key(hs_walk *x, CXCursor c)
         CXCursor ref = clang_getCursorReferenced(c);
         enum CXCursorKind rk = clang_getCursorKind(ref);
         if (rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl || rk == CXCursor_FieldDecl) {
-            char *usr = hs_cursor_usr(ref);
-            char *key = hs_printf("v:%s", usr);
-            free(usr);
-            return key;
+            return hs_printf("v:%s", hs_cursor_usr_cached(x, ref));
         }
         return NULL;
     }
@@ -2426,13 +2423,12 @@ static void emit_function(hs_walk *x, CXCursor c, int temperature, bool defined)
     hs_pos pos, end;
     if (!hs_cursor_pos(x, c, &pos, &end))
         return;
-    char *usr = hs_cursor_usr(c);
+    const char *usr = hs_cursor_usr_cached(x, c);
     json_t *f = json_pack("{s:s, s:s, s:b, s:b, s:b, s:b}", "usr", usr, "name",
                           hs_qualified_name(x, c), "defined", defined, "hot", (temperature & 1) != 0,
                           "cold", (temperature & 2) != 0, "noreturn", (temperature & 4) != 0);
     hs_fact_set_position(f, &pos, NULL);
     json_array_append_new(x->functions, f);
-    free(usr);
 }
 
 static void free_function(hs_walk_function *fn)
@@ -2808,7 +2804,7 @@ static void extract_function(hs_walk *x, CXCursor c)
     if (!hs_cursor_pos(x, c, &pos, NULL))
         return;
     hs_walk_function fn = {0};
-    fn.usr = hs_cursor_usr(c);
+    fn.usr = hs_xstrdup(hs_cursor_usr_cached(x, c));
     unsigned char key[16];
     if (skip_key(x, c, fn.usr, key)) {
         if (hs_keyset_has(x->cache->walked, key, sizeof key)) {

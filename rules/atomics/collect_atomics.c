@@ -552,7 +552,7 @@ static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CX
     if (vsize > 0 && vsize < (long long)sizeof(int))
         json_object_set_new(fact, "value_narrow", json_true());
     object_path(object_expr, decl, &root, &path);
-    char *usr = hs_cursor_usr(root);
+    char *usr = hs_xstrdup(hs_cursor_usr_cached(x->walk, root));
     if (path) {
         char *id = hs_printf("%s%s", usr, path);
         json_object_set_new(fact, "var", json_string(id));
@@ -1213,7 +1213,7 @@ static void atomics_declaration(void *state, hs_walk *w, CXCursor var)
     (void)w;
     atomic_state *x = state;
     if (type_is_atomic(clang_getCursorType(var))) {
-        char *usr = hs_cursor_usr(var);
+        char *usr = hs_xstrdup(hs_cursor_usr_cached(x->walk, var));
         remember_name(x, var, usr, hs_qualified_name(x->walk, var));
         free(usr);
     }
