@@ -75,6 +75,10 @@ typedef struct {
  * thousands of instructions a call on a large TU, and the walk asks for a cursor's text
  * often. The table is keyed by the CXFile pointer (one per file for the TU's life).
  */
+/* A reference's bytes in a skip key: kind, location, type kind, type's location (below). */
+#define HS_FP_LOC_BYTES (sizeof(CXFileUniqueID) + sizeof(unsigned))
+#define HS_FP_REF_MAX (2 * sizeof(int) + 2 * HS_FP_LOC_BYTES)
+
 typedef struct {
     CXFile file;           /* NULL: empty slot */
     char *real;            /* hs_project_file: real path under the root, or "" */
@@ -90,6 +94,24 @@ typedef struct {
     hs_file_entry *slots;
     size_t cap, len;       /* cap is a power of two */
 } hs_file_table;
+
+/*
+ * What fp_visitor adds to a skip key for a name referring to a declaration (its kind, its
+ * place, its type's kind and where that type is declared): the same bytes for each use of
+ * the declaration in the TU, so made once per declaration. Keyed by the declaration's AST
+ * node (the cursor's data[0]) and kind.
+ */
+typedef struct {
+    const void *decl;         /* NULL: empty slot */
+    int kind;
+    unsigned char len;
+    unsigned char bytes[HS_FP_REF_MAX];
+} hs_fp_ref;
+
+typedef struct {
+    hs_fp_ref *slots;
+    size_t cap, len;          /* cap is a power of two */
+} hs_fp_refs;
 
 struct hs_walk {
     CXTranslationUnit tu;
@@ -112,6 +134,7 @@ struct hs_walk {
     const char *main_real;         /* the main file's real path (with a cache) */
     XXH128_hash_t context;         /* digest of the command line and directory */
     hs_strmap *skipped;            /* "%p" of CXFile -> digest of its skipped ranges */
+    hs_fp_refs fp_refs;            /* per declaration: what the skip key adds for a use of it */
 
     /* The collectors (rules/registry.c) and their states, one each. */
     const hs_collector *const *collectors;
@@ -339,13 +362,52 @@ const char *hs_walk_file_contents(hs_walk *x, CXFile file, size_t *size)
     return e->text;
 }
 
-bool hs_walk_file_is_system(hs_walk *x, CXFile file)
+/*
+ * The start (offset 0) of the file `spelled_at` is spelled in, found without
+ * clang_getLocationForOffset: that one returns SourceManager::getMacroArgExpandedLocation,
+ * which the first time for a file walks every macro expansion entered after the file's
+ * start (computeMacroArgsCache): 20-70 ms a header in haproxy's dev/flags/flags.c, which
+ * includes nearly every header. A token lexed at `spelled_at` (clang_tokenize lexes the
+ * spelling's file) has a file location in that file; less its offset, it is the file's
+ * start. Checked, and false when it does not come out as (file, 0).
+ */
+static bool spelled_file_start(hs_walk *x, CXFile file, CXSourceLocation spelled_at, CXSourceLocation *out)
+{
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(x->tu, clang_getRange(spelled_at, spelled_at), &tokens, &n);
+    bool ok = false;
+    if (n > 0) {
+        CXSourceLocation t = clang_getTokenLocation(x->tu, tokens[0]);
+        CXFile tf = NULL, sf = NULL;
+        unsigned toff = 0, soff = 1;
+        clang_getSpellingLocation(t, &tf, NULL, NULL, &toff);
+        if (tf == file && t.int_data >= toff) {
+            CXSourceLocation s = t;
+            s.int_data -= toff;
+            clang_getSpellingLocation(s, &sf, NULL, NULL, &soff);
+            if (sf == file && soff == 0) {
+                *out = s;
+                ok = true;
+            }
+        }
+    }
+    if (tokens)
+        clang_disposeTokens(x->tu, tokens, n);
+    return ok;
+}
+
+bool hs_walk_file_is_system(hs_walk *x, CXFile file, CXSourceLocation spelled_at)
 {
     if (!file)
         return false;
     hs_file_entry *e = file_entry(x, file);
-    if (e->system < 0)
-        e->system = clang_Location_isInSystemHeader(clang_getLocationForOffset(x->tu, file, 0)) != 0;
+    if (e->system < 0) {
+        CXSourceLocation start;
+        if (!spelled_file_start(x, file, spelled_at, &start))
+            start = clang_getLocationForOffset(x->tu, file, 0);
+        e->system = clang_Location_isInSystemHeader(start) != 0;
+    }
     return e->system != 0;
 }
 
@@ -669,10 +731,7 @@ char *hs_expr_key(hs_walk *x, CXCursor c)
         CXCursor ref = clang_getCursorReferenced(c);
         enum CXCursorKind rk = clang_getCursorKind(ref);
         if (rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl || rk == CXCursor_FieldDecl) {
-            char *usr = hs_cursor_usr(ref);
-            char *key = hs_printf("v:%s", usr);
-            free(usr);
-            return key;
+            return hs_printf("v:%s", hs_cursor_usr_cached(x, ref));
         }
         return NULL;
     }
@@ -2364,13 +2423,12 @@ static void emit_function(hs_walk *x, CXCursor c, int temperature, bool defined)
     hs_pos pos, end;
     if (!hs_cursor_pos(x, c, &pos, &end))
         return;
-    char *usr = hs_cursor_usr(c);
+    const char *usr = hs_cursor_usr_cached(x, c);
     json_t *f = json_pack("{s:s, s:s, s:b, s:b, s:b, s:b}", "usr", usr, "name",
                           hs_qualified_name(x, c), "defined", defined, "hot", (temperature & 1) != 0,
                           "cold", (temperature & 2) != 0, "noreturn", (temperature & 4) != 0);
     hs_fact_set_position(f, &pos, NULL);
     json_array_append_new(x->functions, f);
-    free(usr);
 }
 
 static void free_function(hs_walk_function *fn)
@@ -2476,8 +2534,9 @@ static void fp_add(XXH3_state_t *st, const void *p, size_t n)
     XXH3_128bits_update(st, p, n);
 }
 
-/* A location as the same numbers in every TU: the file's device, inode and time, and the offset. */
-static void fp_location(XXH3_state_t *st, CXSourceLocation loc, bool spelling)
+/* A location as the same numbers in every TU: the file's device, inode and time, and the
+ * offset (HS_FP_LOC_BYTES bytes at `out`). */
+static void fp_location_bytes(unsigned char *out, CXSourceLocation loc, bool spelling)
 {
     CXFile file = NULL;
     unsigned offset = 0;
@@ -2488,8 +2547,93 @@ static void fp_location(XXH3_state_t *st, CXSourceLocation loc, bool spelling)
     CXFileUniqueID id = {{0, 0, 0}};
     if (file)
         clang_getFileUniqueID(file, &id);
-    fp_add(st, id.data, sizeof id.data);
-    fp_add(st, &offset, sizeof offset);
+    memcpy(out, id.data, sizeof id.data);
+    memcpy(out + sizeof id.data, &offset, sizeof offset);
+}
+
+/*
+ * Where a cursor is expanded, then where it is written. A location that is not in a macro
+ * (the top bit of the raw encoding libclang keeps in int_data clear: SourceLocation's
+ * MacroIDBit) is its own spelling, so the same bytes go in twice without asking again.
+ */
+static void fp_expansion_and_spelling(XXH3_state_t *st, CXSourceLocation loc)
+{
+    unsigned char b[HS_FP_LOC_BYTES];
+    fp_location_bytes(b, loc, false);
+    fp_add(st, b, sizeof b);
+    if (!(loc.int_data & 0x80000000u)) {
+        fp_add(st, b, sizeof b);
+        return;
+    }
+    fp_location_bytes(b, loc, true);
+    fp_add(st, b, sizeof b);
+}
+
+static size_t fp_ref_slot(const void *decl, int kind, size_t cap)
+{
+    uintptr_t h = (uintptr_t)decl ^ (uintptr_t)kind;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 7) & (cap - 1);
+}
+
+static hs_fp_ref *fp_ref_find(hs_fp_refs *t, const void *decl, int kind)
+{
+    size_t j = fp_ref_slot(decl, kind, t->cap);
+    while (t->slots[j].decl && (t->slots[j].decl != decl || t->slots[j].kind != kind))
+        j = (j + 1) & (t->cap - 1);
+    return &t->slots[j];
+}
+
+/*
+ * The bytes fp_visitor adds for a reference to `ref` (its kind, where it is declared, and
+ * for a variable, field or parameter its canonical type's kind and where that type is
+ * declared), made on the declaration's first use in the TU; in *scratch for a cursor
+ * that is not a declaration (a label's statement).
+ */
+static const hs_fp_ref *fp_ref_bytes(hs_fp_refs *t, CXCursor ref, hs_fp_ref *scratch)
+{
+    enum CXCursorKind rk = clang_getCursorKind(ref);
+    /* A declaration cursor's place and type are its node's (data[0]); keep to those. */
+    const void *decl = clang_isDeclaration(rk) ? ref.data[0] : NULL;
+    if (decl && t->cap) {
+        hs_fp_ref *e = fp_ref_find(t, decl, (int)rk);
+        if (e->decl)
+            return e;
+    }
+    hs_fp_ref made = {decl, (int)rk, 0, {0}};
+    memcpy(made.bytes, &rk, sizeof rk);
+    made.len = sizeof rk;
+    fp_location_bytes(made.bytes + made.len, clang_getCursorLocation(ref), false);
+    made.len += HS_FP_LOC_BYTES;
+    if (rk == CXCursor_VarDecl || rk == CXCursor_FieldDecl || rk == CXCursor_ParmDecl) {
+        CXType type = clang_getCanonicalType(clang_getCursorType(ref));
+        int tk = (int)type.kind;
+        memcpy(made.bytes + made.len, &tk, sizeof tk);
+        made.len += sizeof tk;
+        CXCursor td = clang_getTypeDeclaration(type);
+        if (!clang_Cursor_isNull(td)) {
+            fp_location_bytes(made.bytes + made.len, clang_getCursorLocation(td), false);
+            made.len += HS_FP_LOC_BYTES;
+        }
+    }
+    if (!decl) {
+        *scratch = made;
+        return scratch;
+    }
+    if (2 * (t->len + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 256;
+        hs_fp_refs grown = {hs_xcalloc(cap, sizeof(hs_fp_ref)), cap, t->len};
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].decl)
+                *fp_ref_find(&grown, t->slots[i].decl, t->slots[i].kind) = t->slots[i];
+        free(t->slots);
+        *t = grown;
+    }
+    hs_fp_ref *e = fp_ref_find(t, decl, (int)rk);
+    *e = made;
+    t->len++;
+    return e;
 }
 
 /* True for the cursors that name something or give a value: what facts are made of. */
@@ -2525,30 +2669,26 @@ static bool fp_detailed(enum CXCursorKind k)
  * kind of its type and where that type is declared (an _Atomic or std::atomic in one TU and
  * a plain integer in another).
  */
+typedef struct {
+    XXH3_state_t *st;
+    hs_fp_refs *refs;
+} fp_args;
+
 static enum CXChildVisitResult fp_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
-    XXH3_state_t *st = data;
+    fp_args *a = data;
+    XXH3_state_t *st = a->st;
     int k[2] = {(int)clang_getCursorKind(c), (int)clang_getCursorKind(parent)};
     fp_add(st, k, sizeof k);
     if (!fp_detailed((enum CXCursorKind)k[0]))
         return CXChildVisit_Recurse;
-    CXSourceLocation loc = clang_getCursorLocation(c);
-    fp_location(st, loc, false);
-    fp_location(st, loc, true);
+    fp_expansion_and_spelling(st, clang_getCursorLocation(c));
     CXCursor ref = clang_getCursorReferenced(c);
     if (clang_Cursor_isNull(ref) || clang_equalCursors(ref, c))
         return CXChildVisit_Recurse;
-    enum CXCursorKind rk = clang_getCursorKind(ref);
-    fp_add(st, &rk, sizeof rk);
-    fp_location(st, clang_getCursorLocation(ref), false);
-    if (rk == CXCursor_VarDecl || rk == CXCursor_FieldDecl || rk == CXCursor_ParmDecl) {
-        CXType t = clang_getCanonicalType(clang_getCursorType(ref));
-        int tk = (int)t.kind;
-        fp_add(st, &tk, sizeof tk);
-        CXCursor td = clang_getTypeDeclaration(t);
-        if (!clang_Cursor_isNull(td))
-            fp_location(st, clang_getCursorLocation(td), false);
-    }
+    hs_fp_ref scratch;
+    const hs_fp_ref *r = fp_ref_bytes(a->refs, ref, &scratch);
+    fp_add(st, r->bytes, r->len);
     return CXChildVisit_Recurse;
 }
 
@@ -2601,7 +2741,8 @@ static bool skip_key(hs_walk *x, CXCursor fn, const char *usr, unsigned char out
     fp_add(st, &e, sizeof e);
     XXH128_hash_t sk = skipped_digest(x, file);
     fp_add(st, &sk, sizeof sk);
-    clang_visitChildren(fn, fp_visitor, st);
+    fp_args args = {st, &x->fp_refs};
+    clang_visitChildren(fn, fp_visitor, &args);
     XXH128_hash_t h = XXH3_128bits_digest(st);
     XXH3_freeState(st);
     XXH128_canonicalFromHash((XXH128_canonical_t *)out, h);
@@ -2663,7 +2804,7 @@ static void extract_function(hs_walk *x, CXCursor c)
     if (!hs_cursor_pos(x, c, &pos, NULL))
         return;
     hs_walk_function fn = {0};
-    fn.usr = hs_cursor_usr(c);
+    fn.usr = hs_xstrdup(hs_cursor_usr_cached(x, c));
     unsigned char key[16];
     if (skip_key(x, c, fn.usr, key)) {
         if (hs_keyset_has(x->cache->walked, key, sizeof key)) {
@@ -3035,6 +3176,7 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     const char *key;
     void *value;
     file_table_free(&x.files);
+    free(x.fp_refs.slots);
     for (size_t it = 0; hs_strmap_next(x.qualnames, &it, &key, &value);)
         free(value);
     hs_strmap_delete(x.qualnames);

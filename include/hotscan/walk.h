@@ -33,8 +33,10 @@ const char *hs_project_file(hs_walk *x, CXFile file);
 /* A file's text (owned by the TU) and size, or NULL; what clang_getFileContents gives,
  * asked once per file and TU (libclang looks the file up by a linear scan each time). */
 const char *hs_walk_file_contents(hs_walk *x, CXFile file, size_t *size);
-/* Whether the file is a system header (as clang_Location_isInSystemHeader of any offset in it). */
-bool hs_walk_file_is_system(hs_walk *x, CXFile file);
+/* Whether the file is a system header (clang_Location_isInSystemHeader at its offset 0),
+ * cached per file; `spelled_at` is a location spelled in the file (a cursor's start, as
+ * hs_spelled_text reads it), which saves libclang's costly clang_getLocationForOffset. */
+bool hs_walk_file_is_system(hs_walk *x, CXFile file, CXSourceLocation spelled_at);
 /* clang_getLocationForOffset(tu, file, offset), without its file lookup after the first. */
 CXSourceLocation hs_walk_location_at(hs_walk *x, CXFile file, unsigned offset);
 /* The text of the file where a cursor's code is spelled (inside a macro's definition for

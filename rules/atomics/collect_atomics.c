@@ -478,14 +478,14 @@ typedef struct {
  */
 static json_t *spelled_call(atomic_state *x, CXCursor c)
 {
-    if (clang_Location_isInSystemHeader(clang_getRangeStart(clang_getCursorExtent(c))))
+    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
+    if (clang_Location_isInSystemHeader(start))
         return NULL;
     CXFile file;
     unsigned offset;
     size_t size;
     const char *text = hs_spelled_text(x->walk, c, &file, &offset, &size);
-    if (!text ||
-        hs_walk_file_is_system(x->walk, file))
+    if (!text || hs_walk_file_is_system(x->walk, file, start))
         return NULL;
     const char *real = hs_project_file(x->walk, file);
     if (!real[0])
@@ -552,7 +552,7 @@ static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CX
     if (vsize > 0 && vsize < (long long)sizeof(int))
         json_object_set_new(fact, "value_narrow", json_true());
     object_path(object_expr, decl, &root, &path);
-    char *usr = hs_cursor_usr(root);
+    char *usr = hs_xstrdup(hs_cursor_usr_cached(x->walk, root));
     if (path) {
         char *id = hs_printf("%s%s", usr, path);
         json_object_set_new(fact, "var", json_string(id));
@@ -1213,7 +1213,7 @@ static void atomics_declaration(void *state, hs_walk *w, CXCursor var)
     (void)w;
     atomic_state *x = state;
     if (type_is_atomic(clang_getCursorType(var))) {
-        char *usr = hs_cursor_usr(var);
+        char *usr = hs_xstrdup(hs_cursor_usr_cached(x->walk, var));
         remember_name(x, var, usr, hs_qualified_name(x->walk, var));
         free(usr);
     }

@@ -330,7 +330,7 @@ static void on_declaration(event_state *x, CXCursor c)
     end = start;
     end.column += (unsigned)strlen(name);
     end.offset += (unsigned)strlen(name);
-    char *usr = hs_cursor_usr(c);
+    char *usr = hs_xstrdup(hs_cursor_usr_cached(x->walk, c));
     char *display = object_display_name(x, c);
     CXString type = clang_getTypeSpelling(clang_getCursorType(c));
     json_t *fact = json_object();
@@ -694,7 +694,7 @@ static void on_call(event_state *x, CXCursor call)
             object_text = argument_text(x, arg);
         }
     }
-    char *object = clang_Cursor_isNull(decl) ? hs_xstrdup("") : hs_cursor_usr(decl);
+    char *object = clang_Cursor_isNull(decl) ? hs_xstrdup("") : hs_xstrdup(hs_cursor_usr_cached(x->walk, decl));
     char *object_name = clang_Cursor_isNull(decl) ? hs_xstrdup("") : object_display_name(x, decl);
 
     json_t *fact = json_object();
