@@ -41,6 +41,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     hs_guard_std_fds();
+    hs_malloc_for_documents(); /* parsing workers switch back (workers.c) */
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -377,6 +377,7 @@ static bool spawn(worker *w, hs_tu_input **tus, const hs_pool_options *opt, cons
     if (pid == 0) {
         /* The supervisor's signal cleanup is not ours, and we die with it. */
         hs_cleanup_in_child();
+        hs_malloc_for_parsing(); /* libclang's parse: glibc's default (common.h) */
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)
             _exit(0);

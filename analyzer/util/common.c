@@ -13,6 +13,9 @@
 #include <time.h>
 #include <dirent.h>
 #include <sys/stat.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 void *hs_xmalloc(size_t n)
 {
@@ -321,4 +324,19 @@ void hs_list_json_files(const char *dir, int depth, hs_vec *out)
     collect_json_files(dir, depth, out);
     if (out->len > before)
         qsort(out->items + before, out->len - before, sizeof *out->items, hs_compare_strings);
+}
+
+void hs_malloc_for_documents(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MXFAST, 0);
+#endif
+}
+
+void hs_malloc_for_parsing(void)
+{
+#ifdef __GLIBC__
+    /* glibc's DEFAULT_MXFAST (malloc/malloc.c): 64 * sizeof(size_t) / 4. */
+    mallopt(M_MXFAST, (int)(64 * sizeof(size_t) / 4));
+#endif
 }

@@ -83,4 +83,14 @@ char *hs_hex_key(char *buf, const unsigned long long *v, size_t n);
 
 double hs_now_seconds(void);
 
+/* glibc allocator tuning by kind of work. hotscan's own processes build and free millions of
+ * small JSON nodes per facts document, and with glibc's fastbins on, each larger request
+ * after such frees runs malloc_consolidate over them: a quarter of a warm haproxy rerun's
+ * CPU in perf. hs_malloc_for_documents() turns fastbins off (tcache still serves small
+ * sizes): the rerun costs about a fifth less. libclang's parse is a few percent slower
+ * without them, so a parsing worker calls hs_malloc_for_parsing() to restore glibc's
+ * default. No-ops without glibc. */
+void hs_malloc_for_documents(void);
+void hs_malloc_for_parsing(void);
+
 #endif
