@@ -694,6 +694,11 @@ static bool feed_line(reader *r, char *line, size_t n)
 {
     r->lineno++;
     n = chomp(line, n);
+    if (memchr(line, 0, n)) {
+        /* Text output has none; the line's own functions would stop reading at it. */
+        r->error = hs_printf("%s:%lu: a NUL byte in the line: not perf script or folded text", r->name, r->lineno);
+        return false;
+    }
     if (r->format < 0) {
         if (is_blank(line) || line[0] == '#')
             return true;
@@ -820,7 +825,7 @@ static int perf_sample(reader *r, source *s)
     l2 = l2 ? b + l1e + 1 : NULL;
     text_entry *known = NULL;
     long e; /* the chain's last newline: a blank line follows it */
-    unsigned long long hash;
+    unsigned long long hash = 0;
     guess_entry *guess = NULL;
     if (f1 == chain) { /* no chain: the leaf is the whole stack */
         e = chain - 1;
@@ -859,6 +864,10 @@ static int perf_sample(reader *r, source *s)
         l1 = b + h + 1;
         l2 = l2 ? b + l1e + 1 : NULL;
     }
+    /* A known chain holds no NUL byte (feed_line rejects one, and a read with an error ends);
+     * the header and leaf lines may: line by line, so the error names the line. */
+    if (known && memchr(b, 0, (size_t)chain))
+        return 0;
     if (known) {
         if (guess)
             guess_use(guess, (uint32_t)(known - r->chains.items) + 1);
