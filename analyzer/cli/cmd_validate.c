@@ -76,27 +76,22 @@ static void validate_usage(FILE *out)
             "Exit status: 0 validated (whatever the verdict), 2 usage error or a failed step.\n");
 }
 
-static bool parse_number(const char *opt, const char *text, double min, double *out)
+/* A number, the whole text; false (quietly) otherwise. */
+static bool read_number(const char *text, double *out)
 {
     char *end;
     errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !(v >= min)) {
+    *out = strtod(text, &end);
+    return !errno && end != text && !*end;
+}
+
+static bool parse_number(const char *opt, const char *text, double min, double *out)
+{
+    double v;
+    if (!read_number(text, &v) || !(v >= min)) {
         fprintf(stderr, "hotscan: %s '%s': needs a number of at least %g\n", opt, text, min);
         return false;
     }
-    *out = v;
-    return true;
-}
-
-/* A whole number in [min, max], quietly: the caller says what the option takes. */
-static bool parse_count(const char *text, double min, double max, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !(v >= min && v <= max) || v != (int)v)
-        return false;
     *out = v;
     return true;
 }
@@ -730,7 +725,7 @@ int cmd_validate(int argc, char **argv)
         case OPT_HEADER_TUS:
             if (strcmp(optarg, "all") == 0)
                 o.header_tus = 0;
-            else if (!parse_count(optarg, 1, 1000000, &v)) {
+            else if (!read_number(optarg, &v) || !(v >= 1 && v <= 1000000) || v != (int)v) {
                 fprintf(stderr, "hotscan: --header-tus '%s': needs a whole number from 1 to 1000000, or 'all'\n",
                         optarg);
                 return 2;
