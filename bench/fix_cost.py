@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/fix_cost.py - what the fix stage costs a scan (issue 10: at most 20%), side by side.
 
-usage: fix_cost.py [--runs N] [--root DIR] DB [HOTSCAN-SCAN-ARGS...]
+usage: fix_cost.py [--runs N] [--root DIR] [--skip-per-fix] DB [HOTSCAN-SCAN-ARGS...]
 
 Runs `hotscan scan -j 1 --min-confidence low` over the compile database DB (a
 compile_commands.json or its folder) N times in each of three modes, alternating so drift
@@ -11,7 +11,9 @@ hits all alike:
   per-tu   the default: one reparse per TU with fix-its, halved only when it fails
 and prints each mode's median CPU (user + system of hotscan and its workers, from
 bench/measure.py), the reparses the fix stage made, and the ratios to "none". -j 1 keeps the
-CPU from depending on how TUs land on workers. Run from a checkout built in ./build.
+CPU from depending on how TUs land on workers. --skip-per-fix leaves out the per-fix mode (on a
+tree with a hundred fix-its of big C++ TUs it alone takes longer than the other two). Run from a
+checkout built in ./build.
 """
 import json
 import os
@@ -23,8 +25,11 @@ import tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 args = sys.argv[1:]
-runs, root = 3, None
-while args and args[0] in ("--runs", "--root"):
+runs, root, skip_per_fix = 3, None, False
+while args and args[0] in ("--runs", "--root", "--skip-per-fix"):
+    if args[0] == "--skip-per-fix":
+        skip_per_fix, args = True, args[1:]
+        continue
     if len(args) < 2:
         sys.exit(__doc__)
     if args[0] == "--runs":
@@ -43,6 +48,8 @@ hotscan = os.path.join(here, "..", "build", "hotscan")
 if not os.access(hotscan, os.X_OK):
     sys.exit("fix_cost.py: build hotscan first (bash .ci/setup)")
 modes = {"none": {"HOTSCAN_BENCH_NO_VERIFY": "1"}, "per-fix": {"HOTSCAN_BENCH_VERIFY_PER_FIX": "1"}, "per-tu": {}}
+if skip_per_fix:
+    del modes["per-fix"]
 cpu = {m: [] for m in modes}
 reparses = {}
 fixes = {}

@@ -164,6 +164,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->sink = hs_facts_str(in, o, "sink");
 
     a->accessor_of = hs_facts_str(in, o, "accessor_of");
+    a->dependent_member = hs_facts_str(in, o, "dependent_member");
     a->callee = hs_facts_str(in, o, "callee");
     a->arg = (int)hs_facts_int(o, "arg", -1);
     a->function = hs_facts_str(in, o, "function");

@@ -131,6 +131,9 @@ typedef struct hs_atomic_op {
     const char *accessor_of;    /* a call in a condition whose callee (this USR) no accessor of
                                    the TU's own was known for: the rule resolves it against every
                                    TU's HS_AOP_RETURNS facts; the op has no variable ("") */
+    const char *dependent_member; /* a load in a condition of a member of a dependent type in a
+                                   template (`t->refs_`, `T *t`): the member's name; the rule
+                                   applies it to every atomic field of that name; no variable */
     const char *callee;         /* an escape into a project function: its USR ("callee"), else NULL */
     const struct hs_atomic_op *via; /* the rule's own: an operation a wrapper does on the object
                                        this call passes (the call's escape), else NULL */

@@ -106,6 +106,9 @@ static char *disqualifies(const hs_atomic_op *u, bool reservations)
         else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION && reservations &&
                  (u->through_sink || u->limit_test))
             why = NULL;
+        else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION && u->form == HS_AFORM_ACCESSOR &&
+                 u->api && strcmp(u->api, "dependent member") == 0)
+            why = "a template tests a member of this name in a loop condition, as a wait for it is";
         else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION && u->form == HS_AFORM_ACCESSOR)
             why = "a function that returns its value is called in a loop condition, as a wait for it is";
         else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_LOOP_CONDITION)
@@ -776,6 +779,65 @@ static void find_editable_macros(const hs_atomic_store *atomics, hs_strmap *vars
     hs_strmap_delete(bad);
 }
 
+/* The last component of a qualified name or object path: `refs_` of `rocksdb::LRUElement::refs_`,
+ * `opens` of `CountedFileSystem::counters_.opens`. */
+static const char *member_name(const char *name)
+{
+    const char *last = name;
+    for (const char *p = name; *p; p++)
+        if (*p == ':' || *p == '.')
+            last = p + 1;
+    return last;
+}
+
+/*
+ * Each load of a dependent type's member in a template's condition (`while (t && t->refs_)`,
+ * `T *t`) is a use of every atomic field of that name: a template's body has no declaration
+ * for the member, and its instantiations are not walked. A field is a variable whose
+ * identity (USR) or field USR names one ("@FI@"); globals and locals are not members.
+ */
+static void apply_dependent_members(hs_strmap *vars, const hs_vec *order, const hs_vec *dependent, hs_vec *made)
+{
+    if (!dependent->len)
+        return;
+    hs_strmap *by_name = hs_strmap_create(); /* member name -> hs_vec* of the loads */
+    for (size_t i = 0; i < dependent->len; i++) {
+        const hs_atomic_op *u = dependent->items[i];
+        hs_vec *list = hs_strmap_get(by_name, u->dependent_member);
+        if (!list) {
+            list = hs_xcalloc(1, sizeof *list);
+            hs_strmap_put(by_name, u->dependent_member, list);
+        }
+        hs_vec_push(list, (void *)u);
+    }
+    size_t n = order->len; /* only the variables of real operations */
+    for (size_t k = 0; k < n; k++) {
+        variable *v = hs_strmap_get(vars, order->items[k]);
+        const hs_atomic_op *first = v->uses.len ? v->uses.items[0] : NULL;
+        if (!first || !first->var_name)
+            continue;
+        bool field = strstr(order->items[k], "@FI@") || (first->var_field && strstr(first->var_field, "@FI@"));
+        if (!field)
+            continue;
+        hs_vec *list = hs_strmap_get(by_name, member_name(first->var_name));
+        for (size_t i = 0; list && i < list->len; i++) {
+            hs_atomic_op *load = hs_xcalloc(1, sizeof *load);
+            *load = *(const hs_atomic_op *)list->items[i];
+            take_variable(load, first);
+            load->dependent_member = NULL;
+            hs_vec_push(made, load);
+            hs_vec_push(&v->uses, load);
+        }
+    }
+    const char *name;
+    void *list;
+    for (size_t it = 0; hs_strmap_next(by_name, &it, &name, &list);) {
+        hs_vec_free(list);
+        free(list);
+    }
+    hs_strmap_delete(by_name);
+}
+
 static void judge(hs_judge_ctx *ctx)
 {
     const hs_atomic_store *atomics = hs_atomic_facts(ctx->program);
@@ -791,10 +853,15 @@ static void judge(hs_judge_ctx *ctx)
             hs_strmap_put(returns, u->function, (void *)u);
     }
     hs_vec made = {0};
+    hs_vec dependent = {0}; /* loads of a dependent type's member, by name: applied below */
     for (size_t i = 0; i < atomics->len; i++) {
         const hs_atomic_op *u = &atomics->ops[i];
         if (u->op == HS_AOP_RETURNS)
             continue;
+        if (u->dependent_member) {
+            hs_vec_push(&dependent, (void *)u);
+            continue;
+        }
         if (u->accessor_of) {
             const hs_atomic_op *r = hs_strmap_get(returns, u->accessor_of);
             if (!r)
@@ -817,6 +884,8 @@ static void judge(hs_judge_ctx *ctx)
             v->field = u->var_field;
     }
     hs_strmap_delete(returns);
+    apply_dependent_members(vars, &order, &dependent, &made);
+    hs_vec_free(&dependent);
     resolve_wrapper_calls(vars, &order, &made);
     link_paths(vars, &order);
     hs_strmap *macros_ok = hs_strmap_create();

@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include "hotscan/walk.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1485,6 +1486,39 @@ static void on_condition_call(atomic_state *x, CXCursor call, CXCursor callee, c
 }
 
 /*
+ * `while (t && t->refs_)` in a template (`T *t`): a member of a dependent type has no
+ * declaration until the template is instantiated, and libclang shows no instantiated body, so
+ * the test is a load of no variable. Recorded, when it is in a condition or a comparison, as
+ * a load of whatever field has that name ("dependent_member"): the rule applies it to every
+ * atomic field so named in the program (rocksdb's `LRUList<T>::Pop` waits for
+ * `LRUElement::refs_`, decremented outside any template, to reach zero before it evicts).
+ * By name, so another class's field of the same name only costs findings, never adds one.
+ */
+static void on_dependent_member(atomic_state *x, CXCursor c)
+{
+    if (!hs_walk_in_condition(x->walk) && !hs_walk_in_comparison(x->walk) && !hs_walk_in_equality(x->walk))
+        return;
+    if (!hs_location_is_project(x->walk, clang_getCursorLocation(c)))
+        return;
+    /* libclang spells a dependent member expression as "": its name ends its text. */
+    char *text = hs_cursor_source(x->walk, c);
+    size_t end = text ? strlen(text) : 0, start = end;
+    while (start > 0 && (isalnum((unsigned char)text[start - 1]) || text[start - 1] == '_'))
+        start--;
+    if (end > start && !isdigit((unsigned char)text[start])) {
+        atomic_op op = {.op = "load", .order = "n/a", .form = "accessor", .api = "dependent member",
+                        .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
+                        .object = NO_CURSOR, .operand_value = NO_CURSOR};
+        json_t *fact = build_fact(x, c, &op);
+        if (fact) {
+            json_object_set_new(fact, "dependent_member", json_string(text + start));
+            json_array_append_new(x->atomics, fact);
+        }
+    }
+    free(text);
+}
+
+/*
  * `PFS_atomic::add_u32(&x.m_u32, 1)`, `bump(&hits)`: an atomic's or an integer's address, or
  * a wrapper's own object parameter, passed to a project function. Recorded as an escape
  * that names the callee and the argument ("callee", "arg"); when the callee operates on
@@ -1666,6 +1700,10 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
     case CXCursor_MemberRefExpr: {
         CXCursor decl = clang_getCursorReferenced(c);
         enum CXCursorKind dk = clang_getCursorKind(decl);
+        if (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(decl)) {
+            on_dependent_member(x, c);
+            return;
+        }
         if (dk != CXCursor_VarDecl && dk != CXCursor_FieldDecl && dk != CXCursor_ParmDecl)
             return;
         char cls = type_class(x, decl);
