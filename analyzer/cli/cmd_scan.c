@@ -718,31 +718,32 @@ static void print_ignored_arguments(const hs_merge *m)
     fprintf(stderr, "\n");
 }
 
+typedef struct {
+    json_t *report;
+    hs_report_format format;
+    bool color;
+} report_job;
+
+static bool emit_report_to(FILE *out, void *user)
+{
+    const report_job *job = user;
+    return hs_emit_report(out, job->report, job->format, job->color);
+}
+
 /* Writes the report to -o FILE (through a temporary file and a rename) or to standard output
- * ("-" or no -o); false after saying why when it could not be written. */
+ * ("-" or no -o), printed as it is made: held whole in memory, a big tree's report text sat
+ * on top of its findings at the supervisor's peak (docs/performance.md, branch s21-c). False
+ * after saying why when it could not be written. */
 static bool write_report(const scan_options *o, json_t *report)
 {
     bool to_stdout = !o->output || strcmp(o->output, "-") == 0;
     bool color = o->color == 1 || (o->color == -1 && to_stdout && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-    char *data = NULL;
-    size_t size = 0;
-    FILE *mem = open_memstream(&data, &size);
-    if (!mem) {
-        fprintf(stderr, "hotscan: error: could not write the report: %s\n", strerror(errno));
-        return false;
-    }
-    bool ok = hs_emit_report(mem, report, o->format, color);
-    if (fclose(mem) != 0)
-        ok = false;
+    report_job job = {.report = report, .format = o->format, .color = color};
     char *err = NULL;
-    if (ok && !hs_write_output(o->output, data, size, &err))
-        ok = false;
-    if (!ok && err)
-        fprintf(stderr, "hotscan: error: could not write the report: %s\n", err);
-    else if (!ok)
-        fprintf(stderr, "hotscan: error: could not write the report: %s\n", strerror(errno));
+    bool ok = hs_write_output_with(o->output, emit_report_to, &job, &err);
+    if (!ok)
+        fprintf(stderr, "hotscan: error: could not write the report: %s\n", err ? err : strerror(errno));
     free(err);
-    free(data);
     return ok;
 }
 
@@ -1165,6 +1166,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         status = 2;
     }
     free(results);
+    hs_memory_trace("every TU merged");
     bool prefilter_used = prefiltered != NULL;
     free(prefiltered);
     if (!o->quiet)
@@ -1192,6 +1194,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     /* The findings come back packed as JSON text (judge.h): as jansson trees they would sit
      * beside the model. Only --profile and --diff-base need both at once. */
     hs_finding_pack *pack = hs_judge_run_packed(merge.program, rd, &jo);
+    hs_memory_trace("judged");
     bool need_model = pmap != NULL || changed != NULL;
     /* --report-unused-suppressions loads every scanned file; the model names the functions'
      * files, and they are loaded after the findings' files, as they always were. */
@@ -1200,7 +1203,9 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         scanned_files(&disc, merge.program, root, &scanned);
     if (!need_model)
         hs_merge_release_program(&merge);
+    hs_memory_trace("model deleted");
     json_t *findings = hs_finding_pack_take(pack, &extra);
+    hs_memory_trace("findings unpacked");
     if (o->no_build) {
         hs_nobuild_mark_findings(findings);
         if (json_is_object(json_object_get(extra, "summary")))
@@ -1243,6 +1248,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     pool.cache = NULL;
     hs_facts_cache_close(cache);
     json_decref(shown);
+    hs_memory_trace("fixes verified");
     /* Fingerprints first, so they do not depend on what --min-confidence leaves out. */
     hs_findings_finalize(findings, root);
     hs_scan_counts counts = {0};
@@ -1283,11 +1289,14 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         json_object_set_new(summary, "unused_suppressions", json_integer((json_int_t)counts.unused));
         json_object_set_new(report, "unused_suppressions", unused);
     }
+    hs_memory_trace("report assembled");
     if (!write_report(o, report))
         status = 2;
+    hs_memory_trace("report written");
     if (!hs_emit_fix_outputs(report, o->patch, o->export_fixes, o->fix, stderr))
         status = 2;
     print_summary(o, report, &merge, &counts, n, seconds);
+    hs_memory_trace("summary printed");
     hs_profile_map_delete(pmap);
     hs_profile_delete(profile);
     size_t nfind = json_array_size(findings) + counts.unused;
