@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1012,6 +1013,52 @@ static bool extract_tus(const hs_discovery *disc, const bool *prefiltered, const
     return ok;
 }
 
+/* Keeps a finding as a tree when its fixes are to be verified (keep[i]). */
+static bool keep_for_verify(json_t *f, size_t i, void *user)
+{
+    (void)f;
+    return ((const bool *)user)[i];
+}
+
+/*
+ * Verifies the fix-its of the shown findings (hs_fix_verify), then empties `shown`. Every
+ * finding without fixes to verify is parked as packed text meanwhile and the freed heap
+ * handed back, since each reparsing worker is forked from this process and its RSS counts
+ * every page it inherits: on a synthetic tree of 4000 TUs the findings' trees made such a
+ * worker the largest process (docs/performance.md, branch s21-c).
+ */
+static void verify_fixes(json_t *findings, json_t *shown, const hs_discovery *disc, const int *baseline,
+                         const hs_pool_options *pool, json_t *files_map, const char *root)
+{
+    size_t n = json_array_size(findings), next = 0;
+    bool *keep = hs_xcalloc(n ? n : 1, sizeof *keep);
+    json_t *verify = json_array();
+    /* `shown` is a subsequence of `findings`, in order. */
+    for (size_t i = 0; i < n && next < json_array_size(shown); i++) {
+        json_t *f = json_array_get(findings, i);
+        if (json_array_get(shown, next) != f)
+            continue;
+        next++;
+        if (json_array_size(json_object_get(f, "fixes")) == 0) {
+            json_object_del(f, "tu_index"); /* what hs_fix_verify does to a finding without fixes */
+            continue;
+        }
+        keep[i] = true;
+        json_array_append(verify, f);
+    }
+    json_array_clear(shown); /* its references would keep the parked findings' trees */
+    hs_finding_pack *parked = hs_finding_pack_park(findings, keep_for_verify, keep);
+    free(keep);
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+    hs_memory_trace("findings parked");
+    hs_fix_verify(verify, (hs_tu_input **)disc->tus.items, baseline, pool, files_map, root, stderr);
+    json_decref(verify);
+    hs_memory_trace("fixes verified, before unparking");
+    hs_finding_pack_unpark(parked, findings);
+}
+
 static int run_scan(scan_options *o, char **paths, int npaths)
 {
     double t0 = hs_now_seconds();
@@ -1243,8 +1290,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_findings_drop_marked(shown, "outside_diff");
     /* The cache stays open for verification: it keeps each reparse's verdict. */
     if (!o->no_build) /* from syntax: no fixes to verify */
-        hs_fix_verify(shown, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
-                      stderr);
+        verify_fixes(findings, shown, &disc, merge.baseline_errors, &pool, files_map, root);
     pool.cache = NULL;
     hs_facts_cache_close(cache);
     json_decref(shown);

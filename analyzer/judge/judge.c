@@ -76,6 +76,32 @@ json_t *hs_finding_pack_take(hs_finding_pack *k, json_t **extra)
     return findings;
 }
 
+hs_finding_pack *hs_finding_pack_park(json_t *findings, bool (*keep)(json_t *finding, size_t i, void *user),
+                                      void *user)
+{
+    hs_finding_pack *k = hs_finding_pack_create();
+    for (size_t i = 0; i < json_array_size(findings); i++) {
+        json_t *f = json_array_get(findings, i);
+        if (keep(f, i, user)) {
+            hs_vec_push(&k->texts, NULL);
+            continue;
+        }
+        hs_vec_push(&k->texts, pack_text(f));
+        json_array_set_new(findings, i, json_null());
+    }
+    return k;
+}
+
+void hs_finding_pack_unpark(hs_finding_pack *k, json_t *findings)
+{
+    for (size_t i = 0; i < k->texts.len; i++)
+        if (k->texts.items[i])
+            json_array_set_new(findings, i, unpack_text(k->texts.items[i]));
+    hs_vec_free(&k->texts);
+    free(k->extra);
+    free(k);
+}
+
 void hs_judge_add_finding(hs_judge_ctx *ctx, json_t *finding)
 {
     if (ctx->packed)

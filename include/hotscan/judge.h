@@ -49,6 +49,16 @@ size_t hs_finding_pack_count(const hs_finding_pack *k);
  * (an object). Deletes the pack. */
 json_t *hs_finding_pack_take(hs_finding_pack *k, json_t **extra);
 
+/*
+ * Parks the findings `keep` refuses (called with each finding and its index): each is packed
+ * and its slot in `findings` holds null until hs_finding_pack_unpark puts it back as it was
+ * (which deletes the pack). The fix stage keeps as trees only the findings whose fixes it
+ * verifies, so its reparsing workers, forked from the supervisor, do not inherit the rest.
+ */
+hs_finding_pack *hs_finding_pack_park(json_t *findings, bool (*keep)(json_t *finding, size_t i, void *user),
+                                      void *user);
+void hs_finding_pack_unpark(hs_finding_pack *k, json_t *findings);
+
 /* hs_judge_run with the findings and *extra left packed: the caller may delete the program
  * model before taking them (hs_finding_pack_take gives what hs_judge_run would return). */
 hs_finding_pack *hs_judge_run_packed(hs_program *p, const hs_ruledata *rd, const hs_judge_options *o);
