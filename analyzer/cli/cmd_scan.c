@@ -1235,7 +1235,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                            .enable = (char **)o->enable.items, .n_enable = o->enable.len,
                            .disable = (char **)o->disable.items, .n_disable = o->disable.len,
                            .fix_level = o->fix_level, .tus_left_out = disc.left_out,
-                           .tus_in_database = disc.database_tus};
+                           .tus_in_database = disc.database_tus, .release_stores = true};
     json_t *extra;
     hs_profile_map *pmap = profile ? hs_profile_map_program(profile, merge.program, o->profile_threshold) : NULL;
     /* The findings come back packed as JSON text (judge.h): as jansson trees they would sit

@@ -21,6 +21,9 @@ typedef struct {
     hs_fix_level fix_level;
     size_t tus_left_out;     /* compile-database TUs the PATHs left out (hs_discovery) */
     size_t tus_in_database;
+    bool release_stores;     /* free each fact family's store once no later enabled rule reads
+                                it (hs_rule.reads): the scan's judge peak is lower; the caller
+                                then reads no store after the judge */
 } hs_judge_options;
 
 /* True when the options let rule `id` run. */
