@@ -2,7 +2,7 @@
 """bench/synthetic.py - hotscan's peak memory as the number of translation units grows.
 
 usage: bench/synthetic.py [--sizes 1000,4000] [-j 2] [--headers 30] [--includes 8]
-                          [--facts] [--keep] [--hotscan PATH]
+                          [--facts] [--keep] [--hotscan PATH]...  (twice: side by side)
 
 For each size N, generates a C tree of N translation units sharing a set of headers into a
 temporary folder (mktemp), writes its compile_commands.json, scans it with
@@ -22,7 +22,9 @@ includes an event header, and every 50th TU a hot-attributed root. The header fi
 the same in every TU (the merge de-duplicates them); the TUs' own findings grow with N.
 
 --facts also passes --facts-dir and prints the facts' size on disk. --keep leaves the
-generated trees (and prints where). The tree is deterministic: the same N gives the same
+generated trees (and prints where), with each binary's report (report.json, report-2.json,
+...). --hotscan given twice or more runs each binary on the same tree in turn, so an old and
+a new build are compared under the same load. The tree is deterministic: the same N gives the same
 files.
 """
 import argparse
@@ -340,14 +342,17 @@ def main():
     ap.add_argument("--includes", type=int, default=8, help="headers each TU names")
     ap.add_argument("--facts", action="store_true", help="also write --facts-dir, print its size")
     ap.add_argument("--keep", action="store_true", help="leave the generated trees")
-    ap.add_argument("--hotscan", default=os.path.join(HERE, "..", "build", "hotscan"))
+    ap.add_argument("--hotscan", action="append",
+                    help="the binary (default build/hotscan); twice or more: each scans the same "
+                         "tree in turn, side by side, and gets its own rows and ratio")
     args = ap.parse_args()
     # A TERM unwinds like Ctrl-C: the scan is stopped and the temporary tree removed.
     signal.signal(signal.SIGTERM, interrupted)
     sizes = [int(s) for s in args.sizes.split(",") if s]
-    hotscan = os.path.abspath(args.hotscan)
-    if not os.access(hotscan, os.X_OK):
-        sys.exit(f"synthetic.py: no {hotscan}: build hotscan first (bash .ci/setup)")
+    binaries = [os.path.abspath(b) for b in (args.hotscan or [os.path.join(HERE, "..", "build", "hotscan")])]
+    for hotscan in binaries:
+        if not os.access(hotscan, os.X_OK):
+            sys.exit(f"synthetic.py: no {hotscan}: build hotscan first (bash .ci/setup)")
     if not 1 <= args.includes <= args.headers:
         sys.exit("synthetic.py: --includes must be between 1 and --headers")
 
@@ -356,33 +361,35 @@ def main():
         root = tempfile.mkdtemp(prefix=f"hotscan-synthetic-{n}.")
         try:
             generate(root, n, args.headers, args.includes)
-            report = os.path.join(root, "report.json")
-            cmd = [hotscan, "scan", "-q", "--format", "json", "-o", report, "-j", str(args.jobs),
-                   "-p", root, "--root", root]
-            if args.facts:
-                cmd += ["--facts-dir", os.path.join(root, "facts")]
-            # One measure.py per run: RUSAGE_CHILDREN's maxrss never goes down in a process.
-            m = subprocess.Popen([sys.executable, os.path.join(HERE, "measure.py"), "--json",
-                                  "--"] + cmd, stdout=subprocess.PIPE, text=True)
-            try:
-                out, _ = m.communicate()
-            except BaseException:
-                m.terminate()   # measure.py passes it on to the scan
-                m.wait()
-                raise
-            if m.returncode != 0:
-                sys.exit(f"synthetic.py: measure.py exited {m.returncode}")
-            r = json.loads(out)
-            try:
-                r["summary"] = json.load(open(report))["summary"]
-            except (OSError, ValueError, KeyError):
-                r["summary"] = {}
-            r["facts_kb"] = du_kb(os.path.join(root, "facts")) if args.facts else None
-            r["n"] = n
-            rows.append(r)
-            s = r["summary"]
-            print(f"N={n}: {s.get('translation_units', '?')} TUs, {s.get('findings', '?')} "
-                  f"findings, {s.get('errors', '?')} errors, exit {r['status']}", file=sys.stderr)
+            for k, hotscan in enumerate(binaries):
+                report = os.path.join(root, "report.json" if k == 0 else f"report-{k + 1}.json")
+                cmd = [hotscan, "scan", "-q", "--format", "json", "-o", report, "-j", str(args.jobs),
+                       "-p", root, "--root", root]
+                if args.facts:
+                    cmd += ["--facts-dir", os.path.join(root, "facts")]
+                # One measure.py per run: RUSAGE_CHILDREN's maxrss never goes down in a process.
+                m = subprocess.Popen([sys.executable, os.path.join(HERE, "measure.py"), "--json",
+                                      "--"] + cmd, stdout=subprocess.PIPE, text=True)
+                try:
+                    out, _ = m.communicate()
+                except BaseException:
+                    m.terminate()   # measure.py passes it on to the scan
+                    m.wait()
+                    raise
+                if m.returncode != 0:
+                    sys.exit(f"synthetic.py: measure.py exited {m.returncode}")
+                r = json.loads(out)
+                try:
+                    r["summary"] = json.load(open(report))["summary"]
+                except (OSError, ValueError, KeyError):
+                    r["summary"] = {}
+                r["facts_kb"] = du_kb(os.path.join(root, "facts")) if args.facts else None
+                r["n"] = n
+                r["binary"] = hotscan
+                rows.append(r)
+                s = r["summary"]
+                print(f"N={n}: {s.get('translation_units', '?')} TUs, {s.get('findings', '?')} "
+                      f"findings, {s.get('errors', '?')} errors, exit {r['status']}", file=sys.stderr)
         finally:
             if args.keep:
                 print(f"kept {root}", file=sys.stderr)
@@ -393,19 +400,22 @@ def main():
     print(f"hotscan scan -j {args.jobs}, {args.headers} headers ({args.includes} named per TU); "
           f"peak memory: largest process from {rows[0]['source']}, sums sampled from /proc "
           "every 50 ms")
-    print(f"{'TUs':>6} {'findings':>9} {'wall s':>8} {'CPU s':>8} {'RSS largest':>12} "
+    print(f"{'binary':<28} {'TUs':>6} {'findings':>9} {'wall s':>8} {'CPU s':>8} {'RSS largest':>12} "
           f"{'RSS summed':>11} {'USS summed':>11}" + (f" {'facts on disk':>14}" if args.facts else ""))
     for r in rows:
-        line = (f"{r['n']:>6} {r['summary'].get('findings', '?'):>9} {r['wall']:8.1f} "
+        line = (f"{r['binary'][-28:]:<28} {r['n']:>6} {r['summary'].get('findings', '?'):>9} {r['wall']:8.1f} "
                 f"{r['cpu']:8.1f} {mb(r['maxrss_kb']):>12} {mb(r['sum_rss_kb']):>11} "
                 f"{mb(r['sum_uss_kb']):>11}")
         if args.facts:
             line += f" {mb(r['facts_kb']):>14}"
         print(line)
-    if len(rows) >= 2:
-        a, b = rows[0], rows[-1]
+    for hotscan in binaries:
+        mine = [r for r in rows if r["binary"] == hotscan]
+        if len(mine) < 2:
+            continue
+        a, b = mine[0], mine[-1]
         ratio = lambda key: b[key] / a[key] if a[key] else float("nan")
-        print(f"RSS({b['n']})/RSS({a['n']}): largest process {ratio('maxrss_kb'):.2f}, "
+        print(f"{hotscan}: RSS({b['n']})/RSS({a['n']}): largest process {ratio('maxrss_kb'):.2f}, "
               f"summed RSS {ratio('sum_rss_kb'):.2f}, summed USS {ratio('sum_uss_kb'):.2f} "
               f"(target: <= 1.5)")
     return 0

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -718,31 +719,32 @@ static void print_ignored_arguments(const hs_merge *m)
     fprintf(stderr, "\n");
 }
 
+typedef struct {
+    json_t *report;
+    hs_report_format format;
+    bool color;
+} report_job;
+
+static bool emit_report_to(FILE *out, void *user)
+{
+    const report_job *job = user;
+    return hs_emit_report(out, job->report, job->format, job->color);
+}
+
 /* Writes the report to -o FILE (through a temporary file and a rename) or to standard output
- * ("-" or no -o); false after saying why when it could not be written. */
+ * ("-" or no -o), printed as it is made: held whole in memory, a big tree's report text sat
+ * on top of its findings at the supervisor's peak (docs/performance.md, branch s21-c). False
+ * after saying why when it could not be written. */
 static bool write_report(const scan_options *o, json_t *report)
 {
     bool to_stdout = !o->output || strcmp(o->output, "-") == 0;
     bool color = o->color == 1 || (o->color == -1 && to_stdout && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-    char *data = NULL;
-    size_t size = 0;
-    FILE *mem = open_memstream(&data, &size);
-    if (!mem) {
-        fprintf(stderr, "hotscan: error: could not write the report: %s\n", strerror(errno));
-        return false;
-    }
-    bool ok = hs_emit_report(mem, report, o->format, color);
-    if (fclose(mem) != 0)
-        ok = false;
+    report_job job = {.report = report, .format = o->format, .color = color};
     char *err = NULL;
-    if (ok && !hs_write_output(o->output, data, size, &err))
-        ok = false;
-    if (!ok && err)
-        fprintf(stderr, "hotscan: error: could not write the report: %s\n", err);
-    else if (!ok)
-        fprintf(stderr, "hotscan: error: could not write the report: %s\n", strerror(errno));
+    bool ok = hs_write_output_with(o->output, emit_report_to, &job, &err);
+    if (!ok)
+        fprintf(stderr, "hotscan: error: could not write the report: %s\n", err ? err : strerror(errno));
     free(err);
-    free(data);
     return ok;
 }
 
@@ -1011,6 +1013,52 @@ static bool extract_tus(const hs_discovery *disc, const bool *prefiltered, const
     return ok;
 }
 
+/* Keeps a finding as a tree when its fixes are to be verified (keep[i]). */
+static bool keep_for_verify(json_t *f, size_t i, void *user)
+{
+    (void)f;
+    return ((const bool *)user)[i];
+}
+
+/*
+ * Verifies the fix-its of the shown findings (hs_fix_verify), then empties `shown`. Every
+ * finding without fixes to verify is parked as packed text meanwhile and the freed heap
+ * handed back, since each reparsing worker is forked from this process and its RSS counts
+ * every page it inherits: on a synthetic tree of 4000 TUs the findings' trees made such a
+ * worker the largest process (docs/performance.md, branch s21-c).
+ */
+static void verify_fixes(json_t *findings, json_t *shown, const hs_discovery *disc, const int *baseline,
+                         const hs_pool_options *pool, json_t *files_map, const char *root)
+{
+    size_t n = json_array_size(findings), next = 0;
+    bool *keep = hs_xcalloc(n ? n : 1, sizeof *keep);
+    json_t *verify = json_array();
+    /* `shown` is a subsequence of `findings`, in order. */
+    for (size_t i = 0; i < n && next < json_array_size(shown); i++) {
+        json_t *f = json_array_get(findings, i);
+        if (json_array_get(shown, next) != f)
+            continue;
+        next++;
+        if (json_array_size(json_object_get(f, "fixes")) == 0) {
+            json_object_del(f, "tu_index"); /* what hs_fix_verify does to a finding without fixes */
+            continue;
+        }
+        keep[i] = true;
+        json_array_append(verify, f);
+    }
+    json_array_clear(shown); /* its references would keep the parked findings' trees */
+    hs_finding_pack *parked = hs_finding_pack_park(findings, keep_for_verify, keep);
+    free(keep);
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+    hs_memory_trace("findings parked");
+    hs_fix_verify(verify, (hs_tu_input **)disc->tus.items, baseline, pool, files_map, root, stderr);
+    json_decref(verify);
+    hs_memory_trace("fixes verified, before unparking");
+    hs_finding_pack_unpark(parked, findings);
+}
+
 static int run_scan(scan_options *o, char **paths, int npaths)
 {
     double t0 = hs_now_seconds();
@@ -1165,6 +1213,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         status = 2;
     }
     free(results);
+    hs_memory_trace("every TU merged");
     bool prefilter_used = prefiltered != NULL;
     free(prefiltered);
     if (!o->quiet)
@@ -1186,12 +1235,13 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                            .enable = (char **)o->enable.items, .n_enable = o->enable.len,
                            .disable = (char **)o->disable.items, .n_disable = o->disable.len,
                            .fix_level = o->fix_level, .tus_left_out = disc.left_out,
-                           .tus_in_database = disc.database_tus};
+                           .tus_in_database = disc.database_tus, .release_stores = true};
     json_t *extra;
     hs_profile_map *pmap = profile ? hs_profile_map_program(profile, merge.program, o->profile_threshold) : NULL;
     /* The findings come back packed as JSON text (judge.h): as jansson trees they would sit
      * beside the model. Only --profile and --diff-base need both at once. */
     hs_finding_pack *pack = hs_judge_run_packed(merge.program, rd, &jo);
+    hs_memory_trace("judged");
     bool need_model = pmap != NULL || changed != NULL;
     /* --report-unused-suppressions loads every scanned file; the model names the functions'
      * files, and they are loaded after the findings' files, as they always were. */
@@ -1200,7 +1250,9 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         scanned_files(&disc, merge.program, root, &scanned);
     if (!need_model)
         hs_merge_release_program(&merge);
+    hs_memory_trace("model deleted");
     json_t *findings = hs_finding_pack_take(pack, &extra);
+    hs_memory_trace("findings unpacked");
     if (o->no_build) {
         hs_nobuild_mark_findings(findings);
         if (json_is_object(json_object_get(extra, "summary")))
@@ -1238,11 +1290,11 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_findings_drop_marked(shown, "outside_diff");
     /* The cache stays open for verification: it keeps each reparse's verdict. */
     if (!o->no_build) /* from syntax: no fixes to verify */
-        hs_fix_verify(shown, (hs_tu_input **)disc.tus.items, merge.baseline_errors, &pool, files_map, root,
-                      stderr);
+        verify_fixes(findings, shown, &disc, merge.baseline_errors, &pool, files_map, root);
     pool.cache = NULL;
     hs_facts_cache_close(cache);
     json_decref(shown);
+    hs_memory_trace("fixes verified");
     /* Fingerprints first, so they do not depend on what --min-confidence leaves out. */
     hs_findings_finalize(findings, root);
     hs_scan_counts counts = {0};
@@ -1283,11 +1335,14 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         json_object_set_new(summary, "unused_suppressions", json_integer((json_int_t)counts.unused));
         json_object_set_new(report, "unused_suppressions", unused);
     }
+    hs_memory_trace("report assembled");
     if (!write_report(o, report))
         status = 2;
+    hs_memory_trace("report written");
     if (!hs_emit_fix_outputs(report, o->patch, o->export_fixes, o->fix, stderr))
         status = 2;
     print_summary(o, report, &merge, &counts, n, seconds);
+    hs_memory_trace("summary printed");
     hs_profile_map_delete(pmap);
     hs_profile_delete(profile);
     size_t nfind = json_array_size(findings) + counts.unused;

@@ -76,12 +76,68 @@ json_t *hs_finding_pack_take(hs_finding_pack *k, json_t **extra)
     return findings;
 }
 
+hs_finding_pack *hs_finding_pack_park(json_t *findings, bool (*keep)(json_t *finding, size_t i, void *user),
+                                      void *user)
+{
+    hs_finding_pack *k = hs_finding_pack_create();
+    for (size_t i = 0; i < json_array_size(findings); i++) {
+        json_t *f = json_array_get(findings, i);
+        if (keep(f, i, user)) {
+            hs_vec_push(&k->texts, NULL);
+            continue;
+        }
+        hs_vec_push(&k->texts, pack_text(f));
+        json_array_set_new(findings, i, json_null());
+    }
+    return k;
+}
+
+void hs_finding_pack_unpark(hs_finding_pack *k, json_t *findings)
+{
+    for (size_t i = 0; i < k->texts.len; i++)
+        if (k->texts.items[i])
+            json_array_set_new(findings, i, unpack_text(k->texts.items[i]));
+    hs_vec_free(&k->texts);
+    free(k->extra);
+    free(k);
+}
+
 void hs_judge_add_finding(hs_judge_ctx *ctx, json_t *finding)
 {
     if (ctx->packed)
         hs_finding_pack_add(ctx->packed, finding);
     else
         json_array_append_new(ctx->findings, finding);
+}
+
+static bool reads_family(const hs_rule *rule, const hs_fact_family *family)
+{
+    for (size_t i = 0; rule->reads && rule->reads[i]; i++)
+        if (rule->reads[i] == family)
+            return true;
+    return false;
+}
+
+/*
+ * After rule `done` of the table ran: frees the stores of the families it read that no later
+ * enabled rule reads (the atomics' operations, a fifth of a synthetic tree's model, are gone
+ * before os-event builds its objects). Nothing is freed while a later enabled rule has not
+ * declared what it reads.
+ */
+static void release_read_stores(hs_program *p, const hs_rule *const *rules, size_t nrules, size_t done,
+                                const hs_judge_options *o)
+{
+    for (size_t r = done + 1; r < nrules; r++)
+        if (hs_judge_rule_enabled(o, rules[r]->id) && !rules[r]->reads)
+            return;
+    const hs_rule *rule = rules[done];
+    for (size_t i = 0; rule->reads && rule->reads[i]; i++) {
+        bool later = false;
+        for (size_t r = done + 1; r < nrules && !later; r++)
+            later = hs_judge_rule_enabled(o, rules[r]->id) && reads_family(rules[r], rule->reads[i]);
+        if (!later)
+            hs_program_release_store(p, rule->reads[i]);
+    }
 }
 
 static bool listed(char **names, size_t n, const char *id)
@@ -130,6 +186,8 @@ hs_finding_pack *hs_judge_run_packed(hs_program *p, const hs_ruledata *rd, const
                             .tus_left_out = o->tus_left_out, .tus_in_database = o->tus_in_database,
                             .extra = extra, .packed = pack};
         rules[r]->judge(&ctx);
+        if (o->release_stores)
+            release_read_stores(p, rules, nrules, r, o);
     }
     pack->extra = pack_text(extra);
     json_decref(extra);

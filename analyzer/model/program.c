@@ -33,7 +33,8 @@ void hs_program_delete(hs_program *p)
     size_t nfam;
     const hs_fact_family *const *families = hs_fact_families(&nfam);
     for (size_t i = 0; i < nfam; i++)
-        families[i]->destroy(p->stores[i]);
+        if (p->stores[i])
+            families[i]->destroy(p->stores[i]);
     free(p->stores);
     for (size_t i = 0; i < p->function_list.len; i++) {
         hs_function *f = p->function_list.items[i];
@@ -142,10 +143,30 @@ void *hs_program_store(const hs_program *p, const hs_fact_family *family)
 {
     size_t nfam;
     const hs_fact_family *const *families = hs_fact_families(&nfam);
-    for (size_t i = 0; i < nfam; i++)
-        if (families[i] == family)
-            return p->stores[i];
+    for (size_t i = 0; i < nfam; i++) {
+        if (families[i] != family)
+            continue;
+        if (!p->stores[i]) {
+            /* A rule's `reads` left this family out (rules.h): a programming error. */
+            fprintf(stderr, "hotscan: internal error: the %s facts were read after their store was freed\n",
+                    family->name);
+            abort();
+        }
+        return p->stores[i];
+    }
     return NULL;
+}
+
+void hs_program_release_store(hs_program *p, const hs_fact_family *family)
+{
+    size_t nfam;
+    const hs_fact_family *const *families = hs_fact_families(&nfam);
+    for (size_t i = 0; i < nfam; i++) {
+        if (families[i] == family && p->stores[i]) {
+            families[i]->destroy(p->stores[i]);
+            p->stores[i] = NULL;
+        }
+    }
 }
 
 static void multimap_add(hs_strmap *m, const char *key, void *item)

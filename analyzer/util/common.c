@@ -340,3 +340,26 @@ void hs_malloc_for_parsing(void)
     mallopt(M_MXFAST, (int)(64 * sizeof(size_t) / 4));
 #endif
 }
+
+void hs_memory_trace(const char *step)
+{
+    const char *on = getenv("HOTSCAN_MEMORY_TRACE");
+    if (!on || !*on || strcmp(on, "0") == 0)
+        return;
+    long rss = 0, hwm = 0;
+    char line[256];
+    FILE *st = fopen("/proc/self/status", "r");
+    while (st && fgets(line, sizeof line, st)) {
+        sscanf(line, "VmRSS: %ld", &rss);
+        sscanf(line, "VmHWM: %ld", &hwm);
+    }
+    if (st)
+        fclose(st);
+    double heap = -1;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    struct mallinfo2 mi = mallinfo2();
+    heap = (double)(mi.uordblks + mi.hblkhd) / (1024.0 * 1024.0);
+#endif
+    fprintf(stderr, "hotscan: memory: %s: rss %.1f MB, peak %.1f MB, heap %.1f MB\n", step, rss / 1024.0,
+            hwm / 1024.0, heap);
+}

@@ -302,8 +302,41 @@ static mode_t default_mode(void)
     return 0666 & ~mask;
 }
 
-char *hs_temp_write_beside(const char *path, const char *data, size_t size, const struct stat *like,
-                           const char **step)
+/* What fills a new file: `data` as it is, or what a writer prints to a stream on the file. */
+typedef struct {
+    const char *data;
+    size_t size;
+    hs_output_writer writer;
+    void *user;
+} filler;
+
+/* Writes the filler's content to `fd` (left open); false with errno set. */
+static bool fill(int fd, const filler *f)
+{
+    if (!f->writer)
+        return write_all(fd, f->data, f->size);
+    int copy = dup(fd);
+    FILE *out = copy >= 0 ? fdopen(copy, "w") : NULL;
+    if (!out) {
+        int saved = errno;
+        if (copy >= 0)
+            close(copy);
+        errno = saved;
+        return false;
+    }
+    errno = 0;
+    bool ok = f->writer(out, f->user) && fflush(out) == 0 && !ferror(out);
+    int saved = errno ? errno : EIO;
+    if (fclose(out) != 0 && ok) {
+        saved = errno;
+        ok = false;
+    }
+    if (!ok)
+        errno = saved;
+    return ok;
+}
+
+static char *temp_fill_beside(const char *path, const filler *content, const struct stat *like, const char **step)
 {
     char *dir = hs_dirname(path);
     const char *slash = strrchr(path, '/');
@@ -325,7 +358,7 @@ char *hs_temp_write_beside(const char *path, const char *data, size_t size, cons
     }
     bool ok = true;
     *step = "write the temporary file";
-    ok = write_all(fd, data, size);
+    ok = fill(fd, content);
     if (ok && like && (like->st_uid != geteuid() || like->st_gid != getegid())) {
         /* The owner first: chown clears set-user-ID and set-group-ID bits, so the mode comes
          * after it. Where we may not keep the owner (not root), the new file is ours; that is
@@ -358,6 +391,13 @@ char *hs_temp_write_beside(const char *path, const char *data, size_t size, cons
         return NULL;
     }
     return tmp;
+}
+
+char *hs_temp_write_beside(const char *path, const char *data, size_t size, const struct stat *like,
+                           const char **step)
+{
+    filler content = {.data = data, .size = size};
+    return temp_fill_beside(path, &content, like, step);
 }
 
 static void sync_dir_of(const char *path)
@@ -397,14 +437,14 @@ void hs_temp_discard(char *tmp)
 }
 
 /* Writes in place, for targets that are not regular files (a terminal, /dev/null, a FIFO). */
-static bool write_in_place(const char *path, const char *data, size_t size, char **err)
+static bool write_in_place(const char *path, const filler *content, char **err)
 {
     int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) {
         *err = hs_printf("cannot open %s: %s", path, strerror(errno));
         return false;
     }
-    bool ok = write_all(fd, data, size);
+    bool ok = fill(fd, content);
     int saved = errno;
     if (close(fd) != 0 && ok) {
         saved = errno;
@@ -415,7 +455,7 @@ static bool write_in_place(const char *path, const char *data, size_t size, char
     return ok;
 }
 
-bool hs_write_file_atomic(const char *path, const char *data, size_t size, char **err)
+static bool write_file_atomic(const char *path, const filler *content, char **err)
 {
     *err = NULL;
     char *target = NULL;
@@ -437,7 +477,7 @@ bool hs_write_file_atomic(const char *path, const char *data, size_t size, char 
         return false;
     }
     if (exists && !S_ISREG(st.st_mode)) {
-        bool ok = write_in_place(target, data, size, err);
+        bool ok = write_in_place(target, content, err);
         free(target);
         return ok;
     }
@@ -450,7 +490,7 @@ bool hs_write_file_atomic(const char *path, const char *data, size_t size, char 
         return false;
     }
     const char *step;
-    char *tmp = hs_temp_write_beside(target, data, size, exists ? &st : NULL, &step);
+    char *tmp = temp_fill_beside(target, content, exists ? &st : NULL, &step);
     bool ok = tmp != NULL;
     if (!ok)
         *err = hs_printf("cannot write %s: cannot %s in %s: %s", path, step, dir, strerror(errno));
@@ -463,6 +503,27 @@ bool hs_write_file_atomic(const char *path, const char *data, size_t size, char 
     free(dir);
     free(target);
     return ok;
+}
+
+bool hs_write_file_atomic(const char *path, const char *data, size_t size, char **err)
+{
+    filler content = {.data = data, .size = size};
+    return write_file_atomic(path, &content, err);
+}
+
+bool hs_write_output_with(const char *path, hs_output_writer writer, void *user, char **err)
+{
+    *err = NULL;
+    if (path && strcmp(path, "-") != 0) {
+        filler content = {.writer = writer, .user = user};
+        return write_file_atomic(path, &content, err);
+    }
+    errno = 0;
+    if (!writer(stdout, user) || fflush(stdout) != 0 || ferror(stdout)) {
+        *err = hs_printf("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+        return false;
+    }
+    return true;
 }
 
 bool hs_write_output(const char *path, const char *data, size_t size, char **err)

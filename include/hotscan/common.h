@@ -93,4 +93,10 @@ double hs_now_seconds(void);
 void hs_malloc_for_documents(void);
 void hs_malloc_for_parsing(void);
 
+/* With HOTSCAN_MEMORY_TRACE set (to anything but "" or "0"): one line on stderr,
+ * "hotscan: memory: STEP: rss R MB, peak P MB, heap H MB" (VmRSS and VmHWM of this process,
+ * glibc's heap in use), for reading where a scan's supervisor peaks (docs/performance.md).
+ * Otherwise nothing. */
+void hs_memory_trace(const char *step);
+
 #endif

@@ -21,6 +21,9 @@ typedef struct {
     hs_fix_level fix_level;
     size_t tus_left_out;     /* compile-database TUs the PATHs left out (hs_discovery) */
     size_t tus_in_database;
+    bool release_stores;     /* free each fact family's store once no later enabled rule reads
+                                it (hs_rule.reads): the scan's judge peak is lower; the caller
+                                then reads no store after the judge */
 } hs_judge_options;
 
 /* True when the options let rule `id` run. */
@@ -48,6 +51,16 @@ size_t hs_finding_pack_count(const hs_finding_pack *k);
 /* The findings, in the order added, as a new array; *extra gets the packed report sections
  * (an object). Deletes the pack. */
 json_t *hs_finding_pack_take(hs_finding_pack *k, json_t **extra);
+
+/*
+ * Parks the findings `keep` refuses (called with each finding and its index): each is packed
+ * and its slot in `findings` holds null until hs_finding_pack_unpark puts it back as it was
+ * (which deletes the pack). The fix stage keeps as trees only the findings whose fixes it
+ * verifies, so its reparsing workers, forked from the supervisor, do not inherit the rest.
+ */
+hs_finding_pack *hs_finding_pack_park(json_t *findings, bool (*keep)(json_t *finding, size_t i, void *user),
+                                      void *user);
+void hs_finding_pack_unpark(hs_finding_pack *k, json_t *findings);
 
 /* hs_judge_run with the findings and *extra left packed: the caller may delete the program
  * model before taking them (hs_finding_pack_take gives what hs_judge_run would return). */

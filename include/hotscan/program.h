@@ -117,8 +117,12 @@ void hs_program_merge(hs_program *p, json_t *facts);
  */
 void hs_program_end_merge(hs_program *p);
 
-/* A family's store (what its merge built), for its rules. */
+/* A family's store (what its merge built), for its rules. Aborts once it was released. */
 void *hs_program_store(const hs_program *p, const hs_fact_family *family);
+
+/* Frees a family's store when no rule will read it again (the judge, judge.c); the rest of
+ * the model stays. Reading it afterwards is a programming error (hs_program_store aborts). */
+void hs_program_release_store(hs_program *p, const hs_fact_family *family);
 
 /*
  * True the first time a fact is offered: a fact from a header that several TUs include

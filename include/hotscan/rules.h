@@ -41,6 +41,10 @@ typedef struct hs_rule {
     const char *description;  /* a paragraph, for SARIF fullDescription */
     const char *doc;          /* doc page, relative to the repository */
     void (*judge)(hs_judge_ctx *ctx);
+    /* The fact families whose stores `judge` reads, NULL-terminated: once no later rule of
+     * the table reads a family, the judge may free its store (hs_judge_options.release_stores).
+     * NULL when not declared: then no store is freed before this rule has run. */
+    const hs_fact_family *const *reads;
 } hs_rule;
 
 /* The table, in a fixed order. */

@@ -79,6 +79,13 @@ bool hs_write_file_atomic(const char *path, const char *data, size_t size, char 
 /* An output option's value: "-" (or NULL) is standard output, anything else a file written
  * with hs_write_file_atomic. False with *err set when it could not be written. */
 bool hs_write_output(const char *path, const char *data, size_t size, char **err);
+/* Prints an output's content on `out`; false when that failed (errno, if set, says why). */
+typedef bool (*hs_output_writer)(FILE *out, void *user);
+/* hs_write_output with the content printed by `writer` as it goes instead of held in memory:
+ * into the temporary file that then replaces `path` (so a reader still never sees half of
+ * it, and a failed writer leaves the old content), or straight to standard output ("-" or
+ * NULL). A report of thousands of findings then needs no second copy as one string. */
+bool hs_write_output_with(const char *path, hs_output_writer writer, void *user, char **err);
 /* Flushes standard output and checks that everything written to it arrived; false after
  * saying on stderr that `what` could not be written (a full disk, a closed stdout). */
 bool hs_close_stdout(const char *what);

@@ -909,6 +909,8 @@ static void judge(hs_judge_ctx *ctx)
     hs_strmap_delete(macros_ok);
 }
 
+static const hs_fact_family *const reads[] = {&hs_family_atomics, NULL};
+
 const hs_rule hs_rule_atomic_seqcst_counter = {
     .id = "atomic-seqcst-counter",
     .summary = "A sequentially consistent operation on an atomic the program uses only as a counter.",
@@ -920,4 +922,5 @@ const hs_rule hs_rule_atomic_seqcst_counter = {
                    "program before calling it a counter.",
     .doc = "docs/rules/atomic-seqcst-counter.md",
     .judge = judge,
+    .reads = reads,
 };

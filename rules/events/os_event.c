@@ -418,6 +418,8 @@ static void judge(hs_judge_ctx *ctx)
         json_decref(objects);
 }
 
+static const hs_fact_family *const reads[] = {&hs_family_events, NULL};
+
 const hs_rule hs_rule_os_event = {
     .id = RULE_ID,
     .summary = "A use of InnoDB's os_event API, to move to a condition variable and a mutex.",
@@ -431,4 +433,5 @@ const hs_rule hs_rule_os_event = {
                    "wait, wait_time -> a timed wait, destroy -> destroy the condition variable.",
     .doc = "docs/rules/os-event.md",
     .judge = judge,
+    .reads = reads,
 };

@@ -280,6 +280,8 @@ static void judge(hs_judge_ctx *ctx)
     hs_strmap_delete(blocking);
 }
 
+static const hs_fact_family *const reads[] = {&hs_family_timers, NULL};
+
 const hs_rule hs_rule_timer_duplicate = {
     .id = "timer-duplicate",
     .summary = "The same clock read twice on one path where one reading would serve both.",
@@ -289,4 +291,5 @@ const hs_rule hs_rule_timer_duplicate = {
                    "elapsed time, and reads on exclusive branches, are not flagged.",
     .doc = "docs/rules/timer-duplicate.md",
     .judge = judge,
+    .reads = reads,
 };

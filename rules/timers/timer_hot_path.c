@@ -390,6 +390,8 @@ static void judge(hs_judge_ctx *ctx)
     hs_strmap_delete(blocking);
 }
 
+static const hs_fact_family *const reads[] = {&hs_family_timers, NULL};
+
 const hs_rule hs_rule_timer_hot_path = {
     .id = "timer-hot-path",
     .summary = "A clock read on a hot path (a loop, a hot function, or code it calls).",
@@ -399,4 +401,5 @@ const hs_rule hs_rule_timer_hot_path = {
                    "clock() per transaction gave MariaDB 3x point-select throughput (MDEV-12345).",
     .doc = "docs/rules/timer-hot-path.md",
     .judge = judge,
+    .reads = reads,
 };

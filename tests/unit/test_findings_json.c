@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hotscan/emit.h"
 #include "hotscan/findings.h"
 #include "hotscan/judge.h"
 #include "hotscan/rules.h"
+#include "hotscan/tempfiles.h"
 
 static json_t *fact_at(const char *file, int line, int column)
 {
@@ -429,6 +431,90 @@ static void test_finding_pack_round_trip(void **state)
 }
 
 /* A rule's finding goes to the pack when the judge packs, else to ctx->findings. */
+static bool keep_odd(json_t *f, size_t i, void *user)
+{
+    (void)f;
+    (void)user;
+    return i % 2 == 1;
+}
+
+/* Parked findings leave null in their slots and come back as they were, in place; the kept
+ * ones are the same objects throughout. */
+static void test_finding_pack_park(void **state)
+{
+    (void)state;
+    json_t *findings = json_array();
+    for (int i = 0; i < 5; i++)
+        json_array_append_new(findings, json_pack("{s:i, s:s, s:f, s:[i]}", "n", i, "text", "a\tb\u00e9",
+                                                  "share", 0.1 * i, "list", i));
+    json_t *before = json_deep_copy(findings);
+    json_t *kept = json_array_get(findings, 1);
+    hs_finding_pack *k = hs_finding_pack_park(findings, keep_odd, NULL);
+    assert_true(json_is_null(json_array_get(findings, 0)));
+    assert_true(json_is_null(json_array_get(findings, 4)));
+    assert_ptr_equal(json_array_get(findings, 1), kept);
+    json_object_set_new(kept, "verified", json_true()); /* what the fix stage does meanwhile */
+    hs_finding_pack_unpark(k, findings);
+    assert_int_equal(json_array_size(findings), 5);
+    assert_ptr_equal(json_array_get(findings, 1), kept);
+    json_object_del(kept, "verified");
+    char *a = json_dumps(before, JSON_COMPACT), *b = json_dumps(findings, JSON_COMPACT);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    json_decref(before);
+    json_decref(findings);
+}
+
+static bool write_hello(FILE *out, void *user)
+{
+    (void)user;
+    return fputs("hello\n", out) >= 0;
+}
+
+static bool write_half_then_fail(FILE *out, void *user)
+{
+    (void)user;
+    fputs("half", out);
+    return false;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char buf[64] = {0};
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    return strdup(buf);
+}
+
+/* A streamed output replaces the file whole; a writer that fails leaves the old content. */
+static void test_write_output_with(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/hotscan-test-output-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/report.txt", dir);
+    char *err = NULL;
+    assert_true(hs_write_output_with(path, write_hello, NULL, &err));
+    assert_null(err);
+    char *got = slurp(path);
+    assert_string_equal(got, "hello\n");
+    free(got);
+    assert_false(hs_write_output_with(path, write_half_then_fail, NULL, &err));
+    assert_non_null(err);
+    assert_non_null(strstr(err, path));
+    free(err);
+    got = slurp(path);
+    assert_string_equal(got, "hello\n");
+    free(got);
+    remove(path);
+    assert_int_equal(rmdir(dir), 0); /* no temporary file left behind */
+}
+
 static void test_judge_add_finding(void **state)
 {
     (void)state;
@@ -450,6 +536,8 @@ static void test_judge_add_finding(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_finding_pack_park),
+        cmocka_unit_test(test_write_output_with),
         cmocka_unit_test(test_finding_new),
         cmocka_unit_test(test_finding_new_without_end),
         cmocka_unit_test(test_related_path_steps_and_fixes),
