@@ -58,16 +58,8 @@ void hs_program_delete(hs_program *p)
     }
     hs_vec_free(&p->indirect_sites);
     hs_vec_free(&p->virtual_edges);
-    hs_strmap *maps[2] = {p->slot_targets, p->overriders};
-    for (int m = 0; m < 2; m++) {
-        const char *key;
-        void *value;
-        for (size_t it = 0; hs_strmap_next(maps[m], &it, &key, &value);) {
-            hs_vec_free(value);
-            free(value);
-        }
-        hs_strmap_delete(maps[m]);
-    }
+    hs_strmap_delete_lists(p->slot_targets, NULL);
+    hs_strmap_delete_lists(p->overriders, NULL);
     hs_strmap_delete(p->functions);
     hs_keyset_delete(p->seen);
     hs_intern_delete(p->strings);
@@ -169,16 +161,6 @@ void hs_program_release_store(hs_program *p, const hs_fact_family *family)
     }
 }
 
-static void multimap_add(hs_strmap *m, const char *key, void *item)
-{
-    hs_vec *v = hs_strmap_get(m, key);
-    if (!v) {
-        v = hs_xcalloc(1, sizeof *v);
-        hs_strmap_put(m, key, v);
-    }
-    hs_vec_push(v, item);
-}
-
 void hs_program_merge(hs_program *p, json_t *facts)
 {
     if (!p->seen) {
@@ -258,7 +240,7 @@ void hs_program_merge(hs_program *p, json_t *facts)
         bool fresh = first_time(p, key);
         free(key);
         if (fresh)
-            multimap_add(p->slot_targets, str(sj, "slot"),
+            hs_strmap_push(p->slot_targets, str(sj, "slot"),
                          hs_program_function(p, str(sj, "function"), str(sj, "function_name")));
     }
     json_array_foreach(json_object_get(facts, "overrides"), i, sj) {
@@ -268,7 +250,7 @@ void hs_program_merge(hs_program *p, json_t *facts)
         if (!fresh)
             continue;
         hs_program_function(p, str(sj, "base"), str(sj, "base_name"));
-        multimap_add(p->overriders, str(sj, "base"),
+        hs_strmap_push(p->overriders, str(sj, "base"),
                      hs_program_function(p, str(sj, "method"), str(sj, "method_name")));
     }
     size_t tu_index = (size_t)json_integer_value(json_object_get(facts, "tu_index"));
@@ -472,13 +454,7 @@ void hs_program_resolve_indirect(hs_program *p)
             e->guards = copy_array(v->guards, v->n_guards, sizeof *e->guards);
         }
     }
-    const char *key;
-    void *value;
-    for (size_t it = 0; hs_strmap_next(closures, &it, &key, &value);) {
-        hs_vec_free(value);
-        free(value);
-    }
-    hs_strmap_delete(closures);
+    hs_strmap_delete_lists(closures, NULL);
 }
 
 void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_names)

@@ -147,33 +147,6 @@ static char *keep(nb_index *x, char *s)
     return s;
 }
 
-static void push_multi(nb_index *x, hs_strmap *m, const char *key, void *item)
-{
-    hs_vec *v = hs_strmap_get(m, key);
-    if (!v) {
-        v = hs_xcalloc(1, sizeof *v);
-        hs_strmap_put(m, key, v);
-    }
-    hs_vec_push(v, item);
-    (void)x;
-}
-
-static void free_multi(hs_strmap *m, bool free_items)
-{
-    size_t it = 0;
-    const char *k;
-    void *v;
-    while (hs_strmap_next(m, &it, &k, &v)) {
-        hs_vec *vec = v;
-        if (free_items)
-            for (size_t i = 0; i < vec->len; i++)
-                free(vec->items[i]);
-        hs_vec_free(vec);
-        free(vec);
-    }
-    hs_strmap_delete(m);
-}
-
 static bool is_ident(int c)
 {
     return isalnum(c) || c == '_';
@@ -245,7 +218,7 @@ static void index_file(nb_index *x, size_t tu, const hs_syntax_file *f)
         if (!hs_strmap_has(x->global_fns, fn->name)) {
             hs_strmap_put(x->global_fns, fn->name, keep(x, usr));
             if (fn->is_method || hs_syntax_file_lang(f) == HS_SYNTAX_CPP)
-                push_multi(x, x->by_base, fn->base_name, usr);
+                hs_strmap_push(x->by_base, fn->base_name, usr);
         } else {
             free(usr);
         }
@@ -264,7 +237,7 @@ static void index_file(nb_index *x, size_t tu, const hs_syntax_file *f)
             if (d[i].atomic)
                 hs_strmap_put(x->field_atomic, d[i].name, (void *)1);
             if (d[i].record[0])
-                push_multi(x, x->record_fields, d[i].record, (void *)&d[i]);
+                hs_strmap_push(x->record_fields, d[i].record, (void *)&d[i]);
         } else if (d[i].scope == HS_SYNTAX_SCOPE_FILE && !d[i].is_static && !hs_strmap_has(x->globals, d[i].name)) {
             hs_strmap_put(x->globals, d[i].name, (void *)&d[i]);
             hs_strmap_put(x->global_tu, d[i].name, (void *)(tu + 1));
@@ -287,7 +260,7 @@ static void index_file(nb_index *x, size_t tu, const hs_syntax_file *f)
         macro_def *md = hs_xcalloc(1, sizeof *md);
         md->file = f;
         md->m = &m[i];
-        push_multi(x, x->macros, m[i].name, md);
+        hs_strmap_push(x->macros, m[i].name, md);
     }
 }
 
@@ -2039,19 +2012,19 @@ void hs_nobuild_extract_all(hs_tu_input **tus, size_t n, const hs_pool_options *
     free(x.rel);
     hs_strmap_delete(x.global_fns);
     hs_strmap_delete(x.static_fns);
-    free_multi(x.by_base, false);
+    hs_strmap_delete_lists(x.by_base, NULL);
     hs_strmap_delete(x.field_record);
     hs_strmap_delete(x.field_decl);
     hs_strmap_delete(x.field_atomic);
     hs_strmap_delete(x.field_tu);
-    free_multi(x.record_fields, false);
+    hs_strmap_delete_lists(x.record_fields, NULL);
     hs_strmap_delete(x.globals);
     hs_strmap_delete(x.global_tu);
     hs_strmap_delete(x.atomic_words);
-    free_multi(x.macros, true);
+    hs_strmap_delete_lists(x.macros, free);
     hs_strmap_delete(x.macro_choice);
     hs_strmap_delete(x.fn_names);
-    free_multi(x.macro_calls, false);
+    hs_strmap_delete_lists(x.macro_calls, NULL);
     hs_strmap_delete(x.atomic_names);
     hs_strmap_delete(x.atomic_decl_names);
     hs_strmap_delete(x.object_macros);

@@ -125,3 +125,27 @@ bool hs_strmap_next(const hs_strmap *m, size_t *iter, const char **key, void **v
     }
     return false;
 }
+
+void hs_strmap_push(hs_strmap *m, const char *key, void *item)
+{
+    hs_vec *list = hs_strmap_get(m, key);
+    if (!list) {
+        list = hs_xcalloc(1, sizeof *list);
+        hs_strmap_put(m, key, list);
+    }
+    hs_vec_push(list, item);
+}
+
+void hs_strmap_delete_lists(hs_strmap *m, void (*free_item)(void *))
+{
+    const char *key;
+    void *value;
+    for (size_t it = 0; hs_strmap_next(m, &it, &key, &value);) {
+        hs_vec *list = value;
+        for (size_t i = 0; free_item && i < list->len; i++)
+            free_item(list->items[i]);
+        hs_vec_free(list);
+        free(list);
+    }
+    hs_strmap_delete(m);
+}

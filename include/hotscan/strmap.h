@@ -31,4 +31,10 @@ size_t hs_strmap_size(const hs_strmap *m);
 /* Iteration: for (size_t it = 0; hs_strmap_next(m, &it, &k, &v);) */
 bool hs_strmap_next(const hs_strmap *m, size_t *iter, const char **key, void **value);
 
+/* A map of lists, each value an hs_vec (common.h) the map owns: hs_strmap_push appends
+ * `item` to the list under `key`, made on first use; hs_strmap_delete_lists frees every
+ * list, each item first through `free_item` unless it is NULL, then the map. */
+void hs_strmap_push(hs_strmap *m, const char *key, void *item);
+void hs_strmap_delete_lists(hs_strmap *m, void (*free_item)(void *));
+
 #endif

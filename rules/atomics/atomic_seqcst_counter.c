@@ -803,12 +803,7 @@ static void apply_dependent_members(hs_strmap *vars, const hs_vec *order, const 
     hs_strmap *by_name = hs_strmap_create(); /* member name -> hs_vec* of the loads */
     for (size_t i = 0; i < dependent->len; i++) {
         const hs_atomic_op *u = dependent->items[i];
-        hs_vec *list = hs_strmap_get(by_name, u->dependent_member);
-        if (!list) {
-            list = hs_xcalloc(1, sizeof *list);
-            hs_strmap_put(by_name, u->dependent_member, list);
-        }
-        hs_vec_push(list, (void *)u);
+        hs_strmap_push(by_name, u->dependent_member, (void *)u);
     }
     size_t n = order->len; /* only the variables of real operations */
     for (size_t k = 0; k < n; k++) {
@@ -829,13 +824,7 @@ static void apply_dependent_members(hs_strmap *vars, const hs_vec *order, const 
             hs_vec_push(&v->uses, load);
         }
     }
-    const char *name;
-    void *list;
-    for (size_t it = 0; hs_strmap_next(by_name, &it, &name, &list);) {
-        hs_vec_free(list);
-        free(list);
-    }
-    hs_strmap_delete(by_name);
+    hs_strmap_delete_lists(by_name, NULL);
 }
 
 static void judge(hs_judge_ctx *ctx)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hotscan/common.h"
 #include "hotscan/facts.h"
 #include "hotscan/keyset.h"
 #include "hotscan/strmap.h"
@@ -256,6 +257,38 @@ static void test_interner(void **state)
     hs_intern_delete(in);
 }
 
+static int items_freed;
+static void count_free(void *item)
+{
+    items_freed++;
+    free(item);
+}
+
+/* A map of lists: items kept in order under their key, lists and (on request) items freed. */
+static void test_map_of_lists(void **state)
+{
+    (void)state;
+    hs_strmap *m = hs_strmap_create();
+    int a = 1, b = 2, c = 3;
+    hs_strmap_push(m, "x", &a);
+    hs_strmap_push(m, "y", &b);
+    hs_strmap_push(m, "x", &c);
+    assert_int_equal(hs_strmap_size(m), 2);
+    const hs_vec *x = hs_strmap_get(m, "x");
+    assert_int_equal(x->len, 2);
+    assert_ptr_equal(x->items[0], &a);
+    assert_ptr_equal(x->items[1], &c);
+    assert_int_equal(((const hs_vec *)hs_strmap_get(m, "y"))->len, 1);
+    hs_strmap_delete_lists(m, NULL);
+
+    m = hs_strmap_create();
+    for (int i = 0; i < 3; i++)
+        hs_strmap_push(m, i == 2 ? "b" : "a", hs_xstrdup("item"));
+    items_freed = 0;
+    hs_strmap_delete_lists(m, count_free);
+    assert_int_equal(items_freed, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_keyset_growth),
         cmocka_unit_test(test_borrowing_map),
         cmocka_unit_test(test_interner),
+        cmocka_unit_test(test_map_of_lists),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
