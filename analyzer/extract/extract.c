@@ -279,8 +279,70 @@ void hs_cursor_list_free(hs_cursor_list *l)
     l->len = l->cap = 0;
 }
 
+/* The member of `pattern` (a class template, a partial specialization or a member class of
+ * one) that `member` was instantiated from: same kind, same name, same place. */
+typedef struct {
+    CXCursor member, found;
+    CXString name;
+} pattern_search;
+
+static enum CXChildVisitResult pattern_member_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    pattern_search *s = data;
+    if (clang_getCursorKind(c) != clang_getCursorKind(s->member) ||
+        !clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(s->member)))
+        return CXChildVisit_Continue;
+    CXString n = clang_getCursorSpelling(c);
+    bool same = strcmp(clang_getCString(n), clang_getCString(s->name)) == 0;
+    clang_disposeString(n);
+    if (!same)
+        return CXChildVisit_Continue;
+    s->found = c;
+    return CXChildVisit_Break;
+}
+
+/*
+ * The declaration `decl` was instantiated from, or a null cursor. libclang answers for
+ * functions, methods, static data members and member classes; a field is looked up in the
+ * class it was instantiated from. An explicit specialization is code of its own, written
+ * elsewhere: only a declaration at the same place as the one it names counts (an implicit
+ * instantiation keeps its pattern's place).
+ */
+static CXCursor instantiated_from(CXCursor decl)
+{
+    CXCursor t = clang_getSpecializedCursorTemplate(decl);
+    if (clang_Cursor_isNull(t) && clang_getCursorKind(decl) == CXCursor_FieldDecl) {
+        CXCursor pattern = clang_getSpecializedCursorTemplate(clang_getCursorSemanticParent(decl));
+        if (!clang_Cursor_isNull(pattern)) {
+            pattern_search s = {decl, clang_getNullCursor(), clang_getCursorSpelling(decl)};
+            clang_visitChildren(pattern, pattern_member_visitor, &s);
+            clang_disposeString(s.name);
+            t = s.found;
+        }
+    }
+    if (clang_Cursor_isNull(t) || !clang_equalLocations(clang_getCursorLocation(t), clang_getCursorLocation(decl)))
+        return clang_getNullCursor();
+    return t;
+}
+
+/*
+ * A declaration's USR, the name it has in every TU. The members of a class template's
+ * implicit instantiations (`Pin<Page>::pins_`, `Pin<Page>::pinned`) and a function
+ * template's implicit specializations (`twice<int>`) are named by the template's own
+ * declaration: the walk visits a template once, as written, and never its instantiations, so
+ * a call of `p->pinned()` must reach the template's body, and `p->pins_++` must be the same
+ * variable the template's `pins_ != 0` tests (issue 10). Instantiations of one template
+ * thus share one name, as accesses through pointers share one verdict.
+ */
 char *hs_cursor_usr(CXCursor c)
 {
+    for (int depth = 0; depth < 8; depth++) { /* a member template of a member class... */
+        CXCursor from = instantiated_from(c);
+        if (clang_Cursor_isNull(from))
+            break;
+        c = from;
+    }
     CXString s = clang_getCursorUSR(c);
     char *r = hs_xstrdup(clang_getCString(s));
     clang_disposeString(s);

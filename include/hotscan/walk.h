@@ -57,6 +57,8 @@ char *hs_sink_key(hs_walk *x);
 char *hs_sink_text(hs_walk *x);
 /* True for functions declared never to return: noreturn, [[noreturn]], _Noreturn. */
 bool hs_function_never_returns(hs_walk *x, CXCursor fn);
+/* A declaration's USR; members of a template's implicit instantiations are named by the
+ * template's own declaration (extract.c). */
 char *hs_cursor_usr(CXCursor c);
 CXCursor hs_strip_expr(CXCursor c);      /* through parens, casts, implicit nodes */
 char *hs_expr_key(hs_walk *x, CXCursor c); /* "v:USR" or "m:text", or NULL */
