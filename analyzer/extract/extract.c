@@ -14,6 +14,7 @@
 #include "hotscan/facts.h"
 #include "hotscan/walk.h"
 #include "conditions.h"
+#include "header_prefix.h"
 #include "inactive.h"
 
 #include <errno.h>
@@ -87,6 +88,10 @@ typedef struct {
     signed char has_text;  /* -1 not asked yet, 0 none, 1 text/size valid */
     signed char system;    /* -1 not asked yet, else whether it is a system header */
     signed char has_start; /* start is set */
+    signed char prefix;    /* 1: prefix_key is the state this TU entered the file in
+                              (header_prefix.c); 0: none (no header-skip cache, entered twice) */
+    bool prefix_pending;   /* prefix_key is among the cache's pending keys */
+    unsigned char prefix_key[16];
     CXSourceLocation start; /* the location of offset 0 */
 } hs_file_entry;
 
@@ -2546,18 +2551,34 @@ static void free_function(hs_walk_function *fn)
  * mean the two walks see the same cursors at the same places bound to the same
  * declarations, so they give facts with the same keys: the merge would have dropped the
  * later ones. A TU with compile errors neither skips nor records (its AST may be partial).
+ *
+ * Making that digest visits every cursor of every header body in every TU: on redis it cost
+ * more than the walks it saved. So a header is first asked as a whole: when this TU entered
+ * the header in the same state as an earlier TU of this worker did (the prefix key of
+ * header_prefix.c: command line, the main file's text before it, the files entered before
+ * it), every body in it is the same and is skipped without a digest (the TU's keys are
+ * recorded on commit, like the bodies'). Only when that fails is the body digested. Both say
+ * "walked before"; the prefix key only says it sooner. HOTSCAN_BENCH_CHECK_HEADER_SKIP=1
+ * digests the bodies a prefix key skipped too and counts those no walk had (bench only).
  */
 struct hs_extract_cache {
     hs_keyset *walked;   /* skip keys of bodies walked in TUs whose facts were delivered */
-    unsigned char (*pending)[16];
+    hs_keyset *headers;  /* prefix keys of headers whose bodies such TUs walked or skipped */
+    unsigned char (*pending)[16]; /* this TU's, until its facts are delivered: body keys */
     size_t npending, cap;
-    size_t walked_count, skipped_count;
+    unsigned char (*pending_headers)[16]; /* and prefix keys */
+    size_t npending_headers, cap_headers;
+    size_t walked_count, skipped_count, skipped_by_header;
+    bool check_headers;           /* HOTSCAN_BENCH_CHECK_HEADER_SKIP: digest skipped bodies too */
+    size_t header_disagreements;  /* bodies a prefix key skipped whose digest no walk had */
 };
 
 hs_extract_cache *hs_extract_cache_create(void)
 {
     hs_extract_cache *c = hs_xcalloc(1, sizeof *c);
     c->walked = hs_keyset_create();
+    c->headers = hs_keyset_create();
+    c->check_headers = getenv("HOTSCAN_BENCH_CHECK_HEADER_SKIP") != NULL;
     return c;
 }
 
@@ -2566,7 +2587,9 @@ void hs_extract_cache_delete(hs_extract_cache *c)
     if (!c)
         return;
     hs_keyset_delete(c->walked);
+    hs_keyset_delete(c->headers);
     free(c->pending);
+    free(c->pending_headers);
     free(c);
 }
 
@@ -2576,19 +2599,37 @@ void hs_extract_cache_commit(hs_extract_cache *c)
         return;
     for (size_t i = 0; i < c->npending; i++)
         hs_keyset_add(c->walked, c->pending[i], sizeof c->pending[i]);
-    c->npending = 0;
+    for (size_t i = 0; i < c->npending_headers; i++)
+        hs_keyset_add(c->headers, c->pending_headers[i], sizeof c->pending_headers[i]);
+    c->npending = c->npending_headers = 0;
 }
 
 void hs_extract_cache_discard(hs_extract_cache *c)
 {
     if (c)
-        c->npending = 0;
+        c->npending = c->npending_headers = 0;
 }
 
 void hs_extract_cache_counts(const hs_extract_cache *c, size_t *walked, size_t *skipped)
 {
     *walked = c ? c->walked_count : 0;
     *skipped = c ? c->skipped_count : 0;
+}
+
+size_t hs_extract_cache_skipped_by_header(const hs_extract_cache *c, size_t *disagreements)
+{
+    *disagreements = c ? c->header_disagreements : 0;
+    return c ? c->skipped_by_header : 0;
+}
+
+/* Appends a 16-byte key to a growing array of them. */
+static void push_key(unsigned char (**keys)[16], size_t *n, size_t *cap, const unsigned char key[16])
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        *keys = hs_xrealloc(*keys, *cap * sizeof **keys);
+    }
+    memcpy((*keys)[(*n)++], key, 16);
 }
 
 static void fp_add(XXH3_state_t *st, const void *p, size_t n)
@@ -2781,11 +2822,23 @@ static XXH128_hash_t skipped_digest(hs_walk *x, CXFile file)
     return *d;
 }
 
-/* The skip key of a function definition in a header, or false when it has none (in the main file, or no cache). */
-static bool skip_key(hs_walk *x, CXCursor fn, const char *usr, unsigned char out[16])
+/* What extract_function does with a function definition's body. */
+typedef enum {
+    HS_BODY_WALK,    /* walk it: not a header's, or no cache */
+    HS_BODY_SKIP,    /* skip it: this worker walked it for an earlier TU whose facts it delivered */
+    HS_BODY_RECORD,  /* walk it, and record its skip key */
+} hs_body_plan;
+
+/*
+ * Whether to walk a function body, and its skip key (HS_BODY_RECORD). A header's bodies are
+ * skipped when this TU entered the header in the state an earlier TU of this worker did
+ * (the prefix key, header_prefix.c: no body visited); failing that, when the body's own
+ * digest (below) matches one walked before. Main file bodies are always walked.
+ */
+static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, unsigned char out[16])
 {
     if (!x->cache)
-        return false;
+        return HS_BODY_WALK;
     CXSourceRange r = clang_getCursorExtent(fn);
     CXFile file = NULL, end_file = NULL;
     unsigned b = 0, e = 0;
@@ -2793,7 +2846,21 @@ static bool skip_key(hs_walk *x, CXCursor fn, const char *usr, unsigned char out
     clang_getExpansionLocation(clang_getRangeEnd(r), &end_file, NULL, NULL, &e);
     const char *path = hs_project_file(x, file);
     if (!file || file != end_file || !path[0] || strcmp(path, x->main_real) == 0)
-        return false;
+        return HS_BODY_WALK;
+    hs_file_entry *entry = file_entry(x, file);
+    bool by_header = false;
+    if (entry->prefix > 0) {
+        by_header = hs_keyset_has(x->cache->headers, entry->prefix_key, sizeof entry->prefix_key);
+        if (by_header)
+            x->cache->skipped_by_header++;
+        if (by_header && !x->cache->check_headers)
+            return HS_BODY_SKIP;
+        if (!by_header && !entry->prefix_pending) {
+            push_key(&x->cache->pending_headers, &x->cache->npending_headers, &x->cache->cap_headers,
+                     entry->prefix_key);
+            entry->prefix_pending = true;
+        }
+    }
     XXH3_state_t *st = XXH3_createState();
     XXH3_128bits_reset(st);
     fp_add(st, &x->context, sizeof x->context);
@@ -2808,7 +2875,17 @@ static bool skip_key(hs_walk *x, CXCursor fn, const char *usr, unsigned char out
     XXH128_hash_t h = XXH3_128bits_digest(st);
     XXH3_freeState(st);
     XXH128_canonicalFromHash((XXH128_canonical_t *)out, h);
-    return true;
+    bool by_body = hs_keyset_has(x->cache->walked, out, 16);
+    if (by_header) {
+        /* HOTSCAN_BENCH_CHECK_HEADER_SKIP: the body digest must agree, and it is kept so
+         * the check holds for later TUs too. */
+        if (!by_body) {
+            x->cache->header_disagreements++;
+            push_key(&x->cache->pending, &x->cache->npending, &x->cache->cap, out);
+        }
+        return HS_BODY_SKIP;
+    }
+    return by_body ? HS_BODY_SKIP : HS_BODY_RECORD;
 }
 
 static bool has_basename(const char *arg, const char *base)
@@ -2868,19 +2945,17 @@ static void extract_function(hs_walk *x, CXCursor c)
     hs_walk_function fn = {0};
     fn.usr = hs_xstrdup(hs_cursor_usr_cached(x, c));
     unsigned char key[16];
-    if (skip_key(x, c, fn.usr, key)) {
-        if (hs_keyset_has(x->cache->walked, key, sizeof key)) {
-            x->cache->skipped_count++;
-            free(fn.usr);
-            return;
-        }
-        hs_extract_cache *cache = x->cache;
-        if (cache->npending == cache->cap) {
-            cache->cap = cache->cap ? 2 * cache->cap : 64;
-            cache->pending = hs_xrealloc(cache->pending, cache->cap * sizeof *cache->pending);
-        }
-        memcpy(cache->pending[cache->npending++], key, sizeof key);
-        cache->walked_count++;
+    switch (body_plan(x, c, fn.usr, key)) {
+    case HS_BODY_SKIP:
+        x->cache->skipped_count++;
+        free(fn.usr);
+        return;
+    case HS_BODY_RECORD:
+        push_key(&x->cache->pending, &x->cache->npending, &x->cache->cap, key);
+        x->cache->walked_count++;
+        break;
+    case HS_BODY_WALK:
+        break;
     }
     fn.name = hs_xstrdup(hs_qualified_name(x, c));
     fn.cursor = c;
@@ -3169,6 +3244,15 @@ static void add_input(CXFile included, CXSourceLocation *stack, unsigned depth, 
     clang_disposeString(name);
 }
 
+/* hs_header_prefix_keys' callback: the state each file was entered in. */
+static void note_prefix_key(CXFile file, const unsigned char *key, void *user)
+{
+    hs_file_entry *e = file_entry(user, file);
+    e->prefix = key != NULL;
+    if (key)
+        memcpy(e->prefix_key, key, sizeof e->prefix_key);
+}
+
 json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
                       const char *root, hs_extract_error *code, char **err)
 {
@@ -3196,6 +3280,14 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
         }
     }
     x.tu = tu;
+    if (x.cache) {
+        char *main_dir = hs_xstrdup(main_real);
+        char *slash = strrchr(main_dir, '/');
+        if (slash)
+            slash[slash == main_dir ? 1 : 0] = '\0';
+        hs_header_prefix_keys(tu, &x.context, sizeof x.context, main_dir, note_prefix_key, &x);
+        free(main_dir);
+    }
     x.rd = rd;
     x.root = root;
     x.tu_file = in->file;

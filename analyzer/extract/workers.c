@@ -345,8 +345,14 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
     if (cache && getenv("HOTSCAN_BENCH_HEADER_SKIP_STATS")) {
         size_t walked, skipped;
         hs_extract_cache_counts(cache, &walked, &skipped);
-        fprintf(stderr, "hotscan: worker %d: header function bodies walked %zu, skipped %zu\n",
-                (int)getpid(), walked, skipped);
+        size_t disagreements, by_header = hs_extract_cache_skipped_by_header(cache, &disagreements);
+        char *check = getenv("HOTSCAN_BENCH_CHECK_HEADER_SKIP")
+                          ? hs_printf("; checked against the body digest: %zu disagree", disagreements)
+                          : hs_xstrdup("");
+        fprintf(stderr, "hotscan: worker %d: header function bodies walked %zu, skipped %zu (%zu by the header's "
+                        "prefix key%s)\n",
+                (int)getpid(), walked, skipped, by_header, check);
+        free(check);
     }
     hs_extract_cache_delete(cache);
     clang_disposeIndex(index);

@@ -51,10 +51,12 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
 /*
  * A worker's memory of the header functions it has walked (extract.c, "Header functions
  * walked once"): a TU parsed with the cache does not walk the body of a function defined in
- * a header when an earlier TU of the same process walked a body with the same key (USR,
- * place, compile flags, the header's preprocessor-skipped ranges and a digest of the body's
- * cursors, their places, types and what they refer to), and that TU's facts were delivered
- * (hs_extract_cache_commit). The merge keeps each such fact once, from the first TU in TU
+ * a header when an earlier TU of the same process, whose facts were delivered
+ * (hs_extract_cache_commit), entered the header in the same state (the prefix key:
+ * compile flags, the main file's text before it and the files entered before it,
+ * header_prefix.c) or walked a body with the same key (USR, place, compile flags, the
+ * header's preprocessor-skipped ranges and a digest of the body's cursors, their places,
+ * types and what they refer to). The merge keeps each such fact once, from the first TU in TU
  * order, which walked it: the model is the same. TUs with compile errors neither use nor
  * fill the cache.
  */
@@ -67,6 +69,10 @@ void hs_extract_cache_commit(hs_extract_cache *c);
 void hs_extract_cache_discard(hs_extract_cache *c);
 /* Header function bodies walked and skipped so far (committed or not). */
 void hs_extract_cache_counts(const hs_extract_cache *c, size_t *walked, size_t *skipped);
+/* Of the skipped, those skipped by their header's prefix key, without a body digest; with
+ * HOTSCAN_BENCH_CHECK_HEADER_SKIP=1 (bench only) their digests are made anyway, and
+ * *disagreements counts those no earlier walk had. */
+size_t hs_extract_cache_skipped_by_header(const hs_extract_cache *c, size_t *disagreements);
 /* hs_extract_tu with a cache (NULL: none, the same as hs_extract_tu). */
 json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
                              const char *root, hs_extract_cache *cache, hs_extract_error *code,
