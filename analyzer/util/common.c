@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <dirent.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -288,6 +289,18 @@ double hs_now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double hs_cpu_seconds_with_children(void)
+{
+    struct rusage self, children;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &children);
+    const struct timeval *t[4] = {&self.ru_utime, &self.ru_stime, &children.ru_utime, &children.ru_stime};
+    double sum = 0;
+    for (int i = 0; i < 4; i++)
+        sum += (double)t[i]->tv_sec + (double)t[i]->tv_usec / 1e6;
+    return sum;
 }
 
 int hs_compare_strings(const void *a, const void *b)

@@ -82,6 +82,8 @@ unsigned long long hs_hash64(const void *data, size_t n, unsigned long long seed
 char *hs_hex_key(char *buf, const unsigned long long *v, size_t n);
 
 double hs_now_seconds(void);
+/* User + system CPU seconds of this process and of its children it has waited for. */
+double hs_cpu_seconds_with_children(void);
 
 /* glibc allocator tuning by kind of work. hotscan's own processes build and free millions of
  * small JSON nodes per facts document, and with glibc's fastbins on, each larger request
