@@ -160,6 +160,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->value_text = hs_facts_str(in, o, "value_text");
     a->has_operand = hs_facts_bool(o, "value_operand");
     a->value_narrow = hs_facts_bool(o, "value_narrow");
+    a->through_pointer = hs_facts_bool(o, "through_pointer");
     a->object_text = hs_facts_str(in, o, "object_text");
     a->sink = hs_facts_str(in, o, "sink");
 

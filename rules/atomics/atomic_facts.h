@@ -159,6 +159,8 @@ typedef struct hs_atomic_op {
     bool value_constant;        /* a store of a constant (false for anything else) */
     bool has_value;             /* a store of an integer constant: `value` is it */
     bool value_narrow;          /* the atomic's value type is narrower than int ("value_narrow") */
+    bool through_pointer;       /* `var` is a field or global holding a pointer to the atomic
+                                   (`*c += 1`): the operation is on what it points to ("through_pointer") */
     bool has_operand;           /* the operation has a value operand (x += n, fetch_add(n)),
                                    whether or not its text could be recorded */
     bool has_span;              /* the code as written could be read: `span` */

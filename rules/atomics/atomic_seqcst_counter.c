@@ -550,12 +550,26 @@ static const hs_atomic_op *compiled_out_mention(const variable *v)
     return NULL;
 }
 
+/* Whether the variable is a pointer to the atomic (hs_atomic_op.through_pointer): its
+ * operations are on objects it may point to, which the rule does not follow. */
+static bool through_pointer(const variable *v)
+{
+    for (size_t i = 0; i < v->uses.len; i++)
+        if (((const hs_atomic_op *)v->uses.items[i])->through_pointer)
+            return true;
+    return false;
+}
+
 static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, const char *var, const variable *v,
                            hs_strmap *macros_ok)
 {
     if (!variable_is_counter(v))
         return;
     bool unseen = v->uses.len > 0 && may_have_unseen_uses(ctx, v->uses.items[0]);
+    /* `*c += 1` with `std::atomic<int> *c`: c may point to an object that is waited on or
+     * freed on its value elsewhere (`Counter f(&obj->refs)`), and the uses seen are only
+     * those made through c. The finding stays, low, and no fix-it rests on it. */
+    bool pointer = !unseen && through_pointer(v);
     /* Code another configuration compiles may use it otherwise (`#ifndef NDEBUG` waits on
      * it): the verdict holds for this configuration only, and no fix-it rests on it. */
     const hs_atomic_op *inactive = compiled_out_mention(v);
@@ -564,6 +578,9 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
                                        "%zu TUs, and uses there are not seen; scan without PATHs for a "
                                        "verdict)",
                                        ctx->tus_left_out, ctx->tus_in_database)
+                    : pointer ? hs_xstrdup(" (low confidence: these are operations through a pointer, on whatever "
+                                           "it points to; hotscan does not follow where it points, and an object "
+                                           "it reaches may be used otherwise)")
                     : inactive ? hs_printf(" (in this configuration: it also appears in code the "
                                            "configuration compiles out, %s, which hotscan cannot see)",
                                            inactive_at)
@@ -593,7 +610,7 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
                                   strlen(text) > 48 ? "..." : "", relaxed_spelling(u), partial);
         /* The fence matters where the operation runs often: adds and subs do; loads cost
          * little on x86; a reset runs rarely (often once, at start-up). */
-        const char *confidence = unseen ? "low" : is_add_or_sub(u) ? (inactive ? "medium" : "high")
+        const char *confidence = unseen || pointer ? "low" : is_add_or_sub(u) ? (inactive ? "medium" : "high")
                                  : u->op == HS_AOP_LOAD ? "medium" : "low";
         json_t *finding = hs_finding_at("atomic-seqcst-counter", "warning", confidence, &u->site,
                                         u->function_name, message);
@@ -603,9 +620,12 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
         const char *why_not = NULL;
         bool macro_ok = u->macro_name && u->macro_name[0] && hs_strmap_get(macros_ok, u->macro_name) != NULL;
         /* A fix must hold for the whole program: never from a partial verdict. */
-        json_t *edits = unseen || inactive ? NULL : relaxed_edits(u, macro_ok, &why_not);
+        json_t *edits = unseen || pointer || inactive ? NULL : relaxed_edits(u, macro_ok, &why_not);
         if (unseen)
             why_not = "the scan left out TUs of the compile database that may use the variable";
+        else if (pointer)
+            why_not = "the operation is on whatever the pointer points to, which hotscan does not follow; an "
+                      "object it may point to could be waited on or freed on its value";
         else if (inactive)
             why_not = inactive_why;
         if (edits) {

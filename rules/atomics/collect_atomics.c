@@ -549,6 +549,12 @@ static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CX
     CXType vt = clang_getCursorType(decl);
     if (vt.kind == CXType_ConstantArray || vt.kind == CXType_IncompleteArray)
         vt = clang_getArrayElementType(vt);
+    /* A field or global that holds a pointer to the atomic (`std::atomic<int> *c; *c += 1`):
+     * the operation is on whatever it points to, an object its identity does not name. */
+    if (clang_getCanonicalType(vt).kind == CXType_Pointer) {
+        json_object_set_new(fact, "through_pointer", json_true());
+        vt = clang_getPointeeType(vt);
+    }
     long long vsize = clang_Type_getSizeOf(vt);
     if (vsize > 0 && vsize < (long long)sizeof(int))
         json_object_set_new(fact, "value_narrow", json_true());
