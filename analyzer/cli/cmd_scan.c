@@ -93,7 +93,8 @@ static void scan_usage(FILE *out, bool judge)
             "options:\n"
             "  -p, --compile-commands FILE|DIR  compile_commands.json or its folder\n"
             "                       (default: ./build, then .)\n"
-            "  --hot FUNC           treat FUNC as a hot root (repeatable; qualified or plain name)\n"
+            "  --hot FUNC           treat FUNC as a hot root (repeatable): a whole qualified name or its last\n"
+            "                       components (Get, DBImpl::Get); a leading :: asks for the whole name\n"
             "  --format text|json|sarif  output format (default: text)\n"
             "  -o, --output FILE    write the report to FILE instead of standard output\n"
             "  -j, --jobs N         parse N translation units at once (default: all cores)\n"
@@ -666,6 +667,11 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
     json_array_foreach(errors, i, e)
         fprintf(stderr, "hotscan: error: %s: %s\n", json_string_value(json_object_get(e, "file")),
                 json_string_value(json_object_get(e, "message")));
+    /* Printed under -q too: a misspelled root silently finds nothing on any hot path. */
+    json_array_foreach(json_object_get(json_object_get(report, "summary"), "hot_roots_unmatched"), i, e)
+        fprintf(stderr, "hotscan: warning: --hot %s names no function of the program (a name matches a function "
+                        "by its whole qualified name or its last components, as in Get or DBImpl::Get)\n",
+                json_string_value(e));
     if (o->quiet)
         return;
     if (counts->unused && o->format != HS_FORMAT_TEXT) {

@@ -177,6 +177,14 @@ hs_finding_pack *hs_judge_run_packed(hs_program *p, const hs_ruledata *rd, const
     for (size_t i = 0; i < p->function_list.len; i++)
         hot_functions += ((const hs_function *)p->function_list.items[i])->hot_depth >= 0;
     json_object_set_new(extra, "summary", json_pack("{s:I}", "hot_functions", (json_int_t)hot_functions));
+    /* A --hot name that names no function makes the scan look for nothing hot: say so. */
+    json_t *unmatched = json_array();
+    for (size_t i = 0; i < o->n_hot; i++)
+        if (!hs_program_names_function(p, o->hot[i]))
+            json_array_append_new(unmatched, json_string(o->hot[i]));
+    if (json_array_size(unmatched))
+        json_object_set(json_object_get(extra, "summary"), "hot_roots_unmatched", unmatched);
+    json_decref(unmatched);
     size_t nrules;
     const hs_rule *const *rules = hs_rules_all(&nrules);
     for (size_t r = 0; r < nrules; r++) {

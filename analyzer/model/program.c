@@ -260,23 +260,35 @@ void hs_program_merge(hs_program *p, json_t *facts)
         families[f]->merge(p->stores[f], p, facts, tu_index);
 }
 
-static const char *unqualified(const char *name)
+/*
+ * Whether the --hot name `name` names the function called `qualified`: the whole qualified
+ * name, or its last components on a `::` boundary, as a person writes it (`Get` names any
+ * function or method called Get, `DBImpl::Get` names `rocksdb::DBImpl::Get`). A leading
+ * `::` asks for the whole name (`::Get`: a global function).
+ */
+static bool names_function(const char *qualified, const char *name)
 {
-    const char *last = name;
-    for (const char *s = name; (s = strstr(s, "::")) != NULL; s += 2)
-        last = s + 2;
-    return last;
+    if (strncmp(name, "::", 2) == 0)
+        return strcmp(qualified, name + 2) == 0;
+    size_t q = strlen(qualified), n = strlen(name);
+    if (n == 0 || q < n || strcmp(qualified + q - n, name) != 0)
+        return false;
+    return q == n || (q >= n + 2 && qualified[q - n - 1] == ':' && qualified[q - n - 2] == ':');
 }
 
 static bool named_hot(const hs_function *f, char **names, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(f->name, names[i]) == 0)
+    for (size_t i = 0; i < n; i++)
+        if (names_function(f->name, names[i]))
             return true;
-        /* An unqualified --hot name matches a method or namespaced function too. */
-        if (!strstr(names[i], "::") && strcmp(unqualified(f->name), names[i]) == 0)
+    return false;
+}
+
+bool hs_program_names_function(const hs_program *p, const char *name)
+{
+    for (size_t i = 0; i < p->function_list.len; i++)
+        if (names_function(((const hs_function *)p->function_list.items[i])->name, name))
             return true;
-    }
     return false;
 }
 

@@ -144,6 +144,9 @@ hs_call_edge *hs_program_add_call(hs_program *p, hs_function *caller, hs_functio
  * through a cold function, and which functions are reachable only from cold code.
  */
 void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_names);
+/* Whether a --hot name names some function of the program (its whole qualified name, or its
+ * last components: `DBImpl::Get` names `rocksdb::DBImpl::Get`; `::f` only a global f). */
+bool hs_program_names_function(const hs_program *p, const char *name);
 
 /*
  * Once all TUs are merged: an edge from each call through a slot to every function stored

@@ -82,6 +82,20 @@ check "json file paths are relative to the root" test "$(json "d['findings'][0][
 run scan -q --format json --root src src/hot.c
 check "--root makes paths relative to it" test "$(json "d['findings'][0]['file']")" = hot.c
 
+# --- --hot names: the last components of a qualified name, and a name that matches nothing ---
+cat >src/dispatch.cc <<'C'
+#include <ctime>
+namespace db { struct Impl { long get(int n); }; }
+long db::Impl::get(int n) { long t = 0; for (int i = 0; i < n; i++) t += std::clock(); return t; }
+C
+run scan -q --format json --hot Impl::get src/dispatch.cc
+check "--hot Impl::get names db::Impl::get" test "$(json "d['summary']['hot_functions'] >= 1")" = True
+check "... and nothing is left unmatched" test "$(json "'hot_roots_unmatched' in d['summary']")" = False
+run scan -q --format json --hot ::get --hot Imp::get --hot Impl::get src/dispatch.cc
+check "--hot names that match no function are listed" test "$(json "d['summary']['hot_roots_unmatched']")" = "['::get', 'Imp::get']"
+check "... and warned about, under -q too" err_has "warning: --hot Imp::get names no function"
+rm src/dispatch.cc
+
 # --- a TU that fails costs that TU only ---
 HOTSCAN_TEST_CRASH_ON=crashme run scan -q --format json src/hot.c src/crashme.c src/clean.c
 check "a crashing TU makes the exit 2" test $status -eq 2
