@@ -110,6 +110,7 @@ static void read_plain(hs_intern *in, json_t *counts, hs_atomic_plain *out)
     read_plain_uses(in, counts, "reads", &out->reads);
     read_plain_uses(in, counts, "loads_condition", &out->loads_condition);
     read_plain_uses(in, counts, "loads_limit", &out->loads_limit);
+    read_plain_uses(in, counts, "loads_bounds_index", &out->loads_bounds_index);
     read_plain_uses(in, counts, "loads_loop_condition", &out->loads_loop_condition);
     read_plain_uses(in, counts, "writes_constant", &out->writes_constant);
     read_plain_uses(in, counts, "writes_computed", &out->writes_computed);
@@ -161,6 +162,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->has_operand = hs_facts_bool(o, "value_operand");
     a->value_narrow = hs_facts_bool(o, "value_narrow");
     a->through_pointer = hs_facts_bool(o, "through_pointer");
+    a->bounds_index = hs_facts_bool(o, "bounds_index");
     a->object_text = hs_facts_str(in, o, "object_text");
     a->sink = hs_facts_str(in, o, "sink");
 
@@ -199,6 +201,7 @@ static void add_plain(hs_atomic_plain *into, const hs_atomic_plain *more)
     add_plain_uses(&into->reads, &more->reads);
     add_plain_uses(&into->loads_condition, &more->loads_condition);
     add_plain_uses(&into->loads_limit, &more->loads_limit);
+    add_plain_uses(&into->loads_bounds_index, &more->loads_bounds_index);
     add_plain_uses(&into->loads_loop_condition, &more->loads_loop_condition);
     add_plain_uses(&into->writes_constant, &more->writes_constant);
     add_plain_uses(&into->writes_computed, &more->writes_computed);

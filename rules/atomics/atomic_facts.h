@@ -93,6 +93,9 @@ typedef struct {
     hs_plain_uses loads_condition;       /* read in an if, ?: or comparison */
     hs_plain_uses loads_limit;           /* of those, compared (< > <= >=) with a value other than
                                             -1, 0, 1: a gauge held to a limit */
+    hs_plain_uses loads_bounds_index;    /* of loads_limit, compared with a local or parameter
+                                            that the function also indexes an array with
+                                            (`if (key > count) return NULL; return &a[key - 1];`) */
     hs_plain_uses loads_loop_condition;  /* read in a loop condition */
     hs_plain_uses writes_constant;       /* assigned a constant */
     hs_plain_uses writes_computed;       /* assigned a computed value, or ++/-- */
@@ -154,6 +157,8 @@ typedef struct hs_atomic_op {
     bool var_visible;           /* the variable is declared in project code */
     bool limit_test;            /* use == CONDITION or LOOP_CONDITION, as an operand of < > <= >=
                                    against a value other than -1, 0, 1 (`if (used < max)`) */
+    bool bounds_index;          /* a limit_test load whose other operand, a local or parameter,
+                                   also indexes an array in the function ("bounds_index") */
     bool through_sink;          /* the use is a condition's through a local the result went to
                                    (`limit = n.load(); while (i < limit)`) */
     bool value_constant;        /* a store of a constant (false for anything else) */

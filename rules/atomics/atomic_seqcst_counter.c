@@ -52,11 +52,16 @@ static char *where(const char *file, long long line)
     return hs_printf("%s:%lld", base, line);
 }
 
-/* Why a TU's plain (non-atomic) uses show the variable is not a counter, or NULL. */
-static char *plain_disqualifies(const hs_atomic_plain *counts)
+/* Why a TU's plain (non-atomic) uses show the variable is not a counter, or NULL.
+ * `reservations`: as for disqualifies. */
+static char *plain_disqualifies(const hs_atomic_plain *counts, bool reservations)
 {
     char *at = NULL, *r = NULL;
-    if (counts->loads_loop_condition.count) {
+    if (counts->loads_bounds_index.count && !reservations) {
+        at = where(counts->loads_bounds_index.first.file, counts->loads_bounds_index.first.line);
+        r = hs_printf("it bounds an index into an array, as a count that publishes the slots it counts "
+                      "does (%s)", at);
+    } else if (counts->loads_loop_condition.count) {
         at = where(counts->loads_loop_condition.first.file, counts->loads_loop_condition.first.line);
         r = hs_printf("it is read in a loop condition, as a flag or a signal is (%s)", at);
     } else if (counts->writes_computed.count) {
@@ -74,12 +79,13 @@ static char *plain_disqualifies(const hs_atomic_plain *counts)
  * Why this use shows the variable is not a counter, or NULL when it is a counter use.
  * `reservations`: every add of the variable hands out its value (`index = counter++`, a
  * ring-buffer slot reserved before it is filled), so a load that bounds a reader's scan
- * (`limit = index.load() % size; while (i < limit)`) reads nothing the count published.
+ * (`limit = index.load() % size; while (i < limit)`) or an index (`if (k > count) return;
+ * use(a[k])`) reads nothing the count published.
  */
 static char *disqualifies(const hs_atomic_op *u, bool reservations)
 {
     if (u->op == HS_AOP_PLAIN)
-        return plain_disqualifies(u->plain);
+        return plain_disqualifies(u->plain, reservations);
     const char *why = NULL;
     switch (u->op) {
     case HS_AOP_CAS: why = "it is compared-and-swapped"; break;
@@ -100,6 +106,8 @@ static char *disqualifies(const hs_atomic_op *u, bool reservations)
             why = "a decrement's result is used, as a reference count's is";
         else if (u->op == HS_AOP_STORE && !u->value_constant)
             why = "it stores computed values, like a flag or a published value";
+        else if (u->op == HS_AOP_LOAD && u->bounds_index && !reservations)
+            why = "it bounds an index into an array, as a count that publishes the slots it counts does";
         else if (u->op == HS_AOP_LOAD && u->use == HS_AUSE_VERSION_CHECK)
             why = "its value is compared for equality or masked, as a sequence lock's or a version "
                   "number's is";

@@ -37,6 +37,9 @@ typedef struct {
                                 [name as spelled, qualified name]: asked of compiled-out code */
     size_t function_start;   /* the current function's facts in `atomics` start here */
     hs_vec orderings;        /* the function's < > <= >= operators: offsets {start, end, zero} */
+    hs_vec subscripts;       /* the function's array indexes: the local or parameter declarations
+                                (AST nodes) each index expression names */
+    hs_vec bound_tests;      /* bound_test*: reads in a limit comparison, judged at the function's end */
     hs_strmap *accessors;    /* function USR -> identity (json) of the variable it returns */
     unsigned return_start, return_end; /* the last return statement walked (offsets) */
 } atomic_state;
@@ -45,7 +48,20 @@ typedef struct {
 typedef struct {
     unsigned start, end;
     bool zero;
+    const void *operands[2]; /* an operand that is a local or parameter: its declaration's node */
 } ordering_range;
+
+/*
+ * A read of a variable in a limit comparison (`if (key > count) return NULL;`), kept until
+ * the function's end: when the comparison's other operand also indexes an array there
+ * (`return &array[key - 1];`), the variable bounds an index into data, as a count that
+ * publishes filled slots does (MariaDB's `*_class_allocated_count`, issue 10).
+ */
+typedef struct {
+    size_t ordering;              /* index in `orderings` */
+    json_t *fact;                 /* an atomic load's fact (a reference), or NULL */
+    CXCursor use, object, decl;   /* a plain read's, for plain_use */
+} bound_test;
 
 static bool type_is_integer(CXType t);
 
@@ -417,20 +433,35 @@ static const char *result_use(const atomic_state *x)
  * other than -1, 0 or 1: a gauge held to a limit (`if (used < max)`), not a test of a
  * reference count reaching zero (`if (refs <= 0)`, `if (!refs)`, `refs == 0`).
  */
-static bool in_limit_comparison(const atomic_state *x, CXCursor c)
+static int limit_comparison(const atomic_state *x, CXCursor c)
 {
     unsigned off = 0;
     clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
-    bool limit = false;
+    int limit = -1;
     for (size_t i = 0; i < x->orderings.len; i++) {
         const ordering_range *r = x->orderings.items[i];
         if (off >= r->start && off < r->end) {
             if (r->zero)
-                return false;
-            limit = true;
+                return -1;
+            limit = (int)i; /* the innermost: orderings are noted outside in */
         }
     }
     return limit;
+}
+
+/* Keeps a read in limit comparison `ordering` for the test at the function's end. */
+static void note_bound_test(atomic_state *x, int ordering, json_t *fact, CXCursor use, CXCursor object, CXCursor decl)
+{
+    const ordering_range *r = x->orderings.items[ordering];
+    if (!r->operands[0] && !r->operands[1])
+        return;
+    bound_test *t = hs_xcalloc(1, sizeof *t);
+    t->ordering = (size_t)ordering;
+    t->fact = fact ? json_incref(fact) : NULL;
+    t->use = use;
+    t->object = object;
+    t->decl = decl;
+    hs_vec_push(&x->bound_tests, t);
 }
 
 static bool is_constant(CXCursor value)
@@ -649,8 +680,12 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
                            (hs_walk_in_condition(x->walk) || hs_walk_in_comparison(x->walk))));
     const char *use = version_check ? "version_check" : result_use(x);
     json_object_set_new(fact, "use", json_string(use));
-    if ((strcmp(use, "condition") == 0 || strcmp(use, "loop_condition") == 0) && in_limit_comparison(x, op_cursor))
+    int limit = strcmp(use, "condition") == 0 || strcmp(use, "loop_condition") == 0 ? limit_comparison(x, op_cursor) : -1;
+    if (limit >= 0) {
         json_object_set_new(fact, "limit_test", json_true());
+        if (strcmp(op->op, "load") == 0)
+            note_bound_test(x, limit, fact, op_cursor, clang_getNullCursor(), clang_getNullCursor());
+    }
     if (op->value_const >= 0)
         json_object_set_new(fact, "value_constant", json_boolean(op->value_const == 1));
     if (op->value_const == 1 && !clang_Cursor_isNull(op->value_arg)) {
@@ -1109,8 +1144,11 @@ static bool on_plain_object(atomic_state *x, CXCursor use, CXCursor object, cons
         plain_use(x, use, object, decl, "loads_loop_condition");
     } else if (hs_walk_in_condition(x->walk) || hs_walk_in_comparison(x->walk)) {
         plain_use(x, use, object, decl, "loads_condition");
-        if (in_limit_comparison(x, use))
+        int limit = limit_comparison(x, use);
+        if (limit >= 0) {
             plain_use(x, use, object, decl, "loads_limit");
+            note_bound_test(x, limit, NULL, use, object, decl);
+        }
     } else {
         plain_use(x, use, object, decl, "reads");
         const char *function = hs_walk_function_usr(x->walk);
@@ -1133,6 +1171,34 @@ static void atomics_function_start(void *state, hs_walk *w)
     for (size_t i = 0; i < x->orderings.len; i++)
         free(x->orderings.items[i]);
     x->orderings.len = 0;
+    x->subscripts.len = 0;
+}
+
+/* Whether the function indexes an array with the local or parameter whose node is `decl`. */
+static bool indexes_with(const atomic_state *x, const void *decl)
+{
+    for (size_t i = 0; decl && i < x->subscripts.len; i++)
+        if (x->subscripts.items[i] == decl)
+            return true;
+    return false;
+}
+
+/* The function's reads in limit comparisons whose other operand also indexes an array. */
+static void judge_bound_tests(atomic_state *x)
+{
+    for (size_t i = 0; i < x->bound_tests.len; i++) {
+        bound_test *t = x->bound_tests.items[i];
+        const ordering_range *r = x->orderings.items[t->ordering];
+        if (indexes_with(x, r->operands[0]) || indexes_with(x, r->operands[1])) {
+            if (t->fact)
+                json_object_set_new(t->fact, "bounds_index", json_true());
+            else
+                plain_use(x, t->use, t->object, t->decl, "loads_bounds_index");
+        }
+        json_decref(t->fact);
+        free(t);
+    }
+    x->bound_tests.len = 0;
 }
 
 /* A result stored in a name the function later tests decides that test. */
@@ -1172,6 +1238,7 @@ static void keep_wrapper_parameters(atomic_state *x)
 static void atomics_function_end(void *state, hs_walk *w)
 {
     atomic_state *x = state;
+    judge_bound_tests(x);
     keep_wrapper_parameters(x);
     for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
         json_t *fact = json_array_get(x->atomics, i);
@@ -1331,6 +1398,8 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
     for (size_t i = 0; i < x->orderings.len; i++)
         free(x->orderings.items[i]);
     hs_vec_free(&x->orderings);
+    hs_vec_free(&x->subscripts);
+    hs_vec_free(&x->bound_tests); /* emptied at each function's end */
     free(x);
 }
 
@@ -1355,6 +1424,19 @@ static CXCursor strip_casts(CXCursor c)
     return c;
 }
 
+/* The declaration node of the local or parameter `e` names (`key`, `(key)`), or NULL. */
+static const void *local_named(CXCursor e)
+{
+    e = hs_strip_expr(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+        return NULL;
+    CXCursor d = clang_getCursorReferenced(e);
+    enum CXCursorKind k = clang_getCursorKind(d);
+    if (k == CXCursor_ParmDecl || (k == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 0))
+        return d.data[0];
+    return NULL;
+}
+
 /* Notes a < > <= >= operator's extent, and whether it compares with -1, 0 or 1. */
 static void note_ordering(atomic_state *x, CXCursor c)
 {
@@ -1364,6 +1446,7 @@ static void note_ordering(atomic_state *x, CXCursor c)
     hs_cursor_list kids;
     hs_children(c, &kids);
     bool zero = false;
+    ordering_range *r = hs_xcalloc(1, sizeof *r);
     for (unsigned i = 0; i < kids.len; i++) {
         CXEvalResult ev = clang_Cursor_Evaluate(kids.items[i]);
         if (ev && clang_EvalResult_getKind(ev) == CXEval_Int) {
@@ -1372,13 +1455,36 @@ static void note_ordering(atomic_state *x, CXCursor c)
         }
         if (ev)
             clang_EvalResult_dispose(ev);
+        if (i < 2)
+            r->operands[i] = local_named(kids.items[i]);
     }
     hs_cursor_list_free(&kids);
-    ordering_range *r = hs_xcalloc(1, sizeof *r);
     r->start = start.offset;
     r->end = end.offset > start.offset ? end.offset : start.offset + 1;
     r->zero = zero;
     hs_vec_push(&x->orderings, r);
+}
+
+/* The declarations of the locals and parameters an array index names, for indexes_with. */
+static enum CXChildVisitResult index_names_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    const void *decl = local_named(c);
+    if (decl)
+        hs_vec_push(data, (void *)decl);
+    return CXChildVisit_Recurse;
+}
+
+static void note_subscript(atomic_state *x, CXCursor c)
+{
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    if (kids.len == 2) {
+        CXCursor index = kids.items[1];
+        index_names_visitor(index, c, &x->subscripts);
+        clang_visitChildren(index, index_names_visitor, &x->subscripts);
+    }
+    hs_cursor_list_free(&kids);
 }
 
 /*
@@ -1620,6 +1726,9 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
     case CXCursor_UnaryExpr:
         /* sizeof, alignof: the operand is not evaluated. */
         consume(x, c);
+        return;
+    case CXCursor_ArraySubscriptExpr:
+        note_subscript(x, c);
         return;
     case CXCursor_UnexposedExpr:
         on_atomic_expr(x, c);
