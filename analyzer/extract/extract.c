@@ -150,7 +150,7 @@ struct hs_walk {
     hs_walk_function *fn;
     hs_scope scopes[HS_MAX_NEST];
     int nscopes;
-    json_t *branches[HS_MAX_NEST]; /* each [node, end, arm, exit_until, sampled] */
+    hs_branch branches[HS_MAX_NEST]; /* made into JSON only for the facts that list them */
     int nbranches;
     /* Set while walking the right side of an assignment or initializer: the name that
      * receives the value (an expression, or with sink_is_decl the declared variable). */
@@ -872,9 +872,23 @@ char *hs_loop_path(const hs_walk *x)
 json_t *hs_branch_path(const hs_walk *x)
 {
     json_t *arr = json_array();
-    for (int i = 0; i < x->nbranches; i++)
-        json_array_append(arr, x->branches[i]); /* shared: exits are patched later */
+    for (int i = 0; i < x->nbranches; i++) {
+        const hs_branch *b = &x->branches[i];
+        json_t *entry = json_array();
+        json_array_append_new(entry, json_integer(b->node_start));
+        json_array_append_new(entry, json_integer(b->node_end));
+        json_array_append_new(entry, json_integer(b->arm));
+        json_array_append_new(entry, json_integer(b->exit_until));
+        json_array_append_new(entry, json_boolean(b->sampled));
+        json_array_append_new(arr, entry);
+    }
     return arr;
+}
+
+bool hs_json_set_string(json_t *obj, const char *key, const char *s)
+{
+    json_t *v = s ? json_string(s) : NULL;
+    return v && json_object_set_new(obj, key, v) == 0;
 }
 
 /* ---- what collectors may read of the walk's context ------------------------------- */
@@ -932,9 +946,9 @@ unsigned hs_walk_branch_count(const hs_walk *x)
     return (unsigned)x->nbranches;
 }
 
-json_t *hs_walk_branch(const hs_walk *x, unsigned i)
+const hs_branch *hs_walk_branch(const hs_walk *x, unsigned i)
 {
-    return i < (unsigned)x->nbranches ? x->branches[i] : NULL;
+    return i < (unsigned)x->nbranches ? &x->branches[i] : NULL;
 }
 
 bool hs_walk_on_error_path(const hs_walk *x)
@@ -957,8 +971,12 @@ json_t *hs_walk_guards_json(const hs_walk *x)
     if (x->nguards == 0)
         return NULL;
     json_t *arr = json_array();
-    for (int i = 0; i < x->nguards; i++)
-        json_array_append_new(arr, json_pack("[ib]", (json_int_t)x->guards[i].param, x->guards[i].nonzero));
+    for (int i = 0; i < x->nguards; i++) {
+        json_t *g = json_array();
+        json_array_append_new(g, json_integer(x->guards[i].param));
+        json_array_append_new(g, json_boolean(x->guards[i].nonzero));
+        json_array_append_new(arr, g);
+    }
     return arr;
 }
 
@@ -996,7 +1014,10 @@ static void add_edge_context(hs_walk *x, json_t *edge, CXCursor call)
             continue;
         if (!consts)
             consts = json_array();
-        json_array_append_new(consts, json_pack("[II]", (json_int_t)i, (json_int_t)v));
+        json_t *pair = json_array();
+        json_array_append_new(pair, json_integer(i));
+        json_array_append_new(pair, json_integer(v));
+        json_array_append_new(consts, pair);
     }
     if (consts)
         json_object_set_new(edge, "const_args", consts);
@@ -1396,12 +1417,10 @@ static void walk_arm_when(hs_walk *x, CXCursor node, unsigned arm_index, CXCurso
     if (x->nbranches >= HS_MAX_NEST) {
         walk(x, arm);
     } else {
-        json_t *entry = json_pack("[iiiib]", (json_int_t)start_offset(node), (json_int_t)end_offset(node),
-                                  (json_int_t)arm_index, (json_int_t)exit, sampled);
-        x->branches[x->nbranches++] = entry;
+        x->branches[x->nbranches++] =
+            (hs_branch){start_offset(node), end_offset(node), arm_index, (int)exit, sampled};
         walk(x, arm);
         x->nbranches--;
-        json_decref(entry);
     }
     x->rare = saved_rare;
     x->nguards = saved_guards;
@@ -1556,8 +1575,16 @@ const hs_vec *hs_walk_writes(hs_walk *x)
         for (size_t i = 0; i < fn->pending_writes.len; i++) {
             hs_pending *p = fn->pending_writes.items[i];
             char *key = hs_expr_key(x, p->cursors[0]);
-            if (key)
-                hs_vec_push(&fn->writes, json_pack("[si]", key, (json_int_t)p->offset));
+            json_t *write = key ? json_array() : NULL;
+            /* json_pack("[si]") refused a key that is not UTF-8: so does json_string. */
+            json_t *k = key ? json_string(key) : NULL;
+            if (k) {
+                json_array_append_new(write, k);
+                json_array_append_new(write, json_integer(p->offset));
+                hs_vec_push(&fn->writes, write);
+            } else {
+                json_decref(write);
+            }
             free(key);
         }
     }
@@ -2105,18 +2132,23 @@ static void walk_call(hs_walk *x, CXCursor c)
         hs_pos pos;
         if (hs_cursor_pos(x, c, &pos, NULL)) {
             const char *usr = hs_cursor_usr_cached(x, callee);
-            json_t *edge = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:b, s:b}", "caller",
-                                     x->fn->usr, "callee", usr, "callee_name", qname, "file",
-                                     pos.file, "line", (json_int_t)pos.line, "column",
-                                     (json_int_t)pos.column, "in_loop", hs_in_loop(x),
-                                     "error_path", x->error_path > 0, "callee_noreturn",
-                                     hs_function_never_returns(x, callee));
-            /* A virtual call may reach any override: the merge adds those edges. */
-            if (!x->no_indirect && clang_getCursorKind(callee) == CXCursor_CXXMethod &&
-                clang_Cursor_isDynamicCall(c))
-                json_object_set_new(edge, "virtual", json_true());
-            add_edge_context(x, edge, c);
-            json_array_append_new(x->calls, edge);
+            json_t *edge = json_object();
+            if (hs_json_set_string(edge, "caller", x->fn->usr) && hs_json_set_string(edge, "callee", usr) &&
+                hs_json_set_string(edge, "callee_name", qname) && hs_json_set_string(edge, "file", pos.file)) {
+                json_object_set_new(edge, "line", json_integer(pos.line));
+                json_object_set_new(edge, "column", json_integer(pos.column));
+                json_object_set_new(edge, "in_loop", json_boolean(hs_in_loop(x)));
+                json_object_set_new(edge, "error_path", json_boolean(x->error_path > 0));
+                json_object_set_new(edge, "callee_noreturn", json_boolean(hs_function_never_returns(x, callee)));
+                /* A virtual call may reach any override: the merge adds those edges. */
+                if (!x->no_indirect && clang_getCursorKind(callee) == CXCursor_CXXMethod &&
+                    clang_Cursor_isDynamicCall(c))
+                    json_object_set_new(edge, "virtual", json_true());
+                add_edge_context(x, edge, c);
+                json_array_append_new(x->calls, edge);
+            } else {
+                json_decref(edge); /* what json_pack's "s" refused: a string that is not UTF-8 */
+            }
         }
     } else {
         /* A call through a pointer held in a variable, field or array element: recorded by
@@ -2126,12 +2158,18 @@ static void walk_call(hs_walk *x, CXCursor c)
         hs_pos pos;
         if (slot && slot[0] && hs_cursor_pos(x, c, &pos, NULL)) {
             char *via = via_text(x, ce);
-            json_t *edge = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:b}", "caller", x->fn->usr,
-                                     "slot", slot, "via", via ? via : "", "file", pos.file, "line",
-                                     (json_int_t)pos.line, "column", (json_int_t)pos.column, "in_loop",
-                                     hs_in_loop(x), "error_path", x->error_path > 0);
-            add_edge_context(x, edge, c);
-            json_array_append_new(x->calls, edge);
+            json_t *edge = json_object();
+            if (hs_json_set_string(edge, "caller", x->fn->usr) && hs_json_set_string(edge, "slot", slot) &&
+                hs_json_set_string(edge, "via", via ? via : "") && hs_json_set_string(edge, "file", pos.file)) {
+                json_object_set_new(edge, "line", json_integer(pos.line));
+                json_object_set_new(edge, "column", json_integer(pos.column));
+                json_object_set_new(edge, "in_loop", json_boolean(hs_in_loop(x)));
+                json_object_set_new(edge, "error_path", json_boolean(x->error_path > 0));
+                add_edge_context(x, edge, c);
+                json_array_append_new(x->calls, edge);
+            } else {
+                json_decref(edge);
+            }
             free(via);
         }
     }
@@ -2345,17 +2383,12 @@ static void walk_sequence(hs_walk *x, CXCursor c)
         bool on_error_path = i >= error_from && i < abort_at;
         if (on_error_path)
             x->error_path++;
-        json_t *entry = NULL;
-        if (is_block && segment > 0 && x->nbranches < HS_MAX_NEST) {
-            entry = json_pack("[iiiib]", (json_int_t)start_offset(c), (json_int_t)end_offset(c),
-                              (json_int_t)segment, (json_int_t)-1, 0);
-            x->branches[x->nbranches++] = entry;
-        }
+        bool entry = is_block && segment > 0 && x->nbranches < HS_MAX_NEST;
+        if (entry)
+            x->branches[x->nbranches++] = (hs_branch){start_offset(c), end_offset(c), segment, -1, false};
         walk(x, kids.items[i]);
-        if (entry) {
+        if (entry)
             x->nbranches--;
-            json_decref(entry);
-        }
         if (on_error_path)
             x->error_path--;
         if (is_block && always_leaves(x, kids.items[i]))
@@ -2453,7 +2486,7 @@ static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k)
         x->lambda = start_offset(c);
         /* Its loops and branches are its own: set the enclosing ones aside. */
         hs_scope scopes[HS_MAX_NEST];
-        json_t *branches[HS_MAX_NEST];
+        hs_branch branches[HS_MAX_NEST];
         int nscopes = x->nscopes, nbranches = x->nbranches;
         memcpy(scopes, x->scopes, sizeof scopes);
         memcpy(branches, x->branches, sizeof branches);
@@ -2491,9 +2524,15 @@ static void emit_function(hs_walk *x, CXCursor c, int temperature, bool defined)
     if (!hs_cursor_pos(x, c, &pos, &end))
         return;
     const char *usr = hs_cursor_usr_cached(x, c);
-    json_t *f = json_pack("{s:s, s:s, s:b, s:b, s:b, s:b}", "usr", usr, "name",
-                          hs_qualified_name(x, c), "defined", defined, "hot", (temperature & 1) != 0,
-                          "cold", (temperature & 2) != 0, "noreturn", (temperature & 4) != 0);
+    json_t *f = json_object();
+    if (!hs_json_set_string(f, "usr", usr) || !hs_json_set_string(f, "name", hs_qualified_name(x, c))) {
+        json_decref(f);
+        return;
+    }
+    json_object_set_new(f, "defined", json_boolean(defined));
+    json_object_set_new(f, "hot", json_boolean((temperature & 1) != 0));
+    json_object_set_new(f, "cold", json_boolean((temperature & 2) != 0));
+    json_object_set_new(f, "noreturn", json_boolean((temperature & 4) != 0));
     hs_fact_set_position(f, &pos, NULL);
     json_array_append_new(x->functions, f);
 }

@@ -64,6 +64,11 @@ CXCursor hs_strip_expr(CXCursor c);      /* through parens, casts, implicit node
 char *hs_expr_key(hs_walk *x, CXCursor c); /* "v:USR" or "m:text", or NULL */
 void hs_collect_keys(hs_walk *x, CXCursor c, json_t *set);
 void hs_fact_set_position(json_t *fact, const hs_pos *start, const hs_pos *end);
+/* obj[key] = the string `s`; false, obj unchanged, when `s` is NULL or not UTF-8 (where
+ * json_pack's "s" would fail the whole object: the caller drops it). Facts on the walk's hot
+ * paths are built with this and json_object_set_new: json_pack parses its format on every
+ * call, thousands of instructions for a call edge. */
+bool hs_json_set_string(json_t *obj, const char *key, const char *s);
 typedef struct {
     CXCursor *items;
     unsigned len, cap;
@@ -112,9 +117,16 @@ json_t *hs_branch_path(const hs_walk *x);   /* a new array of the enclosing bran
 /* Enclosing loops, outermost first (a lambda's body sees only its own). */
 unsigned hs_walk_loop_count(const hs_walk *x);
 unsigned hs_walk_loop_id(const hs_walk *x, unsigned i); /* the loop's start offset */
-/* Enclosing branch entries [node_start, node_end, arm, exit_until, sampled], outermost first. */
+/* Enclosing branch entries, outermost first; in the facts (hs_branch_path) each is
+ * [node_start, node_end, arm, exit_until, sampled]. */
+typedef struct {
+    unsigned node_start, node_end; /* the if, ?:, switch, && / || or block */
+    unsigned arm;                  /* which arm (a block's segment after a statement that leaves) */
+    int exit_until;                /* where control goes after the arm; 0 falls through, -1 a segment */
+    bool sampled;                  /* runs on some iterations only (`i % 1024 == 0`) */
+} hs_branch;
 unsigned hs_walk_branch_count(const hs_walk *x);
-json_t *hs_walk_branch(const hs_walk *x, unsigned i); /* borrowed */
+const hs_branch *hs_walk_branch(const hs_walk *x, unsigned i); /* borrowed */
 bool hs_walk_on_error_path(const hs_walk *x);   /* before an abort-like call */
 /* Inside an arm that runs rarely (an error check, unlikely(), a value over a threshold):
  * "error-check", "unlikely" or "threshold"; NULL otherwise. */

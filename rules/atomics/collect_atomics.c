@@ -508,6 +508,19 @@ static json_t *spelled_call(atomic_state *x, CXCursor c)
                      (json_int_t)(end - offset), "text", text + offset, end - offset);
 }
 
+/* {"file", "line", "column"}, or NULL when the file's name is not UTF-8 (as json_pack). */
+static json_t *place_json(const char *file, unsigned line, unsigned column)
+{
+    json_t *place = json_object();
+    if (!hs_json_set_string(place, "file", file)) {
+        json_decref(place);
+        return NULL;
+    }
+    json_object_set_new(place, "line", json_integer(line));
+    json_object_set_new(place, "column", json_integer(column));
+    return place;
+}
+
 /* Notes an atomic's name under its identity `key`, so tu_end can ask whether compiled-out
  * code mentions it: the name `named` is spelled with, and `qualified` for the message. */
 static void remember_name(atomic_state *x, CXCursor named, const char *key, const char *qualified)
@@ -578,9 +591,7 @@ static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CX
     if (hs_location_is_project(x->walk, dloc)) {
         hs_pos p2;
         if (hs_cursor_pos(x->walk, root, &p2, NULL))
-            json_object_set_new(fact, "var_decl",
-                                json_pack("{s:s, s:i, s:i}", "file", p2.file, "line", (json_int_t)dpos.line,
-                                          "column", (json_int_t)dpos.column));
+            json_object_set_new(fact, "var_decl", place_json(p2.file, dpos.line, dpos.column));
     }
 }
 
@@ -676,8 +687,13 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
      * a macro's definition, where that definition spells it. */
     hs_span span;
     if (hs_written_span(x->walk, op_cursor, &span)) {
-        json_object_set_new(fact, "span", json_pack("{s:i, s:i, s:s}", "offset", (json_int_t)span.offset,
-                                                    "length", (json_int_t)span.length, "text", span.text));
+        json_t *spanned = json_object();
+        json_object_set_new(spanned, "offset", json_integer(span.offset));
+        json_object_set_new(spanned, "length", json_integer(span.length));
+        if (hs_json_set_string(spanned, "text", span.text))
+            json_object_set_new(fact, "span", spanned);
+        else
+            json_decref(spanned); /* text that is not UTF-8: no span, as with json_pack */
         if (span.macro_name) {
             json_object_set_new(fact, "macro_name", json_string(span.macro_name));
             json_t *spelled = spelled_call(x, op_cursor);
@@ -1047,9 +1063,7 @@ static void plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor d
     /* Where each kind of use first happens, for messages. */
     char *where_key = hs_printf("%s_at", what);
     if (!json_object_get(counts, where_key))
-        json_object_set_new(counts, where_key,
-                            json_pack("{s:s, s:i, s:i}", "file", pos.file, "line", (json_int_t)pos.line,
-                                      "column", (json_int_t)pos.column));
+        json_object_set_new(counts, where_key, place_json(pos.file, pos.line, pos.column));
     free(where_key);
 }
 

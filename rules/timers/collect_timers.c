@@ -114,9 +114,8 @@ static bool sampled_inside_innermost_loop(const hs_walk *x)
         return false;
     unsigned loop_start = hs_walk_loop_id(x, loops - 1);
     for (unsigned i = 0; i < hs_walk_branch_count(x); i++) {
-        json_t *branch = hs_walk_branch(x, i);
-        if ((unsigned)json_integer_value(json_array_get(branch, 0)) > loop_start &&
-            json_is_true(json_array_get(branch, 4)))
+        const hs_branch *branch = hs_walk_branch(x, i);
+        if (branch->node_start > loop_start && branch->sampled)
             return true;
     }
     return false;
@@ -407,12 +406,19 @@ static void finish_value_calls(timers *t, hs_walk *x)
                           : v->sink_field                                  ? "field"
                                                                            : NULL;
         if (use) {
-            json_t *site = json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "function", hs_walk_function_usr(x),
-                                     "file", v->pos.file, "line", (json_int_t)v->pos.line, "column",
-                                     (json_int_t)v->pos.column, "offset", (json_int_t)v->pos.offset, "use", use);
-            if (v->sink_field)
-                json_object_set_new(site, "field", json_string(v->sink_field));
-            json_array_append_new(t->timed_calls, site);
+            json_t *site = json_object();
+            if (hs_json_set_string(site, "function", hs_walk_function_usr(x)) &&
+                hs_json_set_string(site, "file", v->pos.file)) {
+                json_object_set_new(site, "line", json_integer(v->pos.line));
+                json_object_set_new(site, "column", json_integer(v->pos.column));
+                json_object_set_new(site, "offset", json_integer(v->pos.offset));
+                json_object_set_new(site, "use", json_string(use));
+                if (v->sink_field)
+                    json_object_set_new(site, "field", json_string(v->sink_field));
+                json_array_append_new(t->timed_calls, site);
+            } else {
+                json_decref(site);
+            }
         }
     }
     for (size_t i = 0; i < t->reads.len; i++)
