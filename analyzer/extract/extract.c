@@ -45,6 +45,8 @@ typedef struct {
     unsigned offset;        /* writes: where */
     bool wait;              /* tests: the condition is a wait */
     bool sum;               /* combiners: the operands are added, not compared */
+    bool fields_made;       /* combiners of two: fields[] is set */
+    const char *fields[2];  /* the field each operand names (`t->wake_date`), as its USR, or NULL */
 } hs_pending;
 
 /* The function definition being walked. */
@@ -63,11 +65,29 @@ typedef struct {
     hs_vec pending_tests;     /* hs_pending* : conditions, with whether they wait */
     hs_vec pending_exits;     /* hs_pending* : tests that can end a loop (offset: the loop's id) */
     bool combiners_made, writes_made, tests_made;
-    hs_vec combiners;       /* json_t* arrays of key sets, made from pending_combiners */
-    hs_vec writes;          /* json_t* [key, offset], made from pending_writes */
-    json_t *tested_keys;    /* names read in conditions -> true when the test is a wait */
-    json_t *version_keys;   /* names a condition compares with == / != or masks with & / % */
+    hs_vec combiners;       /* hs_combination*, one for each of pending_combiners, in order */
+    hs_vec writes;          /* hs_write*, made from pending_writes */
+    hs_strmap *tested_keys; /* names read in conditions -> 1, 2 when the test is a wait */
+    hs_strmap *version_keys;/* names a condition compares with == / != or masks with & / % */
 } hs_walk_function;
+
+/*
+ * The name key of an expression node (hs_expr_key's, or "r:hash" for a call), made on the
+ * first request and kept for the TU: a condition's keys are asked for its test, its
+ * operands' combinations and each copy of a value, and a member expression's key tokenizes
+ * its text. Keyed by the cursor's AST node (data[1] of an expression cursor) and kind.
+ */
+typedef struct {
+    const void *node;      /* NULL: empty slot */
+    int kind;
+    const char *key;       /* in hs_walk.key_strings; NULL: the expression names nothing */
+} hs_node_key;
+
+typedef struct {
+    hs_node_key *slots;
+    size_t cap, len;       /* cap is a power of two */
+} hs_node_keys;
+
 
 /*
  * What the walk asks about a file, once per file and TU. libclang answers
@@ -140,6 +160,8 @@ struct hs_walk {
     XXH128_hash_t context;         /* digest of the command line and directory */
     hs_strmap *skipped;            /* "%p" of CXFile -> digest of its skipped ranges */
     hs_fp_refs fp_refs;            /* per declaration: what the skip key adds for a use of it */
+    hs_strmap *key_strings;        /* every name key made in the TU, each once: hs_key_set's strings */
+    hs_node_keys node_keys;        /* per expression node: its name key */
 
     /* The collectors (rules/registry.c) and their states, one each. */
     const hs_collector *const *collectors;
@@ -783,16 +805,79 @@ CXCursor hs_strip_expr(CXCursor c)
     }
 }
 
-char *hs_expr_key(hs_walk *x, CXCursor c)
+/* The walk's copy of a key (hs_walk.key_strings), made once per distinct key and TU. */
+static const char *intern_key(hs_walk *x, const char *key)
+{
+    const char *k = hs_strmap_key(x->key_strings, key);
+    if (!k) {
+        hs_strmap_put(x->key_strings, key, NULL);
+        k = hs_strmap_key(x->key_strings, key);
+    }
+    return k;
+}
+
+static size_t node_key_slot(const void *node, int kind, size_t cap)
+{
+    uintptr_t h = (uintptr_t)node ^ (uintptr_t)kind;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 7) & (cap - 1);
+}
+
+static hs_node_key *node_key_find(hs_node_keys *t, const void *node, int kind)
+{
+    size_t j = node_key_slot(node, kind, t->cap);
+    while (t->slots[j].node && (t->slots[j].node != node || t->slots[j].kind != kind))
+        j = (j + 1) & (t->cap - 1);
+    return &t->slots[j];
+}
+
+/* A call's own key ("r:hash") is remembered apart from its hs_expr_key (none). */
+#define HS_CALL_KEY_KIND (-(int)CXCursor_CallExpr)
+
+/* The key remembered for expression cursor `c` as `kind`; *found false when none is yet. */
+static const char *node_key_get(hs_walk *x, CXCursor c, int kind, bool *found)
+{
+    hs_node_keys *t = &x->node_keys;
+    *found = false;
+    if (!t->cap)
+        return NULL;
+    hs_node_key *e = node_key_find(t, c.data[1], kind);
+    *found = e->node != NULL;
+    return e->key;
+}
+
+static void node_key_put(hs_walk *x, CXCursor c, int kind, const char *key)
+{
+    hs_node_keys *t = &x->node_keys;
+    if (2 * (t->len + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 1024;
+        hs_node_keys grown = {hs_xcalloc(cap, sizeof(hs_node_key)), cap, t->len};
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].node)
+                *node_key_find(&grown, t->slots[i].node, t->slots[i].kind) = t->slots[i];
+        free(t->slots);
+        *t = grown;
+    }
+    hs_node_key *e = node_key_find(t, c.data[1], kind);
+    if (!e->node)
+        t->len++;
+    *e = (hs_node_key){c.data[1], kind, key};
+}
+
+static const char *expr_key(hs_walk *x, CXCursor c);
+
+/* hs_expr_key's key, made: a new string, or NULL. */
+static char *make_expr_key(hs_walk *x, CXCursor c)
 {
     c = hs_strip_expr(c);
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
         hs_cursor_list kids;
         hs_children(c, &kids);
-        char *r = kids.len == 1 ? hs_expr_key(x, kids.items[0]) : NULL;
+        const char *r = kids.len == 1 ? expr_key(x, kids.items[0]) : NULL;
         hs_cursor_list_free(&kids);
-        return r;
+        return r ? hs_xstrdup(r) : NULL;
     }
     if (k == CXCursor_DeclRefExpr) {
         CXCursor ref = clang_getCursorReferenced(c);
@@ -812,34 +897,101 @@ char *hs_expr_key(hs_walk *x, CXCursor c)
     return NULL;
 }
 
-static void set_add(json_t *set, const char *key)
+/* hs_expr_key's key as the walk's string, made once per expression node and TU. */
+static const char *expr_key(hs_walk *x, CXCursor c)
 {
-    json_object_set_new(set, key, json_true());
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    bool memo = clang_isExpression(kind);
+    bool found = false;
+    const char *key = memo ? node_key_get(x, c, (int)kind, &found) : NULL;
+    if (found)
+        return key;
+    char *made = make_expr_key(x, c);
+    key = made ? intern_key(x, made) : NULL;
+    free(made);
+    if (memo)
+        node_key_put(x, c, (int)kind, key);
+    return key;
 }
+
+char *hs_expr_key(hs_walk *x, CXCursor c)
+{
+    const char *key = expr_key(x, c);
+    return key ? hs_xstrdup(key) : NULL;
+}
+
+static void key_set_add(hs_key_set *set, const char *key)
+{
+    if (set->len == set->cap) {
+        set->cap = set->cap ? 2 * set->cap : 8;
+        set->keys = hs_xrealloc(set->keys, set->cap * sizeof *set->keys);
+    }
+    set->keys[set->len++] = key;
+}
+
+bool hs_key_set_has(const hs_key_set *set, const char *key)
+{
+    for (unsigned i = 0; i < set->len; i++)
+        if (strcmp(set->keys[i], key) == 0)
+            return true;
+    return false;
+}
+
+bool hs_key_set_meets(const hs_key_set *set, const hs_strmap *keys)
+{
+    for (unsigned i = 0; i < set->len; i++)
+        if (hs_strmap_has(keys, set->keys[i]))
+            return true;
+    return false;
+}
+
+void hs_key_set_free(hs_key_set *set)
+{
+    free(set->keys);
+    memset(set, 0, sizeof *set);
+}
+
+/* The key cursor `c` itself adds to a key set: a name's, or a call's ("r:hash"). */
+static void collect_own_key(hs_walk *x, CXCursor c, hs_key_set *set)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    const char *key = NULL;
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+        key = expr_key(x, c);
+    } else if (k == CXCursor_CallExpr) {
+        bool found = false;
+        key = node_key_get(x, c, HS_CALL_KEY_KIND, &found);
+        if (!found) {
+            char made[32];
+            snprintf(made, sizeof made, "r:%u", clang_hashCursor(c));
+            key = intern_key(x, made);
+            node_key_put(x, c, HS_CALL_KEY_KIND, key);
+        }
+    }
+    if (key)
+        key_set_add(set, key);
+}
+
+typedef struct {
+    hs_walk *x;
+    hs_key_set *set;
+} collect_args;
 
 static enum CXChildVisitResult collect_keys_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    void **args = data;
-    hs_collect_keys(args[0], c, args[1]);
-    return CXChildVisit_Continue;
+    collect_args *a = data;
+    collect_own_key(a->x, c, a->set);
+    return CXChildVisit_Recurse;
 }
 
-void hs_collect_keys(hs_walk *x, CXCursor c, json_t *set)
+/* The same keys in the same order (preorder) as one clang_visitChildren a node made, in one
+ * visit of the whole expression. */
+void hs_collect_keys(hs_walk *x, CXCursor c, hs_key_set *set)
 {
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
-        char *key = hs_expr_key(x, c);
-        if (key)
-            set_add(set, key);
-        free(key);
-    } else if (k == CXCursor_CallExpr) {
-        char key[32];
-        snprintf(key, sizeof key, "r:%u", clang_hashCursor(c));
-        set_add(set, key);
-    }
-    void *args[2] = {x, set};
-    clang_visitChildren(c, collect_keys_visitor, args);
+    collect_own_key(x, c, set);
+    collect_args a = {x, set};
+    clang_visitChildren(c, collect_keys_visitor, &a);
 }
 
 int hs_site_ordinal(hs_walk *x, const char *kind, const char *file, unsigned offset)
@@ -1081,53 +1233,56 @@ CXCursor hs_walk_sink_value(const hs_walk *x)
 /* Does expression `c` read one of the names in `keys` (hs_collect_keys' keys)? */
 static bool reads_any(hs_walk *x, CXCursor c, const hs_strmap *keys)
 {
-    json_t *set = json_object();
-    hs_collect_keys(x, c, set);
-    bool hit = false;
-    const char *key;
-    json_t *v;
-    json_object_foreach(set, key, v) {
-        if (hs_strmap_has(keys, key)) {
-            hit = true;
-            break;
-        }
-    }
-    json_decref(set);
+    hs_key_set set = {0};
+    hs_collect_keys(x, c, &set);
+    bool hit = hs_key_set_meets(&set, keys);
+    hs_key_set_free(&set);
     return hit;
 }
 
-/* The field a member expression names, as its USR (`t->wake_date` -> wake_date), or NULL. */
-static char *member_field_usr(CXCursor c)
+/* The field a member expression names (`t->wake_date` -> wake_date), or a null cursor. */
+static CXCursor member_field(CXCursor c)
 {
     c = hs_strip_expr(c);
     if (clang_getCursorKind(c) != CXCursor_MemberRefExpr)
-        return NULL;
+        return clang_getNullCursor();
     CXCursor field = clang_getCursorReferenced(c);
-    return clang_getCursorKind(field) == CXCursor_FieldDecl ? hs_cursor_usr(field) : NULL;
+    return clang_getCursorKind(field) == CXCursor_FieldDecl ? field : clang_getNullCursor();
 }
 
 char *hs_walk_sink_field(const hs_walk *x)
 {
-    return x->has_sink && !x->sink_is_decl ? member_field_usr(x->sink) : NULL;
+    if (!x->has_sink || x->sink_is_decl)
+        return NULL;
+    CXCursor field = member_field(x->sink);
+    return clang_Cursor_isNull(field) ? NULL : hs_cursor_usr(field);
 }
 
 json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys)
 {
     json_t *fields = NULL;
+    const hs_vec *combinations = hs_walk_combinations(x);
     for (size_t i = 0; i < x->fn->pending_combiners.len; i++) {
         hs_pending *p = x->fn->pending_combiners.items[i];
         if (p->sum || p->n != 2)
             continue;
+        /* Asked once for each reading and value call of the function: made once. */
+        if (!p->fields_made) {
+            p->fields_made = true;
+            for (unsigned side = 0; side < 2; side++) {
+                CXCursor field = member_field(p->cursors[side]);
+                p->fields[side] = clang_Cursor_isNull(field) ? NULL : hs_cursor_usr_cached(x, field);
+            }
+        }
+        /* The combination's key sets are those of p's operands. */
+        const hs_combination *operands = combinations->items[i];
         for (unsigned side = 0; side < 2; side++) {
-            char *field = member_field_usr(p->cursors[1 - side]);
-            if (!field)
-                continue;
-            if (reads_any(x, p->cursors[side], keys)) {
+            const char *field = p->fields[1 - side];
+            if (field && hs_key_set_meets(&operands->sets[side], keys)) {
                 if (!fields)
                     fields = json_array();
                 json_array_append_new(fields, json_string(field));
             }
-            free(field);
         }
     }
     return fields;
@@ -1528,12 +1683,12 @@ static void note_tested(hs_walk *x, CXCursor cond, bool wait)
 static enum CXChildVisitResult version_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    void **args = data;
+    collect_args *a = data;
     if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
         if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE || op == CXBinaryOperator_And ||
             op == CXBinaryOperator_Rem) {
-            hs_collect_keys(args[0], c, args[1]);
+            hs_collect_keys(a->x, c, a->set);
             return CXChildVisit_Continue;
         }
     }
@@ -1549,19 +1704,17 @@ const hs_vec *hs_walk_combinations(hs_walk *x)
         fn->combiners_made = true;
         for (size_t i = 0; i < fn->pending_combiners.len; i++) {
             hs_pending *p = fn->pending_combiners.items[i];
-            json_t *sets = json_array();
+            hs_combination *c = hs_xcalloc(1, sizeof *c);
+            c->n = p->n;
+            c->sets = hs_xcalloc(p->n ? p->n : 1, sizeof *c->sets);
             for (unsigned k = 0; k < p->n; k++) {
-                json_t *set = json_object();
-                hs_collect_keys(x, p->cursors[k], set);
+                hs_collect_keys(x, p->cursors[k], &c->sets[k]);
                 /* A value kept in static storage (a previous reading: a rate limit, a
                  * per-second cache) is marked so collectors can tell. */
-                if (hs_condition_static_storage(p->cursors[k]))
-                    json_object_set_new(set, HS_STATIC_STORAGE_KEY, json_true());
-                if (p->sum)
-                    json_object_set_new(set, HS_SUM_KEY, json_true());
-                json_array_append_new(sets, set);
+                c->sets[k].static_storage = hs_condition_static_storage(p->cursors[k]);
+                c->sets[k].sum = p->sum;
             }
-            hs_vec_push(&fn->combiners, sets);
+            hs_vec_push(&fn->combiners, c);
         }
     }
     return &fn->combiners;
@@ -1574,18 +1727,12 @@ const hs_vec *hs_walk_writes(hs_walk *x)
         fn->writes_made = true;
         for (size_t i = 0; i < fn->pending_writes.len; i++) {
             hs_pending *p = fn->pending_writes.items[i];
-            char *key = hs_expr_key(x, p->cursors[0]);
-            json_t *write = key ? json_array() : NULL;
-            /* json_pack("[si]") refused a key that is not UTF-8: so does json_string. */
-            json_t *k = key ? json_string(key) : NULL;
-            if (k) {
-                json_array_append_new(write, k);
-                json_array_append_new(write, json_integer(p->offset));
-                hs_vec_push(&fn->writes, write);
-            } else {
-                json_decref(write);
+            const char *key = expr_key(x, p->cursors[0]);
+            if (key) {
+                hs_write *w = hs_xcalloc(1, sizeof *w);
+                *w = (hs_write){key, p->offset};
+                hs_vec_push(&fn->writes, w);
             }
-            free(key);
         }
     }
     return &fn->writes;
@@ -1598,33 +1745,37 @@ static void make_tests(hs_walk *x)
     if (fn->tests_made)
         return;
     fn->tests_made = true;
+    /* The keys are the walk's strings, alive for the TU: the maps borrow them. */
+    fn->tested_keys = hs_strmap_create_borrowing();
+    fn->version_keys = hs_strmap_create_borrowing();
+    hs_key_set set = {0}, versions = {0};
     for (size_t i = 0; i < fn->pending_tests.len; i++) {
         hs_pending *p = fn->pending_tests.items[i];
-        json_t *set = json_object();
-        hs_collect_keys(x, p->cursors[0], set);
-        const char *key;
-        json_t *v;
-        json_object_foreach(set, key, v) {
-            if (p->wait || !json_object_get(fn->tested_keys, key))
-                json_object_set_new(fn->tested_keys, key, json_boolean(p->wait));
-        }
-        json_decref(set);
-        void *args[2] = {x, fn->version_keys};
-        version_visitor(p->cursors[0], clang_getNullCursor(), args);
-        clang_visitChildren(p->cursors[0], version_visitor, args);
+        set.len = 0;
+        hs_collect_keys(x, p->cursors[0], &set);
+        for (unsigned k = 0; k < set.len; k++)
+            if (p->wait || !hs_strmap_has(fn->tested_keys, set.keys[k]))
+                hs_strmap_put(fn->tested_keys, set.keys[k], (void *)(uintptr_t)(p->wait ? 2 : 1));
+        collect_args args = {x, &versions};
+        version_visitor(p->cursors[0], clang_getNullCursor(), &args);
+        clang_visitChildren(p->cursors[0], version_visitor, &args);
     }
+    for (unsigned k = 0; k < versions.len; k++)
+        hs_strmap_put(fn->version_keys, versions.keys[k], (void *)1);
+    hs_key_set_free(&set);
+    hs_key_set_free(&versions);
 }
 
-json_t *hs_walk_tested_keys(hs_walk *x)
+int hs_walk_tested(hs_walk *x, const char *key)
 {
     make_tests(x);
-    return x->fn->tested_keys;
+    return (int)(uintptr_t)hs_strmap_get(x->fn->tested_keys, key) - 1;
 }
 
-json_t *hs_walk_version_keys(hs_walk *x)
+bool hs_walk_version_key(hs_walk *x, const char *key)
 {
     make_tests(x);
-    return x->fn->version_keys;
+    return hs_strmap_has(x->fn->version_keys, key);
 }
 
 char *hs_sink_key(hs_walk *x)
@@ -2549,14 +2700,19 @@ static void free_function(hs_walk_function *fn)
         }
         hs_vec_free(pending[k]);
     }
-    for (size_t i = 0; i < fn->combiners.len; i++)
-        json_decref(fn->combiners.items[i]);
+    for (size_t i = 0; i < fn->combiners.len; i++) {
+        hs_combination *c = fn->combiners.items[i];
+        for (unsigned k = 0; k < c->n; k++)
+            hs_key_set_free(&c->sets[k]);
+        free(c->sets);
+        free(c);
+    }
     hs_vec_free(&fn->combiners);
     for (size_t i = 0; i < fn->writes.len; i++)
-        json_decref(fn->writes.items[i]);
+        free(fn->writes.items[i]);
     hs_vec_free(&fn->writes);
-    json_decref(fn->tested_keys);
-    json_decref(fn->version_keys);
+    hs_strmap_delete(fn->tested_keys);
+    hs_strmap_delete(fn->version_keys);
     free(fn->usr);
     free(fn->name);
 }
@@ -2999,8 +3155,6 @@ static void extract_function(hs_walk *x, CXCursor c)
     fn.name = hs_xstrdup(hs_qualified_name(x, c));
     fn.cursor = c;
     fn.body_end = end_offset(c);
-    fn.tested_keys = json_object();
-    fn.version_keys = json_object();
     x->fn = &fn;
     x->nscopes = 0;
     x->nbranches = 0;
@@ -3332,6 +3486,7 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     x.tu_file = in->file;
     x.directory = in->directory && in->directory[0] ? in->directory : NULL;
     x.qualnames = hs_strmap_create();
+    x.key_strings = hs_strmap_create();
     x.usrs = hs_strmap_create();
     x.temperatures = hs_strmap_create();
     x.fact_sites = hs_strmap_create();
@@ -3373,6 +3528,8 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     for (size_t it = 0; hs_strmap_next(x.qualnames, &it, &key, &value);)
         free(value);
     hs_strmap_delete(x.qualnames);
+    hs_strmap_delete(x.key_strings);
+    free(x.node_keys.slots);
     for (size_t it = 0; hs_strmap_next(x.usrs, &it, &key, &value);)
         free(value);
     hs_strmap_delete(x.usrs);

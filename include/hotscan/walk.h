@@ -62,7 +62,22 @@ bool hs_function_never_returns(hs_walk *x, CXCursor fn);
 char *hs_cursor_usr(CXCursor c);
 CXCursor hs_strip_expr(CXCursor c);      /* through parens, casts, implicit nodes */
 char *hs_expr_key(hs_walk *x, CXCursor c); /* "v:USR" or "m:text", or NULL */
-void hs_collect_keys(hs_walk *x, CXCursor c, json_t *set);
+/*
+ * A set of name keys ("v:USR", "m:text", "r:hash"). The strings are the walk's, made once per
+ * expression and TU and alive until the TU's walk ends; a key may be listed more than once.
+ */
+typedef struct {
+    const char **keys;
+    unsigned len, cap;
+    bool static_storage; /* (hs_walk_combinations) the operand is (a member of) a static-storage object */
+    bool sum;            /* (hs_walk_combinations) the operands are added (`now + timeout`), not compared */
+} hs_key_set;
+/* Adds the keys of the names expression `c` reads: itself and everything in it. */
+void hs_collect_keys(hs_walk *x, CXCursor c, hs_key_set *set);
+bool hs_key_set_has(const hs_key_set *set, const char *key);
+/* Whether the set holds one of the keys of `keys`. */
+bool hs_key_set_meets(const hs_key_set *set, const hs_strmap *keys);
+void hs_key_set_free(hs_key_set *set); /* and leaves it empty */
 void hs_fact_set_position(json_t *fact, const hs_pos *start, const hs_pos *end);
 /* obj[key] = the string `s`; false, obj unchanged, when `s` is NULL or not UTF-8 (where
  * json_pack's "s" would fail the whole object: the caller drops it). Facts on the walk's hot
@@ -173,18 +188,22 @@ CXCursor hs_walk_sink_value(const hs_walk *x);
  * so a function no collector asks about never pays for USRs and tokenizing.
  */
 /* Values combined together (operands of - -= < > <= >= == != <=>, the arguments of a
- * non-variadic call with two or more): json_t* arrays of key sets (objects). */
+ * non-variadic call with two or more): hs_combination*, a key set for each operand. */
+typedef struct {
+    hs_key_set *sets;
+    unsigned n;
+} hs_combination;
 const hs_vec *hs_walk_combinations(hs_walk *x);
-/* In a set of hs_walk_combinations: the operand is (a member of) a static-storage object. */
-#define HS_STATIC_STORAGE_KEY "static:"
-/* In a set of hs_walk_combinations: the operands are added (`now + timeout`), not compared. */
-#define HS_SUM_KEY "sum:"
-/* Names written (assigned, ++/--, passed by address): json_t* [key, offset]. */
+/* Names written (assigned, ++/--, passed by address): hs_write*. */
+typedef struct {
+    const char *key;  /* the walk's string, as in hs_key_set */
+    unsigned offset;  /* where the write is */
+} hs_write;
 const hs_vec *hs_walk_writes(hs_walk *x);
-/* Names read in conditions -> true when the condition is a wait (a loop's). */
-json_t *hs_walk_tested_keys(hs_walk *x);
-/* Names a condition compares with == / != or masks with & / % (version checks). */
-json_t *hs_walk_version_keys(hs_walk *x);
+/* Whether name `key` is read in a condition: -1 no, 1 in a wait (a loop's condition), else 0. */
+int hs_walk_tested(hs_walk *x, const char *key);
+/* Whether a condition compares name `key` with == / != or masks it with & / % (a version check). */
+bool hs_walk_version_key(hs_walk *x, const char *key);
 
 /*
  * A rule family's collector: hooks the walk calls, each may be NULL. `state` is what

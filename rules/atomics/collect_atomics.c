@@ -1184,17 +1184,17 @@ static void atomics_function_end(void *state, hs_walk *w)
     for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
         json_t *fact = json_array_get(x->atomics, i);
         const char *sink = json_string_value(json_object_get(fact, "sink"));
-        json_t *tested = sink ? json_object_get(hs_walk_tested_keys(w), sink) : NULL;
+        int tested = sink ? hs_walk_tested(w, sink) : -1;
         const char *use = json_string_value(json_object_get(fact, "use"));
         /* Not for adds: `index = counter++ % size; if (index == 0) ...` is the ring
          * buffer the seed describes, a counter used as a value. */
         const char *op = json_string_value(json_object_get(fact, "op"));
         bool add = op && (strcmp(op, "fetch_add") == 0 || strcmp(op, "add_fetch") == 0);
-        if (tested && use && strcmp(use, "value") == 0 && !add) {
-            json_object_set_new(fact, "use", json_string(json_is_true(tested) ? "loop_condition" : "condition"));
+        if (tested >= 0 && use && strcmp(use, "value") == 0 && !add) {
+            json_object_set_new(fact, "use", json_string(tested == 1 ? "loop_condition" : "condition"));
             json_object_set_new(fact, "through_sink", json_true());
         }
-        if (sink && op && strcmp(op, "load") == 0 && json_object_get(hs_walk_version_keys(w), sink))
+        if (sink && op && strcmp(op, "load") == 0 && hs_walk_version_key(w, sink))
             json_object_set_new(fact, "use", json_string("version_check"));
     }
 }

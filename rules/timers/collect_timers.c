@@ -346,19 +346,15 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     free(clock_id);
 }
 
-static bool keys_in_set(const hs_strmap *keys, json_t *set)
+static bool read_in_set(const timer_read *r, const hs_key_set *set)
 {
-    const char *k;
-    void *unused;
-    for (size_t it = 0; hs_strmap_next(keys, &it, &k, &unused);)
-        if (json_object_get(set, k))
-            return true;
-    return false;
+    return hs_key_set_meets(set, r->keys);
 }
 
-static bool read_in_set(const timer_read *r, json_t *set)
+/* Whether a combination's set holds anything: a name, or the static-storage or sum mark. */
+static bool set_is_empty(const hs_key_set *set)
 {
-    return keys_in_set(r->keys, set);
+    return set->len == 0 && !set->static_storage && !set->sum;
 }
 
 /* Fields compared with or subtracted from these values hold start times. */
@@ -385,23 +381,21 @@ static void finish_value_calls(timers *t, hs_walk *x)
     if (t->value_calls.len == 0)
         return;
     const hs_vec *combiners = hs_walk_combinations(x);
-    json_t *returned = json_object();
+    hs_key_set returned = {0};
     for (size_t k = 0; k < t->returns.len; k++)
-        hs_collect_keys(x, t->returns.items[k], returned);
+        hs_collect_keys(x, t->returns.items[k], &returned);
     for (size_t i = 0; i < t->value_calls.len; i++) {
         value_call *v = t->value_calls.items[i];
         bool timed = false;
         for (size_t c = 0; !timed && c < combiners->len; c++) {
-            json_t *sets = combiners->items[c];
-            size_t nsets = json_array_size(sets);
-            for (size_t a = 0; !timed && a < nsets; a++)
-                for (size_t b = 0; !timed && b < nsets; b++)
-                    timed = a != b && keys_in_set(v->keys, json_array_get(sets, a)) &&
-                            json_object_size(json_array_get(sets, b)) > 0;
+            const hs_combination *sets = combiners->items[c];
+            for (unsigned a = 0; !timed && a < sets->n; a++)
+                for (unsigned b = 0; !timed && b < sets->n; b++)
+                    timed = a != b && hs_key_set_meets(&sets->sets[a], v->keys) && !set_is_empty(&sets->sets[b]);
         }
         note_interval_fields(t, x, v->keys);
         const char *use = timed                                          ? "timed"
-                          : v->to_caller || keys_in_set(v->keys, returned) ? "to-caller"
+                          : v->to_caller || hs_key_set_meets(&returned, v->keys) ? "to-caller"
                           : v->guarded                                     ? "guarded"
                           : v->sink_field                                  ? "field"
                                                                            : NULL;
@@ -423,7 +417,7 @@ static void finish_value_calls(timers *t, hs_walk *x)
     }
     for (size_t i = 0; i < t->reads.len; i++)
         note_interval_fields(t, x, ((timer_read *)t->reads.items[i])->keys);
-    json_decref(returned);
+    hs_key_set_free(&returned);
 }
 
 static const char *innermost_loop(const char *loop_path)
@@ -439,25 +433,20 @@ static void timers_assigned(void *state, hs_walk *x, CXCursor value)
     if (t->reads.len == 0 && t->value_calls.len == 0)
         return;
     char *target_key = hs_sink_key(x);
-    json_t *set = json_object();
+    hs_key_set set = {0};
     if (target_key)
-        hs_collect_keys(x, value, set);
+        hs_collect_keys(x, value, &set);
     for (size_t i = 0; target_key && i < t->reads.len; i++) {
         timer_read *r = t->reads.items[i];
-        const char *k;
-        void *unused;
-        bool hit = false;
-        for (size_t it = 0; !hit && hs_strmap_next(r->keys, &it, &k, &unused);)
-            hit = json_object_get(set, k) != NULL;
-        if (hit)
+        if (read_in_set(r, &set))
             hs_strmap_put(r->keys, target_key, (void *)1);
     }
     for (size_t i = 0; target_key && i < t->value_calls.len; i++) {
         value_call *v = t->value_calls.items[i];
-        if (keys_in_set(v->keys, set))
+        if (hs_key_set_meets(&set, v->keys))
             hs_strmap_put(v->keys, target_key, (void *)1);
     }
-    json_decref(set);
+    hs_key_set_free(&set);
     free(target_key);
 }
 
@@ -475,19 +464,20 @@ static void finish_reads(timers *t, hs_walk *x)
     bool *vs_static = hs_xcalloc(n, sizeof(bool));
     const hs_vec *combiners = hs_walk_combinations(x);
     for (size_t c = 0; combiners && c < combiners->len; c++) {
-        json_t *sets = combiners->items[c];
-        size_t nsets = json_array_size(sets);
+        const hs_combination *cmb = combiners->items[c];
+        const hs_key_set *sets = cmb->sets;
+        size_t nsets = cmb->n;
         /* A reading compared with or subtracted from a value in static storage: the
          * previous reading of a rate limit (`now - logged_time > 60`) or a cache. */
         /* Sums (`now + timeout`) are deadlines, not comparisons: skipped here. */
-        if (nsets && json_object_get(json_array_get(sets, 0), HS_SUM_KEY))
+        if (nsets && sets[0].sum)
             continue;
         for (size_t a = 0; a < nsets; a++) {
             for (size_t b = 0; b < nsets; b++) {
-                if (a == b || !json_object_get(json_array_get(sets, b), HS_STATIC_STORAGE_KEY))
+                if (a == b || !sets[b].static_storage)
                     continue;
                 for (size_t i = 0; i < n; i++)
-                    if (read_in_set(t->reads.items[i], json_array_get(sets, a)))
+                    if (read_in_set(t->reads.items[i], &sets[a]))
                         vs_static[i] = true;
             }
         }
@@ -496,10 +486,10 @@ static void finish_reads(timers *t, hs_walk *x)
         for (size_t a = 0; a < nsets; a++) {
             for (size_t b = a + 1; b < nsets; b++) {
                 for (size_t i = 0; i < n; i++) {
-                    if (!read_in_set(t->reads.items[i], json_array_get(sets, a)))
+                    if (!read_in_set(t->reads.items[i], &sets[a]))
                         continue;
                     for (size_t j = 0; j < n; j++) {
-                        if (i == j || !read_in_set(t->reads.items[j], json_array_get(sets, b)))
+                        if (i == j || !read_in_set(t->reads.items[j], &sets[b]))
                             continue;
                         json_array_append_new(elapsed[i], json_integer((json_int_t)j));
                         json_array_append_new(elapsed[j], json_integer((json_int_t)i));
@@ -511,21 +501,21 @@ static void finish_reads(timers *t, hs_walk *x)
     /* Readings returned: the function is a clock wrapper (its callers hold the reading). */
     bool *returned = hs_xcalloc(n, sizeof(bool));
     for (size_t k = 0; k < t->returns.len; k++) {
-        json_t *set = json_object();
-        hs_collect_keys(x, t->returns.items[k], set);
+        hs_key_set set = {0};
+        hs_collect_keys(x, t->returns.items[k], &set);
         for (size_t i = 0; i < n; i++) /* a read in a loop makes no wrapper: many readings */
             returned[i] |= !((timer_read *)t->reads.items[i])->loop_path[0] &&
-                           read_in_set(t->reads.items[i], set);
-        json_decref(set);
+                           read_in_set(t->reads.items[i], &set);
+        hs_key_set_free(&set);
     }
     /* Readings printed by a variadic call. */
     bool *printed = hs_xcalloc(n, sizeof(bool));
     for (size_t k = 0; k < t->printed.len; k++) {
-        json_t *set = json_object();
-        hs_collect_keys(x, t->printed.items[k], set);
+        hs_key_set set = {0};
+        hs_collect_keys(x, t->printed.items[k], &set);
         for (size_t i = 0; i < n; i++)
-            printed[i] |= read_in_set(t->reads.items[i], set);
-        json_decref(set);
+            printed[i] |= read_in_set(t->reads.items[i], &set);
+        hs_key_set_free(&set);
     }
     for (size_t i = 0; i < n; i++) {
         timer_read *r = t->reads.items[i];
@@ -547,9 +537,9 @@ static void finish_reads(timers *t, hs_walk *x)
         json_int_t modified = -1;
         const hs_vec *writes = sink ? hs_walk_writes(x) : NULL;
         for (size_t w = 0; writes && w < writes->len; w++) {
-            json_t *write = writes->items[w];
-            json_int_t off = json_integer_value(json_array_get(write, 1));
-            if (off > (json_int_t)r->offset && strcmp(json_string_value(json_array_get(write, 0)), sink) == 0 &&
+            const hs_write *write = writes->items[w];
+            json_int_t off = write->offset;
+            if (off > (json_int_t)r->offset && strcmp(write->key, sink) == 0 &&
                 (modified < 0 || off < modified))
                 modified = off;
         }
