@@ -194,6 +194,7 @@ struct hs_walk {
     unsigned stmt_start;     /* the statement (in a { } block) being walked starts here */
     unsigned block_end;      /* and its block ends here */
 
+    const hs_cursor_list *kids;         /* the children of the cursor hooks see (hs_walk_children) */
     enum CXCursorKind parent_kind;      /* of the children being walked */
     enum CXCursorKind walk_parent_kind; /* the parent of the cursor being handled: what
                                          * hooks see (hs_walk_parent_kind) */
@@ -1215,6 +1216,11 @@ unsigned hs_walk_block_end(const hs_walk *x)
     return x->block_end;
 }
 
+const hs_cursor_list *hs_walk_children(const hs_walk *x)
+{
+    return x->kids;
+}
+
 enum CXCursorKind hs_walk_parent_kind(const hs_walk *x)
 {
     return x->walk_parent_kind;
@@ -1405,16 +1411,15 @@ static int function_temperature(hs_walk *x, CXCursor fn)
 
 static void walk(hs_walk *x, CXCursor c);
 
-static void walk_children(hs_walk *x, CXCursor c)
+/* Walks `kids`, the children of `c` (walk() lists each cursor's children once, for the
+ * hooks and the handlers below). */
+static void walk_children(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
     enum CXCursorKind saved = x->parent_kind;
     x->parent_kind = clang_getCursorKind(c);
-    for (unsigned i = 0; i < kids.len; i++)
-        walk(x, kids.items[i]);
+    for (unsigned i = 0; i < kids->len; i++)
+        walk(x, kids->items[i]);
     x->parent_kind = saved;
-    hs_cursor_list_free(&kids);
 }
 
 static unsigned offset_of(CXSourceLocation loc)
@@ -1827,14 +1832,12 @@ static bool range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *
     return found;
 }
 
-static void walk_if(hs_walk *x, CXCursor c)
+static void walk_if(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
+    hs_cursor_list kids = *list;
     if (kids.len < 2) {
         for (unsigned i = 0; i < kids.len; i++)
             walk(x, kids.items[i]);
-        hs_cursor_list_free(&kids);
         return;
     }
     unsigned n = kids.len;
@@ -1857,17 +1860,14 @@ static void walk_if(hs_walk *x, CXCursor c)
     x->condition--;
     bool sampled = then_index > 0 && is_sampling_condition(kids.items[then_index - 1]);
     CXCursor cond = then_index > 0 ? kids.items[then_index - 1] : clang_getNullCursor();
-    walk_arm_when(x, c, 0, kids.items[then_index], exit_until(x, kids.items[then_index]), sampled, cond,
-                  true);
+    walk_arm_when(x, c, 0, kids.items[then_index], then_exit, sampled, cond, true);
     if (has_else) /* the else of `if (i % 1024 == 0)` runs on most iterations */
-        walk_arm_when(x, c, 1, kids.items[n - 1], exit_until(x, kids.items[n - 1]), false, cond, false);
-    hs_cursor_list_free(&kids);
+        walk_arm_when(x, c, 1, kids.items[n - 1], else_exit, false, cond, false);
 }
 
-static void walk_conditional(hs_walk *x, CXCursor c)
+static void walk_conditional(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
+    hs_cursor_list kids = *list;
     if (kids.len == 3) {
         x->condition++;
         note_tested(x, kids.items[0], false);
@@ -1879,7 +1879,6 @@ static void walk_conditional(hs_walk *x, CXCursor c)
         for (unsigned i = 0; i < kids.len; i++)
             walk(x, kids.items[i]);
     }
-    hs_cursor_list_free(&kids);
 }
 
 static bool is_case_label(CXCursor c)
@@ -1888,14 +1887,11 @@ static bool is_case_label(CXCursor c)
     return k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt;
 }
 
-static void walk_switch(hs_walk *x, CXCursor c)
+static void walk_switch(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
-    if (kids.len == 0) {
-        hs_cursor_list_free(&kids);
+    hs_cursor_list kids = *list;
+    if (kids.len == 0)
         return;
-    }
     x->condition++;
     for (unsigned i = 0; i + 1 < kids.len; i++)
         walk(x, kids.items[i]);
@@ -1932,7 +1928,6 @@ static void walk_switch(hs_walk *x, CXCursor c)
     }
     if (pushed)
         x->nscopes--;
-    hs_cursor_list_free(&kids);
 }
 
 /* Offsets of a for statement's two header semicolons (at parenthesis depth 1). */
@@ -1969,11 +1964,10 @@ static bool condition_is_false(CXCursor cond)
     return is_false;
 }
 
-static void walk_loop(hs_walk *x, CXCursor c)
+static void walk_loop(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    hs_cursor_list kids;
-    hs_children(c, &kids);
+    hs_cursor_list kids = *list;
     CXCursor *cond = k == CXCursor_DoStmt && kids.len == 2      ? &kids.items[1]
                      : k == CXCursor_WhileStmt && kids.len >= 2 ? &kids.items[kids.len - 2]
                                                                 : NULL;
@@ -1983,7 +1977,6 @@ static void walk_loop(hs_walk *x, CXCursor c)
             walk(x, kids.items[i]);
         if (pushed)
             x->nscopes--;
-        hs_cursor_list_free(&kids);
         return;
     }
     /*
@@ -2019,7 +2012,6 @@ static void walk_loop(hs_walk *x, CXCursor c)
     }
     if (pushed)
         x->nscopes--;
-    hs_cursor_list_free(&kids);
 }
 
 static bool is_function_kind(enum CXCursorKind k)
@@ -2193,22 +2185,20 @@ static void record_stores_in(hs_walk *x, const char *slot, CXType t, CXCursor va
     hs_cursor_list_free(&kids);
 }
 
-/* A variable's (or field's default) initializer: stores into it and its fields. */
-static void record_decl_stores(hs_walk *x, CXCursor decl)
+/* A variable's (or field's default) initializer, among `kids` (the declaration's children):
+ * stores into it and its fields. */
+static void record_decl_stores(hs_walk *x, CXCursor decl, const hs_cursor_list *kids)
 {
-    hs_cursor_list kids;
-    hs_children(decl, &kids);
-    for (unsigned i = 0; i < kids.len; i++) {
-        if (!clang_isExpression(clang_getCursorKind(kids.items[i])))
+    for (unsigned i = 0; i < kids->len; i++) {
+        if (!clang_isExpression(clang_getCursorKind(kids->items[i])))
             continue;
         /* Most declarations have no initializer: only those pay for the USR. */
         const char *slot = clang_getCursorKind(decl) == CXCursor_FieldDecl ||
                                    clang_Cursor_hasVarDeclGlobalStorage(decl) == 1
                                ? hs_cursor_usr_cached(x, decl)
                                : NULL;
-        record_stores_in(x, slot, clang_getCursorType(decl), kids.items[i], 0);
+        record_stores_in(x, slot, clang_getCursorType(decl), kids->items[i], 0);
     }
-    hs_cursor_list_free(&kids);
 }
 
 /* The methods a method overrides, each once per TU. */
@@ -2273,7 +2263,7 @@ CXCursor hs_first_child(CXCursor c)
     return r;
 }
 
-static void walk_call(hs_walk *x, CXCursor c)
+static void walk_call(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
 {
     CXCursor callee = clang_getCursorReferenced(c);
     bool names_function = !clang_Cursor_isNull(callee) && is_function_kind(clang_getCursorKind(callee));
@@ -2304,7 +2294,7 @@ static void walk_call(hs_walk *x, CXCursor c)
     } else {
         /* A call through a pointer held in a variable, field or array element: recorded by
          * its slot (no "callee"); the merge adds an edge to each function stored there. */
-        CXCursor ce = hs_first_child(c); /* the callee expression */
+        CXCursor ce = kids->len ? kids->items[0] : clang_getNullCursor(); /* the callee expression */
         const char *slot = clang_Cursor_isNull(ce) || x->no_indirect ? NULL : slot_of(x, ce);
         hs_pos pos;
         if (slot && slot[0] && hs_cursor_pos(x, c, &pos, NULL)) {
@@ -2342,7 +2332,7 @@ static void walk_call(hs_walk *x, CXCursor c)
             clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_AddrOf)
             record_write(x, a, start_offset(c));
     }
-    walk_children(x, c);
+    walk_children(x, c, kids);
 }
 
 static bool is_combining_operator(enum CXBinaryOperatorKind op)
@@ -2385,14 +2375,12 @@ static void walk_assigned_value(hs_walk *x, CXCursor target, bool is_decl, bool 
     x->sink_value = saved_value;
 }
 
-static void walk_binary(hs_walk *x, CXCursor c)
+static void walk_binary(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-    hs_cursor_list kids;
-    hs_children(c, &kids);
+    hs_cursor_list kids = *list;
     if (kids.len != 2) {
-        hs_cursor_list_free(&kids);
-        walk_children(x, c);
+        walk_children(x, c, list);
         return;
     }
     if (is_combining_operator(op))
@@ -2439,22 +2427,18 @@ static void walk_binary(hs_walk *x, CXCursor c)
         walk(x, kids.items[0]);
         walk(x, kids.items[1]);
     }
-    hs_cursor_list_free(&kids);
 }
 
-static void walk_var_decl(hs_walk *x, CXCursor c)
+static void walk_var_decl(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
 {
-    record_decl_stores(x, c);
-    hs_cursor_list kids;
-    hs_children(c, &kids);
-    for (unsigned i = 0; i < kids.len; i++) {
-        enum CXCursorKind k = clang_getCursorKind(kids.items[i]);
+    record_decl_stores(x, c, kids);
+    for (unsigned i = 0; i < kids->len; i++) {
+        enum CXCursorKind k = clang_getCursorKind(kids->items[i]);
         if (clang_isExpression(k))
-            walk_assigned_value(x, c, true, true, kids.items[i]);
+            walk_assigned_value(x, c, true, true, kids->items[i]);
         else
-            walk(x, kids.items[i]);
+            walk(x, kids->items[i]);
     }
-    hs_cursor_list_free(&kids);
 }
 
 /*
@@ -2488,25 +2472,29 @@ static bool transfers_control(CXCursor stmt)
 
 static bool is_abort_call(hs_walk *x, CXCursor c);
 
-/* A statement after which the next one is not reached by falling through. */
-static bool always_leaves(hs_walk *x, CXCursor stmt)
+/* A statement after which the next one is not reached by falling through; `aborts`: it is
+ * a call to an abort-like function (is_abort_call). */
+static bool always_leaves(CXCursor stmt, bool aborts)
 {
     enum CXCursorKind k = clang_getCursorKind(stmt);
     if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt ||
         k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt)
         return true;
     CXCursor e = hs_strip_expr(stmt);
-    return clang_getCursorKind(e) == CXCursor_CXXThrowExpr || is_abort_call(x, stmt);
+    return clang_getCursorKind(e) == CXCursor_CXXThrowExpr || aborts;
 }
 
-static void walk_sequence(hs_walk *x, CXCursor c)
+static void walk_sequence(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
+    hs_cursor_list kids = *list;
+    /* Whether each statement aborts, asked once: for the error path and for the segments. */
+    bool *aborts = hs_xcalloc(kids.len ? kids.len : 1, sizeof *aborts);
     unsigned abort_at = 0;
-    for (unsigned i = 1; i < kids.len; i++)
-        if (is_abort_call(x, kids.items[i]))
+    for (unsigned i = 1; i < kids.len; i++) {
+        aborts[i] = is_abort_call(x, kids.items[i]);
+        if (aborts[i])
             abort_at = i;
+    }
     /* Only what surely runs into the abort is its error path: nothing before a statement
      * that can return or jump away first. */
     unsigned error_from = 0;
@@ -2519,6 +2507,7 @@ static void walk_sequence(hs_walk *x, CXCursor c)
     x->parent_kind = clang_getCursorKind(c);
     bool is_block = clang_getCursorKind(c) == CXCursor_CompoundStmt;
     unsigned saved_stmt = x->stmt_start, saved_block = x->block_end;
+    unsigned block_start = is_block ? start_offset(c) : 0, block_end = is_block ? end_offset(c) : 0;
     /*
      * After a statement that always leaves (return, goto, break, continue, throw, abort)
      * the rest of the block is reached some other way (a label): a new segment, recorded
@@ -2529,29 +2518,29 @@ static void walk_sequence(hs_walk *x, CXCursor c)
     for (unsigned i = 0; i < kids.len; i++) {
         if (is_block) {
             x->stmt_start = start_offset(kids.items[i]);
-            x->block_end = end_offset(c);
+            x->block_end = block_end;
         }
         bool on_error_path = i >= error_from && i < abort_at;
         if (on_error_path)
             x->error_path++;
         bool entry = is_block && segment > 0 && x->nbranches < HS_MAX_NEST;
         if (entry)
-            x->branches[x->nbranches++] = (hs_branch){start_offset(c), end_offset(c), segment, -1, false};
+            x->branches[x->nbranches++] = (hs_branch){block_start, block_end, segment, -1, false};
         walk(x, kids.items[i]);
         if (entry)
             x->nbranches--;
         if (on_error_path)
             x->error_path--;
-        if (is_block && always_leaves(x, kids.items[i]))
+        if (is_block && always_leaves(kids.items[i], i > 0 ? aborts[i] : is_abort_call(x, kids.items[i])))
             segment++;
     }
     x->stmt_start = saved_stmt;
     x->block_end = saved_block;
     x->parent_kind = saved;
-    hs_cursor_list_free(&kids);
+    free(aborts);
 }
 
-static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k);
+static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k, const hs_cursor_list *kids);
 
 static bool is_unevaluated(hs_walk *x, CXCursor c)
 {
@@ -2578,58 +2567,66 @@ static void walk(hs_walk *x, CXCursor c)
     enum CXCursorKind k = clang_getCursorKind(c);
     enum CXCursorKind saved = x->parent_kind;
     enum CXCursorKind saved_walk_parent = x->walk_parent_kind;
+    const hs_cursor_list *saved_kids = x->kids;
+    /* Listed once here for the hooks (hs_walk_children) and the handlers below: libclang's
+     * children visit costs a thousand instructions or so a call. */
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    x->kids = &kids;
     x->walk_parent_kind = saved;
     hooks_cursor(x, c);
+    x->kids = saved_kids;
     if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
         x->parent_kind = k;
-    walk_node(x, c, k);
+    walk_node(x, c, k, &kids);
     x->parent_kind = saved;
     x->walk_parent_kind = saved_walk_parent;
+    hs_cursor_list_free(&kids);
 }
 
-static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k)
+static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k, const hs_cursor_list *kids)
 {
     switch (k) {
     case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
     case CXCursor_DoStmt:
     case CXCursor_CXXForRangeStmt:
-        walk_loop(x, c);
+        walk_loop(x, c, kids);
         return;
     case CXCursor_IfStmt:
-        walk_if(x, c);
+        walk_if(x, c, kids);
         return;
     case CXCursor_SwitchStmt:
-        walk_switch(x, c);
+        walk_switch(x, c, kids);
         return;
     case CXCursor_ConditionalOperator:
-        walk_conditional(x, c);
+        walk_conditional(x, c, kids);
         return;
     case CXCursor_CallExpr:
-        walk_call(x, c);
+        walk_call(x, c, kids);
         return;
     case CXCursor_CompoundStmt:
-        walk_sequence(x, c);
+        walk_sequence(x, c, kids);
         return;
     case CXCursor_BinaryOperator:
         if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Comma) {
-            walk_sequence(x, c);
+            walk_sequence(x, c, kids);
             return;
         }
-        walk_binary(x, c);
+        walk_binary(x, c, kids);
         return;
     case CXCursor_CompoundAssignOperator:
-        walk_binary(x, c);
+        walk_binary(x, c, kids);
         return;
     case CXCursor_VarDecl:
-        walk_var_decl(x, c);
+        walk_var_decl(x, c, kids);
         return;
     case CXCursor_UnaryExpr:
         /* sizeof, alignof and the like do not evaluate their operand (glibc's assert()
          * repeats its expression inside sizeof). */
         if (is_unevaluated(x, c))
             return;
-        walk_children(x, c);
+        walk_children(x, c, kids);
         return;
     case CXCursor_LambdaExpr: {
         /* A lambda's body runs when it is called, not here: its own straight-line code. */
@@ -2642,7 +2639,7 @@ static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k)
         memcpy(scopes, x->scopes, sizeof scopes);
         memcpy(branches, x->branches, sizeof branches);
         x->nscopes = x->nbranches = 0;
-        walk_children(x, c);
+        walk_children(x, c, kids);
         memcpy(x->scopes, scopes, sizeof scopes);
         memcpy(x->branches, branches, sizeof branches);
         x->nscopes = nscopes;
@@ -2652,19 +2649,14 @@ static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k)
     }
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
-            op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec) {
-            hs_cursor_list kids;
-            hs_children(c, &kids);
-            if (kids.len == 1)
-                record_write(x, kids.items[0], start_offset(c));
-            hs_cursor_list_free(&kids);
-        }
-        walk_children(x, c);
+        if ((op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
+             op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec) && kids->len == 1)
+            record_write(x, kids->items[0], start_offset(c));
+        walk_children(x, c, kids);
         return;
     }
     default:
-        walk_children(x, c);
+        walk_children(x, c, kids);
         return;
     }
 }
@@ -3201,7 +3193,10 @@ static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClient
     /* Declarations outside functions: globals and fields (the atomic and event collectors'). */
     if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) {
         hooks_declaration(x, c);
-        record_decl_stores(x, c);
+        hs_cursor_list kids;
+        hs_children(c, &kids);
+        record_decl_stores(x, c, &kids);
+        hs_cursor_list_free(&kids);
     }
     return CXChildVisit_Continue;
 }

@@ -168,6 +168,9 @@ unsigned hs_walk_block_end(const hs_walk *x);       /* and the end of its block 
 /* The kind of the parent of the cursor a hook sees; parentheses and implicit nodes are
  * transparent (`x.fetch_add(1);` has a statement as its parent, `y = x++` an operator). */
 enum CXCursorKind hs_walk_parent_kind(const hs_walk *x);
+/* In the cursor hook: the children of the cursor it is given (what hs_children would list),
+ * listed once for the hooks and the walk. Borrowed, valid until the hook returns. */
+const hs_cursor_list *hs_walk_children(const hs_walk *x);
 /* While a value assigned to a name is walked: true, and the whole value (else null);
  * hs_sink_key() and hs_sink_text() name the receiving name. */
 bool hs_walk_has_sink(const hs_walk *x);

@@ -1598,7 +1598,6 @@ static void on_c11_store(atomic_state *x, CXCursor c, CXCursor operand, CXCursor
 /* Each cursor of a function body: the operations it is, and plain uses of integers. */
 static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
 {
-    (void)w;
     atomic_state *x = state;
     enum CXCursorKind k = clang_getCursorKind(c);
     switch (k) {
@@ -1642,8 +1641,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
     }
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        hs_cursor_list kids;
-        hs_children(c, &kids);
+        const hs_cursor_list kids = *hs_walk_children(w);
         if (kids.len == 1) {
             if (op == CXUnaryOperator_PreInc)
                 on_c11_operator(x, c, kids.items[0], "add_fetch", "++", clang_getNullCursor());
@@ -1673,7 +1671,6 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
                 }
             }
         }
-        hs_cursor_list_free(&kids);
         return;
     }
     case CXCursor_CompoundAssignOperator:
@@ -1692,8 +1689,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
             op != CXBinaryOperator_SubAssign && op != CXBinaryOperator_AndAssign &&
             op != CXBinaryOperator_OrAssign && op != CXBinaryOperator_XorAssign)
             return;
-        hs_cursor_list kids;
-        hs_children(c, &kids);
+        const hs_cursor_list kids = *hs_walk_children(w);
         if (kids.len == 2 && !type_is_atomic(clang_getCursorType(kids.items[0]))) {
             bool constant = op == CXBinaryOperator_Assign && is_constant(kids.items[1]);
             on_plain_object(x, c, kids.items[0], constant ? "writes_constant" : "writes_computed");
@@ -1707,7 +1703,6 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
             else
                 on_c11_operator(x, c, kids.items[0], "bitwise", "op=", kids.items[1]);
         }
-        hs_cursor_list_free(&kids);
         return;
     }
     case CXCursor_DeclRefExpr:

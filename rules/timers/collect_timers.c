@@ -184,11 +184,9 @@ static void timers_cursor(void *state, hs_walk *x, CXCursor c)
     timers *t = state;
     if (clang_getCursorKind(c) != CXCursor_ReturnStmt || !hs_walk_function_usr(x))
         return;
-    hs_cursor_list kids;
-    hs_children(c, &kids);
-    if (kids.len == 1)
-        hs_cursor_list_push(&t->returns, kids.items[0]);
-    hs_cursor_list_free(&kids);
+    const hs_cursor_list *kids = hs_walk_children(x);
+    if (kids->len == 1)
+        hs_cursor_list_push(&t->returns, kids->items[0]);
 }
 
 static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee, const char *qname)
