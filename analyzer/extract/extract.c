@@ -28,6 +28,7 @@
 #include <xxhash.h>
 
 #include "hotscan/keyset.h"
+#include "hotscan/ptrmap.h"
 
 #define HS_MAX_NEST 128
 
@@ -70,23 +71,6 @@ typedef struct {
     hs_strmap *tested_keys; /* names read in conditions -> 1, 2 when the test is a wait */
     hs_strmap *version_keys;/* names a condition compares with == / != or masks with & / % */
 } hs_walk_function;
-
-/*
- * The name key of an expression node (hs_expr_key's, or "r:hash" for a call), made on the
- * first request and kept for the TU: a condition's keys are asked for its test, its
- * operands' combinations and each copy of a value, and a member expression's key tokenizes
- * its text. Keyed by the cursor's AST node (data[1] of an expression cursor) and kind.
- */
-typedef struct {
-    const void *node;      /* NULL: empty slot */
-    int kind;
-    const char *key;       /* in hs_walk.key_strings; NULL: the expression names nothing */
-} hs_node_key;
-
-typedef struct {
-    hs_node_key *slots;
-    size_t cap, len;       /* cap is a power of two */
-} hs_node_keys;
 
 
 /*
@@ -145,9 +129,10 @@ struct hs_walk {
     const char *tu_file;     /* the main file as given */
     const char *directory;   /* the command's working directory, or NULL */
     hs_file_table files;     /* per CXFile: real path (or ""), text, system header or not */
-    hs_strmap *qualnames;    /* declaration -> qualified name cache */
-    hs_strmap *usrs;         /* declaration -> USR, computed once per TU */
-    hs_strmap *temperatures; /* declaration -> 1 + function_temperature, once per TU */
+    /* Per declaration (its cursor's data[0] and kind), once per TU: */
+    hs_ptrmap *qualnames;    /* qualified name */
+    hs_ptrmap *usrs;         /* USR */
+    hs_ptrmap *temperatures; /* 1 + function_temperature */
     hs_strmap *fact_sites;   /* "kind:file:offset" -> facts recorded there so far */
     json_t *functions, *calls;
     json_t *fn_stores, *overrides; /* function addresses stored in slots; method overrides */
@@ -161,7 +146,12 @@ struct hs_walk {
     hs_strmap *skipped;            /* "%p" of CXFile -> digest of its skipped ranges */
     hs_fp_refs fp_refs;            /* per declaration: what the skip key adds for a use of it */
     hs_strmap *key_strings;        /* every name key made in the TU, each once: hs_key_set's strings */
-    hs_node_keys node_keys;        /* per expression node: its name key */
+    /* The name key of an expression node (hs_expr_key's, or a call's "r:hash": tag
+     * HS_CALL_KEY_KIND), or NULL when it names nothing: made on the first request and kept
+     * for the TU. A condition's keys are asked for its test, its operands' combinations and
+     * each copy of a value; a member expression's key tokenizes its text. Keyed by the
+     * cursor's AST node (data[1] of an expression cursor) and kind. */
+    hs_ptrmap *node_keys;
 
     /* The collectors (rules/registry.c) and their states, one each. */
     const hs_collector *const *collectors;
@@ -732,22 +722,15 @@ static bool is_scope_kind(enum CXCursorKind k)
            k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_EnumDecl;
 }
 
-/* A key naming a declaration within this TU, cheaper than its USR: the AST node's address. */
-static void decl_key(CXCursor decl, char *buf, size_t n)
-{
-    (void)n; /* callers give 48 bytes: two numbers of at most 16 digits */
-    hs_hex_key(buf, (unsigned long long[]){(uintptr_t)decl.data[0], (unsigned)clang_getCursorKind(decl)}, 2);
-}
-
-/* The USR of a declaration, computed once per TU. Owned by the cache. */
+/* The USR of a declaration, computed once per TU (keyed by the declaration's AST node and
+ * the cursor's kind). Owned by the cache. */
 const char *hs_cursor_usr_cached(hs_walk *x, CXCursor decl)
 {
-    char key[48];
-    decl_key(decl, key, sizeof key);
-    char *usr = hs_strmap_get(x->usrs, key);
+    int kind = (int)clang_getCursorKind(decl);
+    char *usr = hs_ptrmap_get(x->usrs, decl.data[0], kind);
     if (!usr) {
         usr = hs_cursor_usr(decl);
-        hs_strmap_put(x->usrs, key, usr);
+        hs_ptrmap_put(x->usrs, decl.data[0], kind, usr);
     }
     return usr;
 }
@@ -755,12 +738,10 @@ const char *hs_cursor_usr_cached(hs_walk *x, CXCursor decl)
 /* "ns::Class::method", inline namespaces (std::chrono::_V2) left out. */
 const char *hs_qualified_name(hs_walk *x, CXCursor decl)
 {
-    char key[48];
-    decl_key(decl, key, sizeof key);
-    const char *cached = hs_strmap_get(x->qualnames, key);
+    int kind = (int)clang_getCursorKind(decl);
+    const char *cached = hs_ptrmap_get(x->qualnames, decl.data[0], kind);
     if (cached)
         return cached;
-    char *usr = hs_xstrdup(key);
     char *name = cursor_spelling(decl);
     CXCursor p = clang_getCursorSemanticParent(decl);
     while (!clang_Cursor_isNull(p) && is_scope_kind(clang_getCursorKind(p))) {
@@ -779,8 +760,7 @@ const char *hs_qualified_name(hs_walk *x, CXCursor decl)
         free(pn);
         p = clang_getCursorSemanticParent(p);
     }
-    hs_strmap_put(x->qualnames, usr, name);
-    free(usr);
+    hs_ptrmap_put(x->qualnames, decl.data[0], kind, name);
     return name;
 }
 
@@ -817,54 +797,8 @@ static const char *intern_key(hs_walk *x, const char *key)
     return k;
 }
 
-static size_t node_key_slot(const void *node, int kind, size_t cap)
-{
-    uintptr_t h = (uintptr_t)node ^ (uintptr_t)kind;
-    h ^= h >> 17;
-    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 7) & (cap - 1);
-}
-
-static hs_node_key *node_key_find(hs_node_keys *t, const void *node, int kind)
-{
-    size_t j = node_key_slot(node, kind, t->cap);
-    while (t->slots[j].node && (t->slots[j].node != node || t->slots[j].kind != kind))
-        j = (j + 1) & (t->cap - 1);
-    return &t->slots[j];
-}
-
 /* A call's own key ("r:hash") is remembered apart from its hs_expr_key (none). */
 #define HS_CALL_KEY_KIND (-(int)CXCursor_CallExpr)
-
-/* The key remembered for expression cursor `c` as `kind`; *found false when none is yet. */
-static const char *node_key_get(hs_walk *x, CXCursor c, int kind, bool *found)
-{
-    hs_node_keys *t = &x->node_keys;
-    *found = false;
-    if (!t->cap)
-        return NULL;
-    hs_node_key *e = node_key_find(t, c.data[1], kind);
-    *found = e->node != NULL;
-    return e->key;
-}
-
-static void node_key_put(hs_walk *x, CXCursor c, int kind, const char *key)
-{
-    hs_node_keys *t = &x->node_keys;
-    if (2 * (t->len + 1) > t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 1024;
-        hs_node_keys grown = {hs_xcalloc(cap, sizeof(hs_node_key)), cap, t->len};
-        for (size_t i = 0; i < t->cap; i++)
-            if (t->slots[i].node)
-                *node_key_find(&grown, t->slots[i].node, t->slots[i].kind) = t->slots[i];
-        free(t->slots);
-        *t = grown;
-    }
-    hs_node_key *e = node_key_find(t, c.data[1], kind);
-    if (!e->node)
-        t->len++;
-    *e = (hs_node_key){c.data[1], kind, key};
-}
 
 static const char *expr_key(hs_walk *x, CXCursor c);
 
@@ -903,15 +837,14 @@ static const char *expr_key(hs_walk *x, CXCursor c)
 {
     enum CXCursorKind kind = clang_getCursorKind(c);
     bool memo = clang_isExpression(kind);
-    bool found = false;
-    const char *key = memo ? node_key_get(x, c, (int)kind, &found) : NULL;
-    if (found)
-        return key;
+    void *known = NULL;
+    if (memo && hs_ptrmap_find(x->node_keys, c.data[1], (int)kind, &known))
+        return known;
     char *made = make_expr_key(x, c);
-    key = made ? intern_key(x, made) : NULL;
+    const char *key = made ? intern_key(x, made) : NULL;
     free(made);
     if (memo)
-        node_key_put(x, c, (int)kind, key);
+        hs_ptrmap_put(x->node_keys, c.data[1], (int)kind, (void *)key);
     return key;
 }
 
@@ -960,13 +893,14 @@ static void collect_own_key(hs_walk *x, CXCursor c, hs_key_set *set)
     if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
         key = expr_key(x, c);
     } else if (k == CXCursor_CallExpr) {
-        bool found = false;
-        key = node_key_get(x, c, HS_CALL_KEY_KIND, &found);
-        if (!found) {
+        void *known = NULL;
+        if (hs_ptrmap_find(x->node_keys, c.data[1], HS_CALL_KEY_KIND, &known)) {
+            key = known;
+        } else {
             char made[32];
             snprintf(made, sizeof made, "r:%u", clang_hashCursor(c));
             key = intern_key(x, made);
-            node_key_put(x, c, HS_CALL_KEY_KIND, key);
+            hs_ptrmap_put(x->node_keys, c.data[1], HS_CALL_KEY_KIND, (void *)key);
         }
     }
     if (key)
@@ -1388,9 +1322,8 @@ static int function_temperature(hs_walk *x, CXCursor fn)
 {
     /* Asked for every call's callee (does it return?): the type's spelling and the
      * attributes' text are read once per declaration. */
-    char key[48];
-    decl_key(fn, key, sizeof key);
-    uintptr_t cached = (uintptr_t)hs_strmap_get(x->temperatures, key);
+    int kind = (int)clang_getCursorKind(fn);
+    uintptr_t cached = (uintptr_t)hs_ptrmap_get(x->temperatures, fn.data[0], kind);
     if (cached)
         return (int)(cached - 1);
     int flags = 0;
@@ -1403,7 +1336,7 @@ static int function_temperature(hs_walk *x, CXCursor fn)
     if (strstr(clang_getCString(type), "__attribute__((noreturn))"))
         flags |= 4;
     clang_disposeString(type);
-    hs_strmap_put(x->temperatures, key, (void *)(uintptr_t)(flags + 1));
+    hs_ptrmap_put(x->temperatures, fn.data[0], kind, (void *)(uintptr_t)(flags + 1));
     return flags;
 }
 
@@ -3480,10 +3413,11 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     x.root = root;
     x.tu_file = in->file;
     x.directory = in->directory && in->directory[0] ? in->directory : NULL;
-    x.qualnames = hs_strmap_create();
+    x.qualnames = hs_ptrmap_create();
     x.key_strings = hs_strmap_create();
-    x.usrs = hs_strmap_create();
-    x.temperatures = hs_strmap_create();
+    x.node_keys = hs_ptrmap_create();
+    x.usrs = hs_ptrmap_create();
+    x.temperatures = hs_ptrmap_create();
     x.fact_sites = hs_strmap_create();
     x.functions = json_array();
     x.calls = json_array();
@@ -3520,15 +3454,15 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     void *value;
     file_table_free(&x.files);
     free(x.fp_refs.slots);
-    for (size_t it = 0; hs_strmap_next(x.qualnames, &it, &key, &value);)
+    for (size_t it = 0; hs_ptrmap_next(x.qualnames, &it, &value);)
         free(value);
-    hs_strmap_delete(x.qualnames);
+    hs_ptrmap_delete(x.qualnames);
     hs_strmap_delete(x.key_strings);
-    free(x.node_keys.slots);
-    for (size_t it = 0; hs_strmap_next(x.usrs, &it, &key, &value);)
+    hs_ptrmap_delete(x.node_keys);
+    for (size_t it = 0; hs_ptrmap_next(x.usrs, &it, &value);)
         free(value);
-    hs_strmap_delete(x.usrs);
-    hs_strmap_delete(x.temperatures);
+    hs_ptrmap_delete(x.usrs);
+    hs_ptrmap_delete(x.temperatures);
     hs_strmap_delete(x.fact_sites);
     hs_strmap_delete(x.stores_seen);
     hs_inactive_code_delete(x.inactive);
