@@ -18,6 +18,8 @@
  * its state lives here, and it adds "atomics" to the facts.
  */
 #define _GNU_SOURCE
+#include "hotscan/keyset.h"
+#include "hotscan/ptrmap.h"
 #include "hotscan/walk.h"
 
 #include <ctype.h>
@@ -29,8 +31,8 @@
 typedef struct {
     hs_walk *walk;
     json_t *atomics;         /* the facts' "atomics" */
-    hs_strmap *consumed;     /* cursors an atomic operation already accounted for */
-    hs_strmap *type_classes; /* declaration -> what its type is to this collector */
+    hs_keyset *consumed;     /* cursors an atomic operation already accounted for (consume_key) */
+    hs_ptrmap *type_classes; /* declaration (its data[0]) -> what its type is to this collector */
     hs_strmap *plain_uses;   /* USR -> json summary of non-atomic uses of an integer */
     hs_strmap *wrapper_of;   /* qualified name -> 2 + index of the wrapper it calls, 1 for none */
     hs_strmap *names;        /* USR of an atomic this TU declares or operates on -> json
@@ -291,12 +293,14 @@ static void object_path(CXCursor e, CXCursor decl, CXCursor *root, char **path)
     }
 }
 
-static void consume_key(CXCursor c, char *buf, size_t n)
+/* A cursor as the consumed set knows it: its hash, where it is expanded, its kind. */
+static void consume_key(CXCursor c, unsigned key[3])
 {
     unsigned off = 0;
     clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
-    (void)n; /* callers give 64 bytes: three numbers of at most 16 digits */
-    hs_hex_key(buf, (unsigned long long[]){clang_hashCursor(c), off, (unsigned)clang_getCursorKind(c)}, 3);
+    key[0] = clang_hashCursor(c);
+    key[1] = off;
+    key[2] = (unsigned)clang_getCursorKind(c);
 }
 
 /* Marks the DeclRef/MemberRef leaves of an object expression as accounted for. */
@@ -305,9 +309,9 @@ static enum CXChildVisitResult consume_visitor(CXCursor c, CXCursor parent, CXCl
     (void)parent;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_UnaryOperator) {
-        char key[64];
-        consume_key(c, key, sizeof key);
-        hs_strmap_put(data, key, (void *)1);
+        unsigned key[3];
+        consume_key(c, key);
+        hs_keyset_add(data, key, sizeof key);
     }
     return CXChildVisit_Recurse;
 }
@@ -320,9 +324,9 @@ static void consume(atomic_state *x, CXCursor object)
 
 static bool is_consumed(atomic_state *x, CXCursor c)
 {
-    char key[64];
-    consume_key(c, key, sizeof key);
-    return hs_strmap_has(x->consumed, key);
+    unsigned key[3];
+    consume_key(c, key);
+    return hs_keyset_has(x->consumed, key, sizeof key);
 }
 
 /* ---- memory orders ------------------------------------------------------------------ */
@@ -1039,24 +1043,43 @@ static bool type_is_integer(CXType t)
     return (k >= CXType_Bool && k <= CXType_Int128) || k == CXType_Enum;
 }
 
+/* The "var" set_identity gives an object that is no parameter: its root's USR, then its path. */
+static char *object_identity(atomic_state *x, CXCursor object_expr, CXCursor decl)
+{
+    CXCursor root;
+    char *path;
+    object_path(object_expr, decl, &root, &path);
+    const char *usr = hs_cursor_usr_cached(x->walk, root);
+    char *id = path ? hs_printf("%s%s", usr, path) : hs_xstrdup(usr);
+    free(path);
+    return id;
+}
+
 static void plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor decl, const char *what)
 {
     hs_pos pos;
     if (!hs_cursor_pos(x->walk, use, &pos, NULL))
         return;
-    /* Keyed by the object's identity (its path when it has one), as atomic facts are. */
-    json_t *id = json_object();
-    set_identity(x, id, object, decl);
-    const char *usr = json_string_value(json_object_get(id, "var"));
-    json_t *sum = hs_strmap_get(x->plain_uses, usr);
+    /* Keyed by the object's identity (its path when it has one), as atomic facts are. Only a
+     * variable's first use needs the rest of set_identity's answer (its first call also noted
+     * the name, remember_name). */
+    char *var = object_identity(x, object, decl);
+    json_t *sum = hs_strmap_get(x->plain_uses, var);
+    free(var);
     if (!sum) {
-        sum = json_pack("{s:s, s:O, s:s, s:s, s:s, s:{}}", "var", usr, "var_name", json_object_get(id, "var_name"),
-                        "op", "plain", "order", "n/a", "function", "", "plain");
-        if (json_object_get(id, "var_field"))
-            json_object_set(sum, "var_field", json_object_get(id, "var_field"));
-        hs_strmap_put(x->plain_uses, usr, sum);
+        json_t *id = json_object();
+        set_identity(x, id, object, decl);
+        const char *usr = json_string_value(json_object_get(id, "var"));
+        sum = hs_strmap_get(x->plain_uses, usr);
+        if (!sum) {
+            sum = json_pack("{s:s, s:O, s:s, s:s, s:s, s:{}}", "var", usr, "var_name", json_object_get(id, "var_name"),
+                            "op", "plain", "order", "n/a", "function", "", "plain");
+            if (json_object_get(id, "var_field"))
+                json_object_set(sum, "var_field", json_object_get(id, "var_field"));
+            hs_strmap_put(x->plain_uses, usr, sum);
+        }
+        json_decref(id);
     }
-    json_decref(id);
     json_t *counts = json_object_get(sum, "plain");
     json_t *n = json_object_get(counts, what);
     json_object_set_new(counts, what, json_integer(n ? json_integer_value(n) + 1 : 1));
@@ -1084,9 +1107,7 @@ static bool type_contains_atomics(CXType t)
  */
 static char type_class(atomic_state *x, CXCursor decl)
 {
-    char key[48];
-    hs_hex_key(key, (unsigned long long[]){(uintptr_t)decl.data[0]}, 1);
-    void *v = hs_strmap_get(x->type_classes, key);
+    void *v = hs_ptrmap_get(x->type_classes, decl.data[0], 0);
     if (v)
         return (char)(intptr_t)v;
     CXType t = clang_getCursorType(decl);
@@ -1099,7 +1120,7 @@ static char type_class(atomic_state *x, CXCursor decl)
         cls = 'c';
     else if (type_is_integer(t) && hs_location_is_project(x->walk, clang_getCursorLocation(decl)))
         cls = 'i';
-    hs_strmap_put(x->type_classes, key, (void *)(intptr_t)cls);
+    hs_ptrmap_put(x->type_classes, decl.data[0], 0, (void *)(intptr_t)cls);
     return cls;
 }
 
@@ -1241,8 +1262,8 @@ static void *atomics_tu_start(hs_walk *w)
     atomic_state *x = hs_xcalloc(1, sizeof *x);
     x->walk = w;
     x->atomics = json_array();
-    x->consumed = hs_strmap_create();
-    x->type_classes = hs_strmap_create();
+    x->consumed = hs_keyset_create();
+    x->type_classes = hs_ptrmap_create();
     x->plain_uses = hs_strmap_create();
     x->wrapper_of = hs_strmap_create();
     x->names = hs_strmap_create();
@@ -1327,8 +1348,8 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
         json_array_append(x->atomics, sum);
     }
     json_object_set_new(facts, "atomics", x->atomics);
-    hs_strmap_delete(x->consumed);
-    hs_strmap_delete(x->type_classes);
+    hs_keyset_delete(x->consumed);
+    hs_ptrmap_delete(x->type_classes);
     for (size_t it = 0; hs_strmap_next(x->plain_uses, &it, &usr, &sum);)
         json_decref(sum);
     hs_strmap_delete(x->plain_uses);
