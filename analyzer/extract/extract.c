@@ -3111,17 +3111,22 @@ static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClient
 {
     (void)parent;
     hs_walk *x = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    bool scope = k == CXCursor_Namespace || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
+                 k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate || k == CXCursor_LinkageSpec ||
+                 k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnexposedDecl;
+    /* The kinds below are all the walk looks at: the others (the preprocessing record's
+     * macro expansions and inclusions, typedefs, enums) are passed without asking where. */
+    if (!scope && !is_function_kind(k) && k != CXCursor_VarDecl && k != CXCursor_FieldDecl)
+        return CXChildVisit_Continue;
     CXSourceLocation loc = clang_getCursorLocation(c);
     if (!hs_location_is_project(x, loc))
         return CXChildVisit_Continue;
-    enum CXCursorKind k = clang_getCursorKind(c);
     if (is_function_kind(k)) {
         extract_function(x, c);
         return CXChildVisit_Continue;
     }
-    if (k == CXCursor_Namespace || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
-        k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate || k == CXCursor_LinkageSpec ||
-        k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnexposedDecl)
+    if (scope)
         return CXChildVisit_Recurse;
     /* Declarations outside functions: globals and fields (the atomic and event collectors'). */
     if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) {

@@ -12,6 +12,7 @@
  * The timer family's collector (hs_collector_timers, registered in rules/registry.c);
  * its state lives here, and it adds "clock_reads" to the facts.
  */
+#include "hotscan/ptrmap.h"
 #include "hotscan/walk.h"
 
 #include <stdlib.h>
@@ -47,6 +48,8 @@ typedef struct {
     json_t *timed_calls;    /* sites of value calls combined with another value */
     json_t *interval_fields;/* field USR -> true: a field subtracted from or compared with a
                                fresh value (`now() - t->wake_date`): it holds a start time */
+    hs_ptrmap *apis;        /* a callee's qualified name (the walk's string, one per declaration)
+                               -> its timer API or NULL: asked for every call */
     hs_vec value_calls;     /* value_call*, in the current function */
     hs_cursor_list returns; /* the current function's returned expressions */
     /* The current function. */
@@ -199,7 +202,12 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
         for (int i = 0; i < n; i++)
             hs_cursor_list_push(&t->printed, clang_Cursor_getArgument(call, (unsigned)i));
     }
-    const hs_timer_api *clock_api = qname ? hs_ruledata_find_timer(hs_walk_ruledata(x), qname) : NULL;
+    void *api_of = NULL;
+    if (qname && !hs_ptrmap_find(t->apis, qname, 0, &api_of)) {
+        api_of = (void *)hs_ruledata_find_timer(hs_walk_ruledata(x), qname);
+        hs_ptrmap_put(t->apis, qname, 0, api_of);
+    }
+    const hs_timer_api *clock_api = api_of;
     if (!clock_api && clang_Cursor_getNumArguments(call) == 0 &&
         clang_getCursorType(call).kind != CXType_Void &&
         (hs_walk_parent_kind(x) != CXCursor_CompoundStmt || hs_walk_has_sink(x)))
@@ -557,6 +565,7 @@ static void *timers_tu_start(hs_walk *x)
     t->clock_reads = json_array();
     t->timed_calls = json_array();
     t->interval_fields = json_object();
+    t->apis = hs_ptrmap_create();
     return t;
 }
 
@@ -572,6 +581,7 @@ static void timers_tu_end(void *state, hs_walk *x, json_t *facts)
     json_object_foreach(t->interval_fields, field, unused) json_array_append_new(fields, json_string(field));
     json_decref(t->interval_fields);
     json_object_set_new(facts, "interval_fields", fields);
+    hs_ptrmap_delete(t->apis);
     free(t);
 }
 
