@@ -132,7 +132,8 @@ struct hs_walk {
     /* Per declaration (its cursor's data[0] and kind), once per TU: */
     hs_ptrmap *qualnames;    /* qualified name */
     hs_ptrmap *usrs;         /* USR */
-    hs_ptrmap *temperatures; /* 1 + function_temperature */
+    hs_ptrmap *temperatures; /* 1 + function_temperature; and per function type (its data[0],
+                                HS_TYPE_NORETURN_TAG) 2 when it says noreturn, else 1 */
     hs_strmap *fact_sites;   /* "kind:file:offset" -> facts recorded there so far */
     json_t *functions, *calls;
     json_t *fn_stores, *overrides; /* function addresses stored in slots; method overrides */
@@ -489,6 +490,37 @@ bool hs_walk_file_is_system(hs_walk *x, CXFile file, CXSourceLocation spelled_at
         e->system = clang_Location_isInSystemHeader(start) != 0;
     }
     return e->system != 0;
+}
+
+/*
+ * A location outside any macro (the top bit of the raw encoding libclang keeps in int_data
+ * clear) less its offset is the start of the file it is spelled in: noted for
+ * hs_walk_location_at, which then need not ask clang_getLocationForOffset. That one's
+ * first call for a file walks every macro expansion entered after the file's start
+ * (computeMacroArgsCache, see spelled_file_start): 17 million instructions for redis's
+ * server.c, whose if/else tests asked for it. Checked to come back as (file, 0).
+ */
+static void note_file_start(hs_walk *x, CXSourceLocation loc)
+{
+    if (loc.int_data & 0x80000000u)
+        return;
+    CXFile file = NULL;
+    unsigned offset = 0;
+    clang_getSpellingLocation(loc, &file, NULL, NULL, &offset);
+    if (!file || loc.int_data < offset)
+        return;
+    hs_file_entry *e = file_entry(x, file);
+    if (e->has_start)
+        return;
+    CXSourceLocation start = loc;
+    start.int_data -= offset;
+    CXFile sf = NULL;
+    unsigned soff = 1;
+    clang_getSpellingLocation(start, &sf, NULL, NULL, &soff);
+    if (sf == file && soff == 0) {
+        e->start = start;
+        e->has_start = 1;
+    }
 }
 
 CXSourceLocation hs_walk_location_at(hs_walk *x, CXFile file, unsigned offset)
@@ -1314,6 +1346,9 @@ static enum CXChildVisitResult attr_visitor(CXCursor c, CXCursor parent, CXClien
     return CXChildVisit_Continue;
 }
 
+/* In hs_walk.temperatures, apart from the cursor kinds of declarations. */
+#define HS_TYPE_NORETURN_TAG (-1)
+
 /*
  * Bit 1: hot, bit 2: cold, bit 4: never returns. GNU noreturn lives on the function
  * type rather than as an attribute cursor, so the type's spelling is checked too.
@@ -1332,10 +1367,18 @@ static int function_temperature(hs_walk *x, CXCursor fn)
      * visiting its children (a definition's parameters and body) finds nothing. */
     if (clang_Cursor_hasAttrs(fn))
         clang_visitChildren(fn, attr_visitor, args);
-    CXString type = clang_getTypeSpelling(clang_getCursorType(fn));
-    if (strstr(clang_getCString(type), "__attribute__((noreturn))"))
+    /* Spelling a function type costs thousands of instructions, and most declarations share
+     * their type with others (types are unique in a TU: the same type, the same data[0]). */
+    CXType ftype = clang_getCursorType(fn);
+    uintptr_t noreturn = (uintptr_t)hs_ptrmap_get(x->temperatures, ftype.data[0], HS_TYPE_NORETURN_TAG);
+    if (!noreturn) {
+        CXString type = clang_getTypeSpelling(ftype);
+        noreturn = strstr(clang_getCString(type), "__attribute__((noreturn))") ? 2 : 1;
+        clang_disposeString(type);
+        hs_ptrmap_put(x->temperatures, ftype.data[0], HS_TYPE_NORETURN_TAG, (void *)noreturn);
+    }
+    if (noreturn == 2)
         flags |= 4;
-    clang_disposeString(type);
     hs_ptrmap_put(x->temperatures, fn.data[0], kind, (void *)(uintptr_t)(flags + 1));
     return flags;
 }
@@ -1750,6 +1793,10 @@ static bool range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *
     clang_getExpansionLocation(b, &fb, NULL, NULL, &ob);
     if (!fa || fa != fb)
         return false;
+    if (!file_entry(x, fa)->has_start) {
+        note_file_start(x, a);
+        note_file_start(x, b);
+    }
     a = hs_walk_location_at(x, fa, oa);
     b = hs_walk_location_at(x, fb, ob);
     CXToken *toks = NULL;

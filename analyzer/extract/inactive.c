@@ -72,7 +72,11 @@ static void add_identifiers(hs_inactive_code *ic, const char *file, const char *
             size_t s = i;
             while (i < end && ident_char(text[i]))
                 i++;
-            char *name = hs_xstrndup(text + s, i - s);
+            /* Most identifiers were seen before: looked up from a copy on the stack. */
+            char small[128];
+            char *name = i - s < sizeof small ? small : hs_xmalloc(i - s + 1);
+            memcpy(name, text + s, i - s);
+            name[i - s] = '\0';
             if (!hs_strmap_has(ic->first, name)) {
                 hs_pos *at = hs_xcalloc(1, sizeof *at);
                 at->file = file;
@@ -84,7 +88,8 @@ static void add_identifiers(hs_inactive_code *ic, const char *file, const char *
                 at->column = (unsigned)(s - col) + 1;
                 hs_strmap_put(ic->first, name, at);
             }
-            free(name);
+            if (name != small)
+                free(name);
         } else {
             i++;
         }
