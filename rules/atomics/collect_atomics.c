@@ -35,6 +35,7 @@ typedef struct {
     hs_ptrmap *type_classes; /* declaration (its data[0]) -> what its type is to this collector */
     hs_strmap *plain_uses;   /* USR -> json summary of non-atomic uses of an integer */
     hs_strmap *wrapper_of;   /* qualified name -> 2 + index of the wrapper it calls, 1 for none */
+    const char **wrapper_names; /* each wrapper's "name", read out of the rule data once */
     hs_strmap *names;        /* USR of an atomic this TU declares or operates on -> json
                                 [name as spelled, qualified name]: asked of compiled-out code */
     size_t function_start;   /* the current function's facts in `atomics` start here */
@@ -858,9 +859,14 @@ static json_t *wrapper_for(atomic_state *x, const char *qname)
     uintptr_t known = (uintptr_t)hs_strmap_get(x->wrapper_of, qname);
     if (known)
         return known == 1 ? NULL : wrappers->items[known - 2];
+    if (!x->wrapper_names) {
+        x->wrapper_names = hs_xcalloc(wrappers->len ? wrappers->len : 1, sizeof *x->wrapper_names);
+        for (size_t i = 0; i < wrappers->len; i++)
+            x->wrapper_names[i] = json_string_value(json_object_get(wrappers->items[i], "name"));
+    }
     size_t found = 1;
     for (size_t i = wrappers->len; i-- > 0;) {
-        const char *name = json_string_value(json_object_get(wrappers->items[i], "name"));
+        const char *name = x->wrapper_names[i];
         size_t n = strlen(name);
         if ((n && name[n - 1] == '*') ? strncmp(name, qname, n - 1) == 0 : strcmp(name, qname) == 0) {
             found = i + 2;
@@ -961,21 +967,17 @@ static char *spelled_name(atomic_state *x, CXCursor c)
  * GNU __atomic_* family) are AtomicExpr nodes, unexposed in libclang. Their children are
  * [object, order, value...]; the operation is read from the spelled builtin name.
  */
-static bool on_atomic_expr(atomic_state *x, CXCursor c)
+static bool on_atomic_expr(atomic_state *x, CXCursor c, const hs_cursor_list *list)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
-    if (kids.len < 2) {
-        hs_cursor_list_free(&kids);
+    hs_cursor_list kids = *list; /* c's children, the walk's */
+    if (kids.len < 2)
         return false;
-    }
     char *name = spelled_name(x, c);
     bool is_builtin = name && (strncmp(name, "__c11_atomic_", 13) == 0 || strncmp(name, "__atomic_", 9) == 0 ||
                                strncmp(name, "atomic_", 7) == 0);
     if (!is_builtin || strstr(name, "thread_fence") || strstr(name, "signal_fence") ||
         strstr(name, "always_lock_free") || strstr(name, "is_lock_free")) {
         free(name);
-        hs_cursor_list_free(&kids);
         return false;
     }
     CXCursor object = kids.items[0];
@@ -1010,7 +1012,6 @@ static bool on_atomic_expr(atomic_state *x, CXCursor c)
         record(x, c, object, decl, &op);
     }
     free(name);
-    hs_cursor_list_free(&kids);
     return true;
 }
 
@@ -1354,6 +1355,7 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
         json_decref(sum);
     hs_strmap_delete(x->plain_uses);
     hs_strmap_delete(x->wrapper_of);
+    free(x->wrapper_names);
     for (size_t it = 0; hs_strmap_next(x->accessors, &it, &usr, &sum);)
         json_decref(sum);
     hs_strmap_delete(x->accessors);
@@ -1650,7 +1652,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
         consume(x, c);
         return;
     case CXCursor_UnexposedExpr:
-        on_atomic_expr(x, c);
+        on_atomic_expr(x, c, hs_walk_children(w));
         return;
     case CXCursor_ReturnStmt: {
         hs_pos start, end;
