@@ -277,6 +277,209 @@ void hs_cursor_list_push(hs_cursor_list *l, CXCursor c)
     l->items[l->len++] = c;
 }
 
+/*
+ * ---- A function body's cursors, listed once ---------------------------------------------
+ *
+ * The walk asks libclang for the children of every cursor of a body, and the collectors and
+ * conditions.c ask again (hs_children, hs_strip_expr, hs_collect_keys): a clang_visitChildren
+ * call costs some 850 instructions however few children it finds. So a body the walk walks
+ * is listed by one visit of the whole definition (CXChildVisit_Recurse), and until the
+ * function is done, hs_children and hs_collect_keys answer for its cursors from the list.
+ *
+ * The answers are what a visit of the cursor itself gives: the same children in the same
+ * order, each as that visit makes it. libclang makes a statement's or expression's cursor
+ * with the declaration its visitor last entered (data[0]), and a visit that starts at a
+ * statement has entered none; so a statement or expression whose parent is not a
+ * declaration is listed with a null data[0]. A cursor is found by its node: the kind and
+ * data[1] (a statement's or expression's AST node), and for others data[0] too (a
+ * declaration's node; a reference's target, with its place in data[1]).
+ *
+ * Two of libclang's cursors stand for another node: a ConstantExpr (a case label's value)
+ * is shown as the expression in it, and an OpaqueValueExpr as its source expression. A
+ * visit through a ConstantExpr reports the expression again as its own child (the same
+ * node: its children go to the node listed); a visit through an OpaqueValueExpr finds no
+ * children, where a visit of the cursor itself finds the source's. So the list answers for
+ * a node without children only when its kind never has any (a literal, a reference, and
+ * in C a name: no qualifier, no template arguments), and libclang is asked for the others.
+ * (`--facts-dir` of redis, memcached, haproxy and 24 rocksdb TUs is the same either way;
+ * HOTSCAN_BENCH_CHECK_BODY_LIST=1 compares every answer with libclang's.)
+ */
+typedef struct {
+    CXCursor cursor;         /* as a visit of its parent gives it */
+    unsigned parent;         /* the parent's index (the definition, index 0, is its own) */
+    unsigned first, count;   /* its children: hs_body.kids[first .. first + count) */
+} hs_body_node;
+
+typedef struct {
+    hs_body_node *nodes;     /* in preorder; nodes[0] is the definition */
+    unsigned len, cap;
+    CXCursor *kids;          /* the children of each node, in order */
+    unsigned *slots;         /* 1 + a node's index; 0: an empty slot (open addressing) */
+    size_t nslots;           /* a power of two */
+    unsigned *stack;         /* while listing: the open nodes, outermost first */
+    unsigned depth, stack_cap;
+    bool broken;             /* a parent was not among the open nodes: the list is not used */
+    bool c;                  /* a C function: a name (DeclRefExpr) has no children */
+} hs_body;
+
+/* The body being walked, or NULL: what hs_children answers from (one at a time). */
+static const hs_body *current_body;
+
+static bool is_statement_or_expression(enum CXCursorKind k)
+{
+    return clang_isStatement(k) || clang_isExpression(k);
+}
+
+/* Whether two cursors are one node (above). */
+static bool same_node(CXCursor a, CXCursor b)
+{
+    return a.kind == b.kind && a.data[1] == b.data[1] &&
+           (is_statement_or_expression(a.kind) || a.data[0] == b.data[0]);
+}
+
+static size_t node_slot(CXCursor c, size_t nslots)
+{
+    uint64_t h = (uint64_t)(uintptr_t)c.data[1] ^ ((uint64_t)c.kind << 48);
+    if (!is_statement_or_expression(c.kind))
+        h ^= (uint64_t)(uintptr_t)c.data[0] * 31;
+    h ^= h >> 29;
+    h *= 0x9E3779B97F4A7C15ull;
+    h ^= h >> 32;
+    return (size_t)h & (nslots - 1);
+}
+
+static const hs_body_node *body_find(const hs_body *b, CXCursor c)
+{
+    for (size_t j = node_slot(c, b->nslots); b->slots[j]; j = (j + 1) & (b->nslots - 1))
+        if (same_node(b->nodes[b->slots[j] - 1].cursor, c))
+            return &b->nodes[b->slots[j] - 1];
+    return NULL;
+}
+
+/* Kinds libclang never lists children of. */
+static bool leaf_kind(const hs_body *b, enum CXCursorKind k)
+{
+    switch (k) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_FloatingLiteral:
+    case CXCursor_ImaginaryLiteral:
+    case CXCursor_StringLiteral:
+    case CXCursor_CharacterLiteral:
+    case CXCursor_CXXBoolLiteralExpr:
+    case CXCursor_CXXNullPtrLiteralExpr:
+    case CXCursor_GNUNullExpr:
+    case CXCursor_CXXThisExpr:
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+    case CXCursor_NullStmt:
+        return true;
+    case CXCursor_DeclRefExpr:
+        return b->c;
+    default:
+        return clang_isReference(k) && k != CXCursor_CXXBaseSpecifier;
+    }
+}
+
+static bool check_body_list(void);
+
+/* The children of `c` from the body being walked, borrowed (*count of them); NULL when the
+ * list does not answer for `c` (above): ask libclang. */
+static const CXCursor *body_children(CXCursor c, unsigned *count)
+{
+    const hs_body_node *n = current_body ? body_find(current_body, c) : NULL;
+    if (!n || (n->count == 0 && !leaf_kind(current_body, (enum CXCursorKind)c.kind)) || check_body_list())
+        return NULL;
+    *count = n->count;
+    return current_body->kids + n->first;
+}
+
+static enum CXChildVisitResult body_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    hs_body *b = data;
+    /* libclang shows a ConstantExpr (a case label's value) as the expression in it, and a
+     * visit through it reports that expression again as its own child, then that one's
+     * children: the same node, whose children go to the node listed already. */
+    if (same_node(c, parent))
+        return CXChildVisit_Recurse;
+    /* In preorder, the parent is the innermost open node: the others are done. */
+    while (b->depth > 1 && !same_node(b->nodes[b->stack[b->depth - 1]].cursor, parent))
+        b->depth--;
+    if (!same_node(b->nodes[b->stack[b->depth - 1]].cursor, parent)) {
+        b->broken = true;
+        return CXChildVisit_Break;
+    }
+    if (b->len == b->cap) {
+        b->cap *= 2;
+        b->nodes = hs_xrealloc(b->nodes, b->cap * sizeof *b->nodes);
+    }
+    b->nodes[b->len] = (hs_body_node){c, b->stack[b->depth - 1], 0, 0};
+    if (b->depth == b->stack_cap) {
+        b->stack_cap *= 2;
+        b->stack = hs_xrealloc(b->stack, b->stack_cap * sizeof *b->stack);
+    }
+    b->stack[b->depth++] = b->len++;
+    return CXChildVisit_Recurse;
+}
+
+static void body_free(hs_body *b)
+{
+    free(b->nodes);
+    free(b->kids);
+    free(b->slots);
+    free(b->stack);
+    memset(b, 0, sizeof *b);
+}
+
+/* Lists definition `fn`'s cursors; false (and nothing kept) when the list cannot be trusted. */
+static bool body_list(hs_body *b, CXCursor fn)
+{
+    memset(b, 0, sizeof *b);
+    b->cap = 256;
+    b->nodes = hs_xcalloc(b->cap, sizeof *b->nodes);
+    b->stack_cap = 64;
+    b->stack = hs_xcalloc(b->stack_cap, sizeof *b->stack);
+    b->nodes[0] = (hs_body_node){fn, 0, 0, 0};
+    b->len = b->depth = 1;
+    b->c = clang_getCursorLanguage(fn) == CXLanguage_C;
+    clang_visitChildren(fn, body_visitor, b);
+    if (b->broken) {
+        body_free(b);
+        return false;
+    }
+    free(b->stack);
+    b->stack = NULL;
+    /* Each node's children, grouped by parent in visit order, as a visit of the parent
+     * makes them. */
+    for (unsigned i = 1; i < b->len; i++)
+        b->nodes[b->nodes[i].parent].count++;
+    unsigned next = 0;
+    for (unsigned i = 0; i < b->len; i++) {
+        b->nodes[i].first = next;
+        next += b->nodes[i].count;
+        b->nodes[i].count = 0;
+    }
+    b->kids = hs_xcalloc(next ? next : 1, sizeof *b->kids);
+    for (unsigned i = 1; i < b->len; i++) {
+        hs_body_node *p = &b->nodes[b->nodes[i].parent];
+        if (is_statement_or_expression(b->nodes[i].cursor.kind) && !clang_isDeclaration(p->cursor.kind))
+            b->nodes[i].cursor.data[0] = NULL;
+        b->kids[p->first + p->count++] = b->nodes[i].cursor;
+    }
+    b->nslots = 64;
+    while (b->nslots < 2 * (size_t)b->len)
+        b->nslots *= 2;
+    b->slots = hs_xcalloc(b->nslots, sizeof *b->slots);
+    for (unsigned i = 0; i < b->len; i++) {
+        if (body_find(b, b->nodes[i].cursor))
+            continue; /* a node listed twice: its children are the same */
+        size_t j = node_slot(b->nodes[i].cursor, b->nslots);
+        while (b->slots[j])
+            j = (j + 1) & (b->nslots - 1);
+        b->slots[j] = i + 1;
+    }
+    return true;
+}
+
 static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -288,7 +491,39 @@ void hs_children(CXCursor c, hs_cursor_list *out)
 {
     out->items = NULL;
     out->len = out->cap = 0;
+    unsigned n = 0;
+    const CXCursor *listed = body_children(c, &n);
+    if (listed) {
+        if (n) {
+            out->items = hs_xmalloc(n * sizeof(CXCursor));
+            memcpy(out->items, listed, n * sizeof(CXCursor));
+            out->len = out->cap = n;
+        }
+        return;
+    }
     clang_visitChildren(c, collect_child, out);
+    if (current_body && check_body_list()) {
+        /* HOTSCAN_BENCH_CHECK_BODY_LIST: the list's answer must be libclang's. */
+        const hs_body_node *at = body_find(current_body, c);
+        bool same = !at || (at->count == 0 && !leaf_kind(current_body, (enum CXCursorKind)c.kind)) ||
+                    (at->count == out->len &&
+                     memcmp(current_body->kids + at->first, out->items, out->len * sizeof(CXCursor)) == 0);
+        if (!same) {
+            CXString k = clang_getCursorKindSpelling((enum CXCursorKind)c.kind);
+            fprintf(stderr, "hotscan: body list: %s has %u children, libclang gives %u\n", clang_getCString(k),
+                    at->count, out->len);
+            clang_disposeString(k);
+        }
+    }
+}
+
+/* HOTSCAN_BENCH_CHECK_BODY_LIST=1: hs_children asks libclang every time and compares. */
+static bool check_body_list(void)
+{
+    static int check = -1;
+    if (check < 0)
+        check = getenv("HOTSCAN_BENCH_CHECK_BODY_LIST") != NULL;
+    return check != 0;
 }
 
 void hs_cursor_list_free(hs_cursor_list *l)
@@ -948,15 +1183,22 @@ static enum CXChildVisitResult collect_keys_visitor(CXCursor c, CXCursor parent,
 {
     (void)parent;
     collect_args *a = data;
-    collect_own_key(a->x, c, a->set);
-    return CXChildVisit_Recurse;
+    hs_collect_keys(a->x, c, a->set);
+    return CXChildVisit_Continue;
 }
 
-/* The same keys in the same order (preorder) as one clang_visitChildren a node made, in one
- * visit of the whole expression. */
+/* In preorder: the cursor's own key, then its children's, each a visit of its own. In a body
+ * being walked, the children come from its list. */
 void hs_collect_keys(hs_walk *x, CXCursor c, hs_key_set *set)
 {
     collect_own_key(x, c, set);
+    unsigned n = 0;
+    const CXCursor *listed = body_children(c, &n);
+    if (listed) {
+        for (unsigned i = 0; i < n; i++)
+            hs_collect_keys(x, listed[i], set);
+        return;
+    }
     collect_args a = {x, set};
     clang_visitChildren(c, collect_keys_visitor, &a);
 }
@@ -2548,10 +2790,15 @@ static void walk(hs_walk *x, CXCursor c)
     enum CXCursorKind saved = x->parent_kind;
     enum CXCursorKind saved_walk_parent = x->walk_parent_kind;
     const hs_cursor_list *saved_kids = x->kids;
-    /* Listed once here for the hooks (hs_walk_children) and the handlers below: libclang's
-     * children visit costs a thousand instructions or so a call. */
+    /* Listed once here for the hooks (hs_walk_children) and the handlers below; in a body's
+     * list, borrowed from it (the handlers only read it). */
     hs_cursor_list kids;
-    hs_children(c, &kids);
+    unsigned n = 0;
+    const CXCursor *listed = body_children(c, &n);
+    if (listed)
+        kids = (hs_cursor_list){(CXCursor *)listed, n, n};
+    else
+        hs_children(c, &kids);
     x->kids = &kids;
     x->walk_parent_kind = saved;
     hooks_cursor(x, c);
@@ -2561,7 +2808,8 @@ static void walk(hs_walk *x, CXCursor c)
     walk_node(x, c, k, &kids);
     x->parent_kind = saved;
     x->walk_parent_kind = saved_walk_parent;
-    hs_cursor_list_free(&kids);
+    if (!listed)
+        hs_cursor_list_free(&kids);
 }
 
 static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k, const hs_cursor_list *kids)
@@ -3137,6 +3385,9 @@ static void extract_function(hs_walk *x, CXCursor c)
     x->condition = x->loop_condition = x->comparison = x->equality = x->masked = 0;
     x->lambda = 0;
     x->stmt_start = x->block_end = 0;
+    hs_body body;
+    if (body_list(&body, c))
+        current_body = &body;
     hooks_function_start(x);
 
     hs_cursor_list kids;
@@ -3150,6 +3401,10 @@ static void extract_function(hs_walk *x, CXCursor c)
     }
     hs_cursor_list_free(&kids);
     hooks_function_end(x);
+    if (current_body) {
+        current_body = NULL;
+        body_free(&body);
+    }
     x->fn = NULL;
     free_function(&fn);
 }
