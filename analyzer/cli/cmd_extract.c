@@ -22,6 +22,7 @@
 
 #include "commands.h"
 #include "hotscan/common.h"
+#include "hotscan/facts.h"
 #include "hotscan/discover.h"
 #include "hotscan/extract.h"
 #include "hotscan/ruledata.h"
@@ -70,7 +71,7 @@ static bool write_facts(const char *dir, const hs_tu_input *in, json_t *facts, c
     const char *base = strrchr(in->file, '/') ? strrchr(in->file, '/') + 1 : in->file;
     char *path = hs_printf("%s/%016llx-%s.json", dir, (unsigned long long)XXH3_64bits(key, strlen(key)), base);
     free(key);
-    char *text = json_dumps(facts, JSON_COMPACT);
+    char *text = hs_facts_dumps(facts); /* json_dumps(facts, JSON_COMPACT), faster */
     bool ok = text && hs_write_output(path, text, strlen(text), err);
     if (!text)
         *err = hs_printf("%s: the facts could not be encoded", path);

@@ -28,6 +28,7 @@
 #include <xxhash.h>
 
 #include "hotscan/keyset.h"
+#include "hotscan/ptrmap.h"
 
 #define HS_MAX_NEST 128
 
@@ -45,6 +46,8 @@ typedef struct {
     unsigned offset;        /* writes: where */
     bool wait;              /* tests: the condition is a wait */
     bool sum;               /* combiners: the operands are added, not compared */
+    bool fields_made;       /* combiners of two: fields[] is set */
+    const char *fields[2];  /* the field each operand names (`t->wake_date`), as its USR, or NULL */
 } hs_pending;
 
 /* The function definition being walked. */
@@ -63,11 +66,12 @@ typedef struct {
     hs_vec pending_tests;     /* hs_pending* : conditions, with whether they wait */
     hs_vec pending_exits;     /* hs_pending* : tests that can end a loop (offset: the loop's id) */
     bool combiners_made, writes_made, tests_made;
-    hs_vec combiners;       /* json_t* arrays of key sets, made from pending_combiners */
-    hs_vec writes;          /* json_t* [key, offset], made from pending_writes */
-    json_t *tested_keys;    /* names read in conditions -> true when the test is a wait */
-    json_t *version_keys;   /* names a condition compares with == / != or masks with & / % */
+    hs_vec combiners;       /* hs_combination*, one for each of pending_combiners, in order */
+    hs_vec writes;          /* hs_write*, made from pending_writes */
+    hs_strmap *tested_keys; /* names read in conditions -> 1, 2 when the test is a wait */
+    hs_strmap *version_keys;/* names a condition compares with == / != or masks with & / % */
 } hs_walk_function;
+
 
 /*
  * What the walk asks about a file, once per file and TU. libclang answers
@@ -125,9 +129,11 @@ struct hs_walk {
     const char *tu_file;     /* the main file as given */
     const char *directory;   /* the command's working directory, or NULL */
     hs_file_table files;     /* per CXFile: real path (or ""), text, system header or not */
-    hs_strmap *qualnames;    /* declaration -> qualified name cache */
-    hs_strmap *usrs;         /* declaration -> USR, computed once per TU */
-    hs_strmap *temperatures; /* declaration -> 1 + function_temperature, once per TU */
+    /* Per declaration (its cursor's data[0] and kind), once per TU: */
+    hs_ptrmap *qualnames;    /* qualified name */
+    hs_ptrmap *usrs;         /* USR */
+    hs_ptrmap *temperatures; /* 1 + function_temperature; and per function type (its data[0],
+                                HS_TYPE_NORETURN_TAG) 2 when it says noreturn, else 1 */
     hs_strmap *fact_sites;   /* "kind:file:offset" -> facts recorded there so far */
     json_t *functions, *calls;
     json_t *fn_stores, *overrides; /* function addresses stored in slots; method overrides */
@@ -140,6 +146,13 @@ struct hs_walk {
     XXH128_hash_t context;         /* digest of the command line and directory */
     hs_strmap *skipped;            /* "%p" of CXFile -> digest of its skipped ranges */
     hs_fp_refs fp_refs;            /* per declaration: what the skip key adds for a use of it */
+    hs_strmap *key_strings;        /* every name key made in the TU, each once: hs_key_set's strings */
+    /* The name key of an expression node (hs_expr_key's, or a call's "r:hash": tag
+     * HS_CALL_KEY_KIND), or NULL when it names nothing: made on the first request and kept
+     * for the TU. A condition's keys are asked for its test, its operands' combinations and
+     * each copy of a value; a member expression's key tokenizes its text. Keyed by the
+     * cursor's AST node (data[1] of an expression cursor) and kind. */
+    hs_ptrmap *node_keys;
 
     /* The collectors (rules/registry.c) and their states, one each. */
     const hs_collector *const *collectors;
@@ -150,7 +163,7 @@ struct hs_walk {
     hs_walk_function *fn;
     hs_scope scopes[HS_MAX_NEST];
     int nscopes;
-    json_t *branches[HS_MAX_NEST]; /* each [node, end, arm, exit_until, sampled] */
+    hs_branch branches[HS_MAX_NEST]; /* made into JSON only for the facts that list them */
     int nbranches;
     /* Set while walking the right side of an assignment or initializer: the name that
      * receives the value (an expression, or with sink_is_decl the declared variable). */
@@ -172,6 +185,7 @@ struct hs_walk {
     unsigned stmt_start;     /* the statement (in a { } block) being walked starts here */
     unsigned block_end;      /* and its block ends here */
 
+    const hs_cursor_list *kids;         /* the children of the cursor hooks see (hs_walk_children) */
     enum CXCursorKind parent_kind;      /* of the children being walked */
     enum CXCursorKind walk_parent_kind; /* the parent of the cursor being handled: what
                                          * hooks see (hs_walk_parent_kind) */
@@ -263,6 +277,209 @@ void hs_cursor_list_push(hs_cursor_list *l, CXCursor c)
     l->items[l->len++] = c;
 }
 
+/*
+ * ---- A function body's cursors, listed once ---------------------------------------------
+ *
+ * The walk asks libclang for the children of every cursor of a body, and the collectors and
+ * conditions.c ask again (hs_children, hs_strip_expr, hs_collect_keys): a clang_visitChildren
+ * call costs some 850 instructions however few children it finds. So a body the walk walks
+ * is listed by one visit of the whole definition (CXChildVisit_Recurse), and until the
+ * function is done, hs_children and hs_collect_keys answer for its cursors from the list.
+ *
+ * The answers are what a visit of the cursor itself gives: the same children in the same
+ * order, each as that visit makes it. libclang makes a statement's or expression's cursor
+ * with the declaration its visitor last entered (data[0]), and a visit that starts at a
+ * statement has entered none; so a statement or expression whose parent is not a
+ * declaration is listed with a null data[0]. A cursor is found by its node: the kind and
+ * data[1] (a statement's or expression's AST node), and for others data[0] too (a
+ * declaration's node; a reference's target, with its place in data[1]).
+ *
+ * Two of libclang's cursors stand for another node: a ConstantExpr (a case label's value)
+ * is shown as the expression in it, and an OpaqueValueExpr as its source expression. A
+ * visit through a ConstantExpr reports the expression again as its own child (the same
+ * node: its children go to the node listed); a visit through an OpaqueValueExpr finds no
+ * children, where a visit of the cursor itself finds the source's. So the list answers for
+ * a node without children only when its kind never has any (a literal, a reference, and
+ * in C a name: no qualifier, no template arguments), and libclang is asked for the others.
+ * (`--facts-dir` of redis, memcached, haproxy and 24 rocksdb TUs is the same either way;
+ * HOTSCAN_BENCH_CHECK_BODY_LIST=1 compares every answer with libclang's.)
+ */
+typedef struct {
+    CXCursor cursor;         /* as a visit of its parent gives it */
+    unsigned parent;         /* the parent's index (the definition, index 0, is its own) */
+    unsigned first, count;   /* its children: hs_body.kids[first .. first + count) */
+} hs_body_node;
+
+typedef struct {
+    hs_body_node *nodes;     /* in preorder; nodes[0] is the definition */
+    unsigned len, cap;
+    CXCursor *kids;          /* the children of each node, in order */
+    unsigned *slots;         /* 1 + a node's index; 0: an empty slot (open addressing) */
+    size_t nslots;           /* a power of two */
+    unsigned *stack;         /* while listing: the open nodes, outermost first */
+    unsigned depth, stack_cap;
+    bool broken;             /* a parent was not among the open nodes: the list is not used */
+    bool c;                  /* a C function: a name (DeclRefExpr) has no children */
+} hs_body;
+
+/* The body being walked, or NULL: what hs_children answers from (one at a time). */
+static const hs_body *current_body;
+
+static bool is_statement_or_expression(enum CXCursorKind k)
+{
+    return clang_isStatement(k) || clang_isExpression(k);
+}
+
+/* Whether two cursors are one node (above). */
+static bool same_node(CXCursor a, CXCursor b)
+{
+    return a.kind == b.kind && a.data[1] == b.data[1] &&
+           (is_statement_or_expression(a.kind) || a.data[0] == b.data[0]);
+}
+
+static size_t node_slot(CXCursor c, size_t nslots)
+{
+    uint64_t h = (uint64_t)(uintptr_t)c.data[1] ^ ((uint64_t)c.kind << 48);
+    if (!is_statement_or_expression(c.kind))
+        h ^= (uint64_t)(uintptr_t)c.data[0] * 31;
+    h ^= h >> 29;
+    h *= 0x9E3779B97F4A7C15ull;
+    h ^= h >> 32;
+    return (size_t)h & (nslots - 1);
+}
+
+static const hs_body_node *body_find(const hs_body *b, CXCursor c)
+{
+    for (size_t j = node_slot(c, b->nslots); b->slots[j]; j = (j + 1) & (b->nslots - 1))
+        if (same_node(b->nodes[b->slots[j] - 1].cursor, c))
+            return &b->nodes[b->slots[j] - 1];
+    return NULL;
+}
+
+/* Kinds libclang never lists children of. */
+static bool leaf_kind(const hs_body *b, enum CXCursorKind k)
+{
+    switch (k) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_FloatingLiteral:
+    case CXCursor_ImaginaryLiteral:
+    case CXCursor_StringLiteral:
+    case CXCursor_CharacterLiteral:
+    case CXCursor_CXXBoolLiteralExpr:
+    case CXCursor_CXXNullPtrLiteralExpr:
+    case CXCursor_GNUNullExpr:
+    case CXCursor_CXXThisExpr:
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+    case CXCursor_NullStmt:
+        return true;
+    case CXCursor_DeclRefExpr:
+        return b->c;
+    default:
+        return clang_isReference(k) && k != CXCursor_CXXBaseSpecifier;
+    }
+}
+
+static bool check_body_list(void);
+
+/* The children of `c` from the body being walked, borrowed (*count of them); NULL when the
+ * list does not answer for `c` (above): ask libclang. */
+static const CXCursor *body_children(CXCursor c, unsigned *count)
+{
+    const hs_body_node *n = current_body ? body_find(current_body, c) : NULL;
+    if (!n || (n->count == 0 && !leaf_kind(current_body, (enum CXCursorKind)c.kind)) || check_body_list())
+        return NULL;
+    *count = n->count;
+    return current_body->kids + n->first;
+}
+
+static enum CXChildVisitResult body_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    hs_body *b = data;
+    /* libclang shows a ConstantExpr (a case label's value) as the expression in it, and a
+     * visit through it reports that expression again as its own child, then that one's
+     * children: the same node, whose children go to the node listed already. */
+    if (same_node(c, parent))
+        return CXChildVisit_Recurse;
+    /* In preorder, the parent is the innermost open node: the others are done. */
+    while (b->depth > 1 && !same_node(b->nodes[b->stack[b->depth - 1]].cursor, parent))
+        b->depth--;
+    if (!same_node(b->nodes[b->stack[b->depth - 1]].cursor, parent)) {
+        b->broken = true;
+        return CXChildVisit_Break;
+    }
+    if (b->len == b->cap) {
+        b->cap *= 2;
+        b->nodes = hs_xrealloc(b->nodes, b->cap * sizeof *b->nodes);
+    }
+    b->nodes[b->len] = (hs_body_node){c, b->stack[b->depth - 1], 0, 0};
+    if (b->depth == b->stack_cap) {
+        b->stack_cap *= 2;
+        b->stack = hs_xrealloc(b->stack, b->stack_cap * sizeof *b->stack);
+    }
+    b->stack[b->depth++] = b->len++;
+    return CXChildVisit_Recurse;
+}
+
+static void body_free(hs_body *b)
+{
+    free(b->nodes);
+    free(b->kids);
+    free(b->slots);
+    free(b->stack);
+    memset(b, 0, sizeof *b);
+}
+
+/* Lists definition `fn`'s cursors; false (and nothing kept) when the list cannot be trusted. */
+static bool body_list(hs_body *b, CXCursor fn)
+{
+    memset(b, 0, sizeof *b);
+    b->cap = 256;
+    b->nodes = hs_xcalloc(b->cap, sizeof *b->nodes);
+    b->stack_cap = 64;
+    b->stack = hs_xcalloc(b->stack_cap, sizeof *b->stack);
+    b->nodes[0] = (hs_body_node){fn, 0, 0, 0};
+    b->len = b->depth = 1;
+    b->c = clang_getCursorLanguage(fn) == CXLanguage_C;
+    clang_visitChildren(fn, body_visitor, b);
+    if (b->broken) {
+        body_free(b);
+        return false;
+    }
+    free(b->stack);
+    b->stack = NULL;
+    /* Each node's children, grouped by parent in visit order, as a visit of the parent
+     * makes them. */
+    for (unsigned i = 1; i < b->len; i++)
+        b->nodes[b->nodes[i].parent].count++;
+    unsigned next = 0;
+    for (unsigned i = 0; i < b->len; i++) {
+        b->nodes[i].first = next;
+        next += b->nodes[i].count;
+        b->nodes[i].count = 0;
+    }
+    b->kids = hs_xcalloc(next ? next : 1, sizeof *b->kids);
+    for (unsigned i = 1; i < b->len; i++) {
+        hs_body_node *p = &b->nodes[b->nodes[i].parent];
+        if (is_statement_or_expression(b->nodes[i].cursor.kind) && !clang_isDeclaration(p->cursor.kind))
+            b->nodes[i].cursor.data[0] = NULL;
+        b->kids[p->first + p->count++] = b->nodes[i].cursor;
+    }
+    b->nslots = 64;
+    while (b->nslots < 2 * (size_t)b->len)
+        b->nslots *= 2;
+    b->slots = hs_xcalloc(b->nslots, sizeof *b->slots);
+    for (unsigned i = 0; i < b->len; i++) {
+        if (body_find(b, b->nodes[i].cursor))
+            continue; /* a node listed twice: its children are the same */
+        size_t j = node_slot(b->nodes[i].cursor, b->nslots);
+        while (b->slots[j])
+            j = (j + 1) & (b->nslots - 1);
+        b->slots[j] = i + 1;
+    }
+    return true;
+}
+
 static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -274,7 +491,39 @@ void hs_children(CXCursor c, hs_cursor_list *out)
 {
     out->items = NULL;
     out->len = out->cap = 0;
+    unsigned n = 0;
+    const CXCursor *listed = body_children(c, &n);
+    if (listed) {
+        if (n) {
+            out->items = hs_xmalloc(n * sizeof(CXCursor));
+            memcpy(out->items, listed, n * sizeof(CXCursor));
+            out->len = out->cap = n;
+        }
+        return;
+    }
     clang_visitChildren(c, collect_child, out);
+    if (current_body && check_body_list()) {
+        /* HOTSCAN_BENCH_CHECK_BODY_LIST: the list's answer must be libclang's. */
+        const hs_body_node *at = body_find(current_body, c);
+        bool same = !at || (at->count == 0 && !leaf_kind(current_body, (enum CXCursorKind)c.kind)) ||
+                    (at->count == out->len &&
+                     memcmp(current_body->kids + at->first, out->items, out->len * sizeof(CXCursor)) == 0);
+        if (!same) {
+            CXString k = clang_getCursorKindSpelling((enum CXCursorKind)c.kind);
+            fprintf(stderr, "hotscan: body list: %s has %u children, libclang gives %u\n", clang_getCString(k),
+                    at->count, out->len);
+            clang_disposeString(k);
+        }
+    }
+}
+
+/* HOTSCAN_BENCH_CHECK_BODY_LIST=1: hs_children asks libclang every time and compares. */
+static bool check_body_list(void)
+{
+    static int check = -1;
+    if (check < 0)
+        check = getenv("HOTSCAN_BENCH_CHECK_BODY_LIST") != NULL;
+    return check != 0;
 }
 
 void hs_cursor_list_free(hs_cursor_list *l)
@@ -476,6 +725,37 @@ bool hs_walk_file_is_system(hs_walk *x, CXFile file, CXSourceLocation spelled_at
         e->system = clang_Location_isInSystemHeader(start) != 0;
     }
     return e->system != 0;
+}
+
+/*
+ * A location outside any macro (the top bit of the raw encoding libclang keeps in int_data
+ * clear) less its offset is the start of the file it is spelled in: noted for
+ * hs_walk_location_at, which then need not ask clang_getLocationForOffset. That one's
+ * first call for a file walks every macro expansion entered after the file's start
+ * (computeMacroArgsCache, see spelled_file_start): 17 million instructions for redis's
+ * server.c, whose if/else tests asked for it. Checked to come back as (file, 0).
+ */
+static void note_file_start(hs_walk *x, CXSourceLocation loc)
+{
+    if (loc.int_data & 0x80000000u)
+        return;
+    CXFile file = NULL;
+    unsigned offset = 0;
+    clang_getSpellingLocation(loc, &file, NULL, NULL, &offset);
+    if (!file || loc.int_data < offset)
+        return;
+    hs_file_entry *e = file_entry(x, file);
+    if (e->has_start)
+        return;
+    CXSourceLocation start = loc;
+    start.int_data -= offset;
+    CXFile sf = NULL;
+    unsigned soff = 1;
+    clang_getSpellingLocation(start, &sf, NULL, NULL, &soff);
+    if (sf == file && soff == 0) {
+        e->start = start;
+        e->has_start = 1;
+    }
 }
 
 CXSourceLocation hs_walk_location_at(hs_walk *x, CXFile file, unsigned offset)
@@ -709,22 +989,15 @@ static bool is_scope_kind(enum CXCursorKind k)
            k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_EnumDecl;
 }
 
-/* A key naming a declaration within this TU, cheaper than its USR: the AST node's address. */
-static void decl_key(CXCursor decl, char *buf, size_t n)
-{
-    (void)n; /* callers give 48 bytes: two numbers of at most 16 digits */
-    hs_hex_key(buf, (unsigned long long[]){(uintptr_t)decl.data[0], (unsigned)clang_getCursorKind(decl)}, 2);
-}
-
-/* The USR of a declaration, computed once per TU. Owned by the cache. */
+/* The USR of a declaration, computed once per TU (keyed by the declaration's AST node and
+ * the cursor's kind). Owned by the cache. */
 const char *hs_cursor_usr_cached(hs_walk *x, CXCursor decl)
 {
-    char key[48];
-    decl_key(decl, key, sizeof key);
-    char *usr = hs_strmap_get(x->usrs, key);
+    int kind = (int)clang_getCursorKind(decl);
+    char *usr = hs_ptrmap_get(x->usrs, decl.data[0], kind);
     if (!usr) {
         usr = hs_cursor_usr(decl);
-        hs_strmap_put(x->usrs, key, usr);
+        hs_ptrmap_put(x->usrs, decl.data[0], kind, usr);
     }
     return usr;
 }
@@ -732,12 +1005,10 @@ const char *hs_cursor_usr_cached(hs_walk *x, CXCursor decl)
 /* "ns::Class::method", inline namespaces (std::chrono::_V2) left out. */
 const char *hs_qualified_name(hs_walk *x, CXCursor decl)
 {
-    char key[48];
-    decl_key(decl, key, sizeof key);
-    const char *cached = hs_strmap_get(x->qualnames, key);
+    int kind = (int)clang_getCursorKind(decl);
+    const char *cached = hs_ptrmap_get(x->qualnames, decl.data[0], kind);
     if (cached)
         return cached;
-    char *usr = hs_xstrdup(key);
     char *name = cursor_spelling(decl);
     CXCursor p = clang_getCursorSemanticParent(decl);
     while (!clang_Cursor_isNull(p) && is_scope_kind(clang_getCursorKind(p))) {
@@ -756,8 +1027,7 @@ const char *hs_qualified_name(hs_walk *x, CXCursor decl)
         free(pn);
         p = clang_getCursorSemanticParent(p);
     }
-    hs_strmap_put(x->qualnames, usr, name);
-    free(usr);
+    hs_ptrmap_put(x->qualnames, decl.data[0], kind, name);
     return name;
 }
 
@@ -783,16 +1053,33 @@ CXCursor hs_strip_expr(CXCursor c)
     }
 }
 
-char *hs_expr_key(hs_walk *x, CXCursor c)
+/* The walk's copy of a key (hs_walk.key_strings), made once per distinct key and TU. */
+static const char *intern_key(hs_walk *x, const char *key)
+{
+    const char *k = hs_strmap_key(x->key_strings, key);
+    if (!k) {
+        hs_strmap_put(x->key_strings, key, NULL);
+        k = hs_strmap_key(x->key_strings, key);
+    }
+    return k;
+}
+
+/* A call's own key ("r:hash") is remembered apart from its hs_expr_key (none). */
+#define HS_CALL_KEY_KIND (-(int)CXCursor_CallExpr)
+
+static const char *expr_key(hs_walk *x, CXCursor c);
+
+/* hs_expr_key's key, made: a new string, or NULL. */
+static char *make_expr_key(hs_walk *x, CXCursor c)
 {
     c = hs_strip_expr(c);
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
         hs_cursor_list kids;
         hs_children(c, &kids);
-        char *r = kids.len == 1 ? hs_expr_key(x, kids.items[0]) : NULL;
+        const char *r = kids.len == 1 ? expr_key(x, kids.items[0]) : NULL;
         hs_cursor_list_free(&kids);
-        return r;
+        return r ? hs_xstrdup(r) : NULL;
     }
     if (k == CXCursor_DeclRefExpr) {
         CXCursor ref = clang_getCursorReferenced(c);
@@ -812,34 +1099,108 @@ char *hs_expr_key(hs_walk *x, CXCursor c)
     return NULL;
 }
 
-static void set_add(json_t *set, const char *key)
+/* hs_expr_key's key as the walk's string, made once per expression node and TU. */
+static const char *expr_key(hs_walk *x, CXCursor c)
 {
-    json_object_set_new(set, key, json_true());
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    bool memo = clang_isExpression(kind);
+    void *known = NULL;
+    if (memo && hs_ptrmap_find(x->node_keys, c.data[1], (int)kind, &known))
+        return known;
+    char *made = make_expr_key(x, c);
+    const char *key = made ? intern_key(x, made) : NULL;
+    free(made);
+    if (memo)
+        hs_ptrmap_put(x->node_keys, c.data[1], (int)kind, (void *)key);
+    return key;
 }
+
+char *hs_expr_key(hs_walk *x, CXCursor c)
+{
+    const char *key = expr_key(x, c);
+    return key ? hs_xstrdup(key) : NULL;
+}
+
+static void key_set_add(hs_key_set *set, const char *key)
+{
+    if (set->len == set->cap) {
+        set->cap = set->cap ? 2 * set->cap : 8;
+        set->keys = hs_xrealloc(set->keys, set->cap * sizeof *set->keys);
+    }
+    set->keys[set->len++] = key;
+}
+
+bool hs_key_set_has(const hs_key_set *set, const char *key)
+{
+    for (unsigned i = 0; i < set->len; i++)
+        if (strcmp(set->keys[i], key) == 0)
+            return true;
+    return false;
+}
+
+bool hs_key_set_meets(const hs_key_set *set, const hs_strmap *keys)
+{
+    for (unsigned i = 0; i < set->len; i++)
+        if (hs_strmap_has(keys, set->keys[i]))
+            return true;
+    return false;
+}
+
+void hs_key_set_free(hs_key_set *set)
+{
+    free(set->keys);
+    memset(set, 0, sizeof *set);
+}
+
+/* The key cursor `c` itself adds to a key set: a name's, or a call's ("r:hash"). */
+static void collect_own_key(hs_walk *x, CXCursor c, hs_key_set *set)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    const char *key = NULL;
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+        key = expr_key(x, c);
+    } else if (k == CXCursor_CallExpr) {
+        void *known = NULL;
+        if (hs_ptrmap_find(x->node_keys, c.data[1], HS_CALL_KEY_KIND, &known)) {
+            key = known;
+        } else {
+            char made[32];
+            snprintf(made, sizeof made, "r:%u", clang_hashCursor(c));
+            key = intern_key(x, made);
+            hs_ptrmap_put(x->node_keys, c.data[1], HS_CALL_KEY_KIND, (void *)key);
+        }
+    }
+    if (key)
+        key_set_add(set, key);
+}
+
+typedef struct {
+    hs_walk *x;
+    hs_key_set *set;
+} collect_args;
 
 static enum CXChildVisitResult collect_keys_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    void **args = data;
-    hs_collect_keys(args[0], c, args[1]);
+    collect_args *a = data;
+    hs_collect_keys(a->x, c, a->set);
     return CXChildVisit_Continue;
 }
 
-void hs_collect_keys(hs_walk *x, CXCursor c, json_t *set)
+/* In preorder: the cursor's own key, then its children's, each a visit of its own. In a body
+ * being walked, the children come from its list. */
+void hs_collect_keys(hs_walk *x, CXCursor c, hs_key_set *set)
 {
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
-        char *key = hs_expr_key(x, c);
-        if (key)
-            set_add(set, key);
-        free(key);
-    } else if (k == CXCursor_CallExpr) {
-        char key[32];
-        snprintf(key, sizeof key, "r:%u", clang_hashCursor(c));
-        set_add(set, key);
+    collect_own_key(x, c, set);
+    unsigned n = 0;
+    const CXCursor *listed = body_children(c, &n);
+    if (listed) {
+        for (unsigned i = 0; i < n; i++)
+            hs_collect_keys(x, listed[i], set);
+        return;
     }
-    void *args[2] = {x, set};
-    clang_visitChildren(c, collect_keys_visitor, args);
+    collect_args a = {x, set};
+    clang_visitChildren(c, collect_keys_visitor, &a);
 }
 
 int hs_site_ordinal(hs_walk *x, const char *kind, const char *file, unsigned offset)
@@ -872,9 +1233,23 @@ char *hs_loop_path(const hs_walk *x)
 json_t *hs_branch_path(const hs_walk *x)
 {
     json_t *arr = json_array();
-    for (int i = 0; i < x->nbranches; i++)
-        json_array_append(arr, x->branches[i]); /* shared: exits are patched later */
+    for (int i = 0; i < x->nbranches; i++) {
+        const hs_branch *b = &x->branches[i];
+        json_t *entry = json_array();
+        json_array_append_new(entry, json_integer(b->node_start));
+        json_array_append_new(entry, json_integer(b->node_end));
+        json_array_append_new(entry, json_integer(b->arm));
+        json_array_append_new(entry, json_integer(b->exit_until));
+        json_array_append_new(entry, json_boolean(b->sampled));
+        json_array_append_new(arr, entry);
+    }
     return arr;
+}
+
+bool hs_json_set_string(json_t *obj, const char *key, const char *s)
+{
+    json_t *v = s ? json_string(s) : NULL;
+    return v && json_object_set_new(obj, key, v) == 0;
 }
 
 /* ---- what collectors may read of the walk's context ------------------------------- */
@@ -932,9 +1307,9 @@ unsigned hs_walk_branch_count(const hs_walk *x)
     return (unsigned)x->nbranches;
 }
 
-json_t *hs_walk_branch(const hs_walk *x, unsigned i)
+const hs_branch *hs_walk_branch(const hs_walk *x, unsigned i)
 {
-    return i < (unsigned)x->nbranches ? x->branches[i] : NULL;
+    return i < (unsigned)x->nbranches ? &x->branches[i] : NULL;
 }
 
 bool hs_walk_on_error_path(const hs_walk *x)
@@ -957,8 +1332,12 @@ json_t *hs_walk_guards_json(const hs_walk *x)
     if (x->nguards == 0)
         return NULL;
     json_t *arr = json_array();
-    for (int i = 0; i < x->nguards; i++)
-        json_array_append_new(arr, json_pack("[ib]", (json_int_t)x->guards[i].param, x->guards[i].nonzero));
+    for (int i = 0; i < x->nguards; i++) {
+        json_t *g = json_array();
+        json_array_append_new(g, json_integer(x->guards[i].param));
+        json_array_append_new(g, json_boolean(x->guards[i].nonzero));
+        json_array_append_new(arr, g);
+    }
     return arr;
 }
 
@@ -996,7 +1375,10 @@ static void add_edge_context(hs_walk *x, json_t *edge, CXCursor call)
             continue;
         if (!consts)
             consts = json_array();
-        json_array_append_new(consts, json_pack("[II]", (json_int_t)i, (json_int_t)v));
+        json_t *pair = json_array();
+        json_array_append_new(pair, json_integer(i));
+        json_array_append_new(pair, json_integer(v));
+        json_array_append_new(consts, pair);
     }
     if (consts)
         json_object_set_new(edge, "const_args", consts);
@@ -1042,6 +1424,11 @@ unsigned hs_walk_block_end(const hs_walk *x)
     return x->block_end;
 }
 
+const hs_cursor_list *hs_walk_children(const hs_walk *x)
+{
+    return x->kids;
+}
+
 enum CXCursorKind hs_walk_parent_kind(const hs_walk *x)
 {
     return x->walk_parent_kind;
@@ -1060,53 +1447,56 @@ CXCursor hs_walk_sink_value(const hs_walk *x)
 /* Does expression `c` read one of the names in `keys` (hs_collect_keys' keys)? */
 static bool reads_any(hs_walk *x, CXCursor c, const hs_strmap *keys)
 {
-    json_t *set = json_object();
-    hs_collect_keys(x, c, set);
-    bool hit = false;
-    const char *key;
-    json_t *v;
-    json_object_foreach(set, key, v) {
-        if (hs_strmap_has(keys, key)) {
-            hit = true;
-            break;
-        }
-    }
-    json_decref(set);
+    hs_key_set set = {0};
+    hs_collect_keys(x, c, &set);
+    bool hit = hs_key_set_meets(&set, keys);
+    hs_key_set_free(&set);
     return hit;
 }
 
-/* The field a member expression names, as its USR (`t->wake_date` -> wake_date), or NULL. */
-static char *member_field_usr(CXCursor c)
+/* The field a member expression names (`t->wake_date` -> wake_date), or a null cursor. */
+static CXCursor member_field(CXCursor c)
 {
     c = hs_strip_expr(c);
     if (clang_getCursorKind(c) != CXCursor_MemberRefExpr)
-        return NULL;
+        return clang_getNullCursor();
     CXCursor field = clang_getCursorReferenced(c);
-    return clang_getCursorKind(field) == CXCursor_FieldDecl ? hs_cursor_usr(field) : NULL;
+    return clang_getCursorKind(field) == CXCursor_FieldDecl ? field : clang_getNullCursor();
 }
 
 char *hs_walk_sink_field(const hs_walk *x)
 {
-    return x->has_sink && !x->sink_is_decl ? member_field_usr(x->sink) : NULL;
+    if (!x->has_sink || x->sink_is_decl)
+        return NULL;
+    CXCursor field = member_field(x->sink);
+    return clang_Cursor_isNull(field) ? NULL : hs_cursor_usr(field);
 }
 
 json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys)
 {
     json_t *fields = NULL;
+    const hs_vec *combinations = hs_walk_combinations(x);
     for (size_t i = 0; i < x->fn->pending_combiners.len; i++) {
         hs_pending *p = x->fn->pending_combiners.items[i];
         if (p->sum || p->n != 2)
             continue;
+        /* Asked once for each reading and value call of the function: made once. */
+        if (!p->fields_made) {
+            p->fields_made = true;
+            for (unsigned side = 0; side < 2; side++) {
+                CXCursor field = member_field(p->cursors[side]);
+                p->fields[side] = clang_Cursor_isNull(field) ? NULL : hs_cursor_usr_cached(x, field);
+            }
+        }
+        /* The combination's key sets are those of p's operands. */
+        const hs_combination *operands = combinations->items[i];
         for (unsigned side = 0; side < 2; side++) {
-            char *field = member_field_usr(p->cursors[1 - side]);
-            if (!field)
-                continue;
-            if (reads_any(x, p->cursors[side], keys)) {
+            const char *field = p->fields[1 - side];
+            if (field && hs_key_set_meets(&operands->sets[side], keys)) {
                 if (!fields)
                     fields = json_array();
                 json_array_append_new(fields, json_string(field));
             }
-            free(field);
         }
     }
     return fields;
@@ -1198,6 +1588,9 @@ static enum CXChildVisitResult attr_visitor(CXCursor c, CXCursor parent, CXClien
     return CXChildVisit_Continue;
 }
 
+/* In hs_walk.temperatures, apart from the cursor kinds of declarations. */
+#define HS_TYPE_NORETURN_TAG (-1)
+
 /*
  * Bit 1: hot, bit 2: cold, bit 4: never returns. GNU noreturn lives on the function
  * type rather than as an attribute cursor, so the type's spelling is checked too.
@@ -1206,9 +1599,8 @@ static int function_temperature(hs_walk *x, CXCursor fn)
 {
     /* Asked for every call's callee (does it return?): the type's spelling and the
      * attributes' text are read once per declaration. */
-    char key[48];
-    decl_key(fn, key, sizeof key);
-    uintptr_t cached = (uintptr_t)hs_strmap_get(x->temperatures, key);
+    int kind = (int)clang_getCursorKind(fn);
+    uintptr_t cached = (uintptr_t)hs_ptrmap_get(x->temperatures, fn.data[0], kind);
     if (cached)
         return (int)(cached - 1);
     int flags = 0;
@@ -1217,11 +1609,19 @@ static int function_temperature(hs_walk *x, CXCursor fn)
      * visiting its children (a definition's parameters and body) finds nothing. */
     if (clang_Cursor_hasAttrs(fn))
         clang_visitChildren(fn, attr_visitor, args);
-    CXString type = clang_getTypeSpelling(clang_getCursorType(fn));
-    if (strstr(clang_getCString(type), "__attribute__((noreturn))"))
+    /* Spelling a function type costs thousands of instructions, and most declarations share
+     * their type with others (types are unique in a TU: the same type, the same data[0]). */
+    CXType ftype = clang_getCursorType(fn);
+    uintptr_t noreturn = (uintptr_t)hs_ptrmap_get(x->temperatures, ftype.data[0], HS_TYPE_NORETURN_TAG);
+    if (!noreturn) {
+        CXString type = clang_getTypeSpelling(ftype);
+        noreturn = strstr(clang_getCString(type), "__attribute__((noreturn))") ? 2 : 1;
+        clang_disposeString(type);
+        hs_ptrmap_put(x->temperatures, ftype.data[0], HS_TYPE_NORETURN_TAG, (void *)noreturn);
+    }
+    if (noreturn == 2)
         flags |= 4;
-    clang_disposeString(type);
-    hs_strmap_put(x->temperatures, key, (void *)(uintptr_t)(flags + 1));
+    hs_ptrmap_put(x->temperatures, fn.data[0], kind, (void *)(uintptr_t)(flags + 1));
     return flags;
 }
 
@@ -1229,16 +1629,15 @@ static int function_temperature(hs_walk *x, CXCursor fn)
 
 static void walk(hs_walk *x, CXCursor c);
 
-static void walk_children(hs_walk *x, CXCursor c)
+/* Walks `kids`, the children of `c` (walk() lists each cursor's children once, for the
+ * hooks and the handlers below). */
+static void walk_children(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
     enum CXCursorKind saved = x->parent_kind;
     x->parent_kind = clang_getCursorKind(c);
-    for (unsigned i = 0; i < kids.len; i++)
-        walk(x, kids.items[i]);
+    for (unsigned i = 0; i < kids->len; i++)
+        walk(x, kids->items[i]);
     x->parent_kind = saved;
-    hs_cursor_list_free(&kids);
 }
 
 static unsigned offset_of(CXSourceLocation loc)
@@ -1396,12 +1795,10 @@ static void walk_arm_when(hs_walk *x, CXCursor node, unsigned arm_index, CXCurso
     if (x->nbranches >= HS_MAX_NEST) {
         walk(x, arm);
     } else {
-        json_t *entry = json_pack("[iiiib]", (json_int_t)start_offset(node), (json_int_t)end_offset(node),
-                                  (json_int_t)arm_index, (json_int_t)exit, sampled);
-        x->branches[x->nbranches++] = entry;
+        x->branches[x->nbranches++] =
+            (hs_branch){start_offset(node), end_offset(node), arm_index, (int)exit, sampled};
         walk(x, arm);
         x->nbranches--;
-        json_decref(entry);
     }
     x->rare = saved_rare;
     x->nguards = saved_guards;
@@ -1509,12 +1906,12 @@ static void note_tested(hs_walk *x, CXCursor cond, bool wait)
 static enum CXChildVisitResult version_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    void **args = data;
+    collect_args *a = data;
     if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
         if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE || op == CXBinaryOperator_And ||
             op == CXBinaryOperator_Rem) {
-            hs_collect_keys(args[0], c, args[1]);
+            hs_collect_keys(a->x, c, a->set);
             return CXChildVisit_Continue;
         }
     }
@@ -1530,19 +1927,17 @@ const hs_vec *hs_walk_combinations(hs_walk *x)
         fn->combiners_made = true;
         for (size_t i = 0; i < fn->pending_combiners.len; i++) {
             hs_pending *p = fn->pending_combiners.items[i];
-            json_t *sets = json_array();
+            hs_combination *c = hs_xcalloc(1, sizeof *c);
+            c->n = p->n;
+            c->sets = hs_xcalloc(p->n ? p->n : 1, sizeof *c->sets);
             for (unsigned k = 0; k < p->n; k++) {
-                json_t *set = json_object();
-                hs_collect_keys(x, p->cursors[k], set);
+                hs_collect_keys(x, p->cursors[k], &c->sets[k]);
                 /* A value kept in static storage (a previous reading: a rate limit, a
                  * per-second cache) is marked so collectors can tell. */
-                if (hs_condition_static_storage(p->cursors[k]))
-                    json_object_set_new(set, HS_STATIC_STORAGE_KEY, json_true());
-                if (p->sum)
-                    json_object_set_new(set, HS_SUM_KEY, json_true());
-                json_array_append_new(sets, set);
+                c->sets[k].static_storage = hs_condition_static_storage(p->cursors[k]);
+                c->sets[k].sum = p->sum;
             }
-            hs_vec_push(&fn->combiners, sets);
+            hs_vec_push(&fn->combiners, c);
         }
     }
     return &fn->combiners;
@@ -1555,10 +1950,12 @@ const hs_vec *hs_walk_writes(hs_walk *x)
         fn->writes_made = true;
         for (size_t i = 0; i < fn->pending_writes.len; i++) {
             hs_pending *p = fn->pending_writes.items[i];
-            char *key = hs_expr_key(x, p->cursors[0]);
-            if (key)
-                hs_vec_push(&fn->writes, json_pack("[si]", key, (json_int_t)p->offset));
-            free(key);
+            const char *key = expr_key(x, p->cursors[0]);
+            if (key) {
+                hs_write *w = hs_xcalloc(1, sizeof *w);
+                *w = (hs_write){key, p->offset};
+                hs_vec_push(&fn->writes, w);
+            }
         }
     }
     return &fn->writes;
@@ -1571,33 +1968,37 @@ static void make_tests(hs_walk *x)
     if (fn->tests_made)
         return;
     fn->tests_made = true;
+    /* The keys are the walk's strings, alive for the TU: the maps borrow them. */
+    fn->tested_keys = hs_strmap_create_borrowing();
+    fn->version_keys = hs_strmap_create_borrowing();
+    hs_key_set set = {0}, versions = {0};
     for (size_t i = 0; i < fn->pending_tests.len; i++) {
         hs_pending *p = fn->pending_tests.items[i];
-        json_t *set = json_object();
-        hs_collect_keys(x, p->cursors[0], set);
-        const char *key;
-        json_t *v;
-        json_object_foreach(set, key, v) {
-            if (p->wait || !json_object_get(fn->tested_keys, key))
-                json_object_set_new(fn->tested_keys, key, json_boolean(p->wait));
-        }
-        json_decref(set);
-        void *args[2] = {x, fn->version_keys};
-        version_visitor(p->cursors[0], clang_getNullCursor(), args);
-        clang_visitChildren(p->cursors[0], version_visitor, args);
+        set.len = 0;
+        hs_collect_keys(x, p->cursors[0], &set);
+        for (unsigned k = 0; k < set.len; k++)
+            if (p->wait || !hs_strmap_has(fn->tested_keys, set.keys[k]))
+                hs_strmap_put(fn->tested_keys, set.keys[k], (void *)(uintptr_t)(p->wait ? 2 : 1));
+        collect_args args = {x, &versions};
+        version_visitor(p->cursors[0], clang_getNullCursor(), &args);
+        clang_visitChildren(p->cursors[0], version_visitor, &args);
     }
+    for (unsigned k = 0; k < versions.len; k++)
+        hs_strmap_put(fn->version_keys, versions.keys[k], (void *)1);
+    hs_key_set_free(&set);
+    hs_key_set_free(&versions);
 }
 
-json_t *hs_walk_tested_keys(hs_walk *x)
+int hs_walk_tested(hs_walk *x, const char *key)
 {
     make_tests(x);
-    return x->fn->tested_keys;
+    return (int)(uintptr_t)hs_strmap_get(x->fn->tested_keys, key) - 1;
 }
 
-json_t *hs_walk_version_keys(hs_walk *x)
+bool hs_walk_version_key(hs_walk *x, const char *key)
 {
     make_tests(x);
-    return x->fn->version_keys;
+    return hs_strmap_has(x->fn->version_keys, key);
 }
 
 char *hs_sink_key(hs_walk *x)
@@ -1634,6 +2035,10 @@ static bool range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *
     clang_getExpansionLocation(b, &fb, NULL, NULL, &ob);
     if (!fa || fa != fb)
         return false;
+    if (!file_entry(x, fa)->has_start) {
+        note_file_start(x, a);
+        note_file_start(x, b);
+    }
     a = hs_walk_location_at(x, fa, oa);
     b = hs_walk_location_at(x, fb, ob);
     CXToken *toks = NULL;
@@ -1649,14 +2054,12 @@ static bool range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *
     return found;
 }
 
-static void walk_if(hs_walk *x, CXCursor c)
+static void walk_if(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
+    hs_cursor_list kids = *list;
     if (kids.len < 2) {
         for (unsigned i = 0; i < kids.len; i++)
             walk(x, kids.items[i]);
-        hs_cursor_list_free(&kids);
         return;
     }
     unsigned n = kids.len;
@@ -1679,17 +2082,14 @@ static void walk_if(hs_walk *x, CXCursor c)
     x->condition--;
     bool sampled = then_index > 0 && is_sampling_condition(kids.items[then_index - 1]);
     CXCursor cond = then_index > 0 ? kids.items[then_index - 1] : clang_getNullCursor();
-    walk_arm_when(x, c, 0, kids.items[then_index], exit_until(x, kids.items[then_index]), sampled, cond,
-                  true);
+    walk_arm_when(x, c, 0, kids.items[then_index], then_exit, sampled, cond, true);
     if (has_else) /* the else of `if (i % 1024 == 0)` runs on most iterations */
-        walk_arm_when(x, c, 1, kids.items[n - 1], exit_until(x, kids.items[n - 1]), false, cond, false);
-    hs_cursor_list_free(&kids);
+        walk_arm_when(x, c, 1, kids.items[n - 1], else_exit, false, cond, false);
 }
 
-static void walk_conditional(hs_walk *x, CXCursor c)
+static void walk_conditional(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
+    hs_cursor_list kids = *list;
     if (kids.len == 3) {
         x->condition++;
         note_tested(x, kids.items[0], false);
@@ -1701,7 +2101,6 @@ static void walk_conditional(hs_walk *x, CXCursor c)
         for (unsigned i = 0; i < kids.len; i++)
             walk(x, kids.items[i]);
     }
-    hs_cursor_list_free(&kids);
 }
 
 static bool is_case_label(CXCursor c)
@@ -1710,14 +2109,11 @@ static bool is_case_label(CXCursor c)
     return k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt;
 }
 
-static void walk_switch(hs_walk *x, CXCursor c)
+static void walk_switch(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
-    if (kids.len == 0) {
-        hs_cursor_list_free(&kids);
+    hs_cursor_list kids = *list;
+    if (kids.len == 0)
         return;
-    }
     x->condition++;
     for (unsigned i = 0; i + 1 < kids.len; i++)
         walk(x, kids.items[i]);
@@ -1754,7 +2150,6 @@ static void walk_switch(hs_walk *x, CXCursor c)
     }
     if (pushed)
         x->nscopes--;
-    hs_cursor_list_free(&kids);
 }
 
 /* Offsets of a for statement's two header semicolons (at parenthesis depth 1). */
@@ -1791,11 +2186,10 @@ static bool condition_is_false(CXCursor cond)
     return is_false;
 }
 
-static void walk_loop(hs_walk *x, CXCursor c)
+static void walk_loop(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    hs_cursor_list kids;
-    hs_children(c, &kids);
+    hs_cursor_list kids = *list;
     CXCursor *cond = k == CXCursor_DoStmt && kids.len == 2      ? &kids.items[1]
                      : k == CXCursor_WhileStmt && kids.len >= 2 ? &kids.items[kids.len - 2]
                                                                 : NULL;
@@ -1805,7 +2199,6 @@ static void walk_loop(hs_walk *x, CXCursor c)
             walk(x, kids.items[i]);
         if (pushed)
             x->nscopes--;
-        hs_cursor_list_free(&kids);
         return;
     }
     /*
@@ -1841,7 +2234,6 @@ static void walk_loop(hs_walk *x, CXCursor c)
     }
     if (pushed)
         x->nscopes--;
-    hs_cursor_list_free(&kids);
 }
 
 static bool is_function_kind(enum CXCursorKind k)
@@ -2015,22 +2407,20 @@ static void record_stores_in(hs_walk *x, const char *slot, CXType t, CXCursor va
     hs_cursor_list_free(&kids);
 }
 
-/* A variable's (or field's default) initializer: stores into it and its fields. */
-static void record_decl_stores(hs_walk *x, CXCursor decl)
+/* A variable's (or field's default) initializer, among `kids` (the declaration's children):
+ * stores into it and its fields. */
+static void record_decl_stores(hs_walk *x, CXCursor decl, const hs_cursor_list *kids)
 {
-    hs_cursor_list kids;
-    hs_children(decl, &kids);
-    for (unsigned i = 0; i < kids.len; i++) {
-        if (!clang_isExpression(clang_getCursorKind(kids.items[i])))
+    for (unsigned i = 0; i < kids->len; i++) {
+        if (!clang_isExpression(clang_getCursorKind(kids->items[i])))
             continue;
         /* Most declarations have no initializer: only those pay for the USR. */
         const char *slot = clang_getCursorKind(decl) == CXCursor_FieldDecl ||
                                    clang_Cursor_hasVarDeclGlobalStorage(decl) == 1
                                ? hs_cursor_usr_cached(x, decl)
                                : NULL;
-        record_stores_in(x, slot, clang_getCursorType(decl), kids.items[i], 0);
+        record_stores_in(x, slot, clang_getCursorType(decl), kids->items[i], 0);
     }
-    hs_cursor_list_free(&kids);
 }
 
 /* The methods a method overrides, each once per TU. */
@@ -2095,7 +2485,7 @@ CXCursor hs_first_child(CXCursor c)
     return r;
 }
 
-static void walk_call(hs_walk *x, CXCursor c)
+static void walk_call(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
 {
     CXCursor callee = clang_getCursorReferenced(c);
     bool names_function = !clang_Cursor_isNull(callee) && is_function_kind(clang_getCursorKind(callee));
@@ -2105,33 +2495,44 @@ static void walk_call(hs_walk *x, CXCursor c)
         hs_pos pos;
         if (hs_cursor_pos(x, c, &pos, NULL)) {
             const char *usr = hs_cursor_usr_cached(x, callee);
-            json_t *edge = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:b, s:b}", "caller",
-                                     x->fn->usr, "callee", usr, "callee_name", qname, "file",
-                                     pos.file, "line", (json_int_t)pos.line, "column",
-                                     (json_int_t)pos.column, "in_loop", hs_in_loop(x),
-                                     "error_path", x->error_path > 0, "callee_noreturn",
-                                     hs_function_never_returns(x, callee));
-            /* A virtual call may reach any override: the merge adds those edges. */
-            if (!x->no_indirect && clang_getCursorKind(callee) == CXCursor_CXXMethod &&
-                clang_Cursor_isDynamicCall(c))
-                json_object_set_new(edge, "virtual", json_true());
-            add_edge_context(x, edge, c);
-            json_array_append_new(x->calls, edge);
+            json_t *edge = json_object();
+            if (hs_json_set_string(edge, "caller", x->fn->usr) && hs_json_set_string(edge, "callee", usr) &&
+                hs_json_set_string(edge, "callee_name", qname) && hs_json_set_string(edge, "file", pos.file)) {
+                json_object_set_new(edge, "line", json_integer(pos.line));
+                json_object_set_new(edge, "column", json_integer(pos.column));
+                json_object_set_new(edge, "in_loop", json_boolean(hs_in_loop(x)));
+                json_object_set_new(edge, "error_path", json_boolean(x->error_path > 0));
+                json_object_set_new(edge, "callee_noreturn", json_boolean(hs_function_never_returns(x, callee)));
+                /* A virtual call may reach any override: the merge adds those edges. */
+                if (!x->no_indirect && clang_getCursorKind(callee) == CXCursor_CXXMethod &&
+                    clang_Cursor_isDynamicCall(c))
+                    json_object_set_new(edge, "virtual", json_true());
+                add_edge_context(x, edge, c);
+                json_array_append_new(x->calls, edge);
+            } else {
+                json_decref(edge); /* what json_pack's "s" refused: a string that is not UTF-8 */
+            }
         }
     } else {
         /* A call through a pointer held in a variable, field or array element: recorded by
          * its slot (no "callee"); the merge adds an edge to each function stored there. */
-        CXCursor ce = hs_first_child(c); /* the callee expression */
+        CXCursor ce = kids->len ? kids->items[0] : clang_getNullCursor(); /* the callee expression */
         const char *slot = clang_Cursor_isNull(ce) || x->no_indirect ? NULL : slot_of(x, ce);
         hs_pos pos;
         if (slot && slot[0] && hs_cursor_pos(x, c, &pos, NULL)) {
             char *via = via_text(x, ce);
-            json_t *edge = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:b}", "caller", x->fn->usr,
-                                     "slot", slot, "via", via ? via : "", "file", pos.file, "line",
-                                     (json_int_t)pos.line, "column", (json_int_t)pos.column, "in_loop",
-                                     hs_in_loop(x), "error_path", x->error_path > 0);
-            add_edge_context(x, edge, c);
-            json_array_append_new(x->calls, edge);
+            json_t *edge = json_object();
+            if (hs_json_set_string(edge, "caller", x->fn->usr) && hs_json_set_string(edge, "slot", slot) &&
+                hs_json_set_string(edge, "via", via ? via : "") && hs_json_set_string(edge, "file", pos.file)) {
+                json_object_set_new(edge, "line", json_integer(pos.line));
+                json_object_set_new(edge, "column", json_integer(pos.column));
+                json_object_set_new(edge, "in_loop", json_boolean(hs_in_loop(x)));
+                json_object_set_new(edge, "error_path", json_boolean(x->error_path > 0));
+                add_edge_context(x, edge, c);
+                json_array_append_new(x->calls, edge);
+            } else {
+                json_decref(edge);
+            }
             free(via);
         }
     }
@@ -2153,7 +2554,7 @@ static void walk_call(hs_walk *x, CXCursor c)
             clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_AddrOf)
             record_write(x, a, start_offset(c));
     }
-    walk_children(x, c);
+    walk_children(x, c, kids);
 }
 
 static bool is_combining_operator(enum CXBinaryOperatorKind op)
@@ -2196,14 +2597,12 @@ static void walk_assigned_value(hs_walk *x, CXCursor target, bool is_decl, bool 
     x->sink_value = saved_value;
 }
 
-static void walk_binary(hs_walk *x, CXCursor c)
+static void walk_binary(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-    hs_cursor_list kids;
-    hs_children(c, &kids);
+    hs_cursor_list kids = *list;
     if (kids.len != 2) {
-        hs_cursor_list_free(&kids);
-        walk_children(x, c);
+        walk_children(x, c, list);
         return;
     }
     if (is_combining_operator(op))
@@ -2250,22 +2649,18 @@ static void walk_binary(hs_walk *x, CXCursor c)
         walk(x, kids.items[0]);
         walk(x, kids.items[1]);
     }
-    hs_cursor_list_free(&kids);
 }
 
-static void walk_var_decl(hs_walk *x, CXCursor c)
+static void walk_var_decl(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
 {
-    record_decl_stores(x, c);
-    hs_cursor_list kids;
-    hs_children(c, &kids);
-    for (unsigned i = 0; i < kids.len; i++) {
-        enum CXCursorKind k = clang_getCursorKind(kids.items[i]);
+    record_decl_stores(x, c, kids);
+    for (unsigned i = 0; i < kids->len; i++) {
+        enum CXCursorKind k = clang_getCursorKind(kids->items[i]);
         if (clang_isExpression(k))
-            walk_assigned_value(x, c, true, true, kids.items[i]);
+            walk_assigned_value(x, c, true, true, kids->items[i]);
         else
-            walk(x, kids.items[i]);
+            walk(x, kids->items[i]);
     }
-    hs_cursor_list_free(&kids);
 }
 
 /*
@@ -2299,25 +2694,29 @@ static bool transfers_control(CXCursor stmt)
 
 static bool is_abort_call(hs_walk *x, CXCursor c);
 
-/* A statement after which the next one is not reached by falling through. */
-static bool always_leaves(hs_walk *x, CXCursor stmt)
+/* A statement after which the next one is not reached by falling through; `aborts`: it is
+ * a call to an abort-like function (is_abort_call). */
+static bool always_leaves(CXCursor stmt, bool aborts)
 {
     enum CXCursorKind k = clang_getCursorKind(stmt);
     if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt ||
         k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt)
         return true;
     CXCursor e = hs_strip_expr(stmt);
-    return clang_getCursorKind(e) == CXCursor_CXXThrowExpr || is_abort_call(x, stmt);
+    return clang_getCursorKind(e) == CXCursor_CXXThrowExpr || aborts;
 }
 
-static void walk_sequence(hs_walk *x, CXCursor c)
+static void walk_sequence(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
+    hs_cursor_list kids = *list;
+    /* Whether each statement aborts, asked once: for the error path and for the segments. */
+    bool *aborts = hs_xcalloc(kids.len ? kids.len : 1, sizeof *aborts);
     unsigned abort_at = 0;
-    for (unsigned i = 1; i < kids.len; i++)
-        if (is_abort_call(x, kids.items[i]))
+    for (unsigned i = 1; i < kids.len; i++) {
+        aborts[i] = is_abort_call(x, kids.items[i]);
+        if (aborts[i])
             abort_at = i;
+    }
     /* Only what surely runs into the abort is its error path: nothing before a statement
      * that can return or jump away first. */
     unsigned error_from = 0;
@@ -2330,6 +2729,7 @@ static void walk_sequence(hs_walk *x, CXCursor c)
     x->parent_kind = clang_getCursorKind(c);
     bool is_block = clang_getCursorKind(c) == CXCursor_CompoundStmt;
     unsigned saved_stmt = x->stmt_start, saved_block = x->block_end;
+    unsigned block_start = is_block ? start_offset(c) : 0, block_end = is_block ? end_offset(c) : 0;
     /*
      * After a statement that always leaves (return, goto, break, continue, throw, abort)
      * the rest of the block is reached some other way (a label): a new segment, recorded
@@ -2340,34 +2740,29 @@ static void walk_sequence(hs_walk *x, CXCursor c)
     for (unsigned i = 0; i < kids.len; i++) {
         if (is_block) {
             x->stmt_start = start_offset(kids.items[i]);
-            x->block_end = end_offset(c);
+            x->block_end = block_end;
         }
         bool on_error_path = i >= error_from && i < abort_at;
         if (on_error_path)
             x->error_path++;
-        json_t *entry = NULL;
-        if (is_block && segment > 0 && x->nbranches < HS_MAX_NEST) {
-            entry = json_pack("[iiiib]", (json_int_t)start_offset(c), (json_int_t)end_offset(c),
-                              (json_int_t)segment, (json_int_t)-1, 0);
-            x->branches[x->nbranches++] = entry;
-        }
+        bool entry = is_block && segment > 0 && x->nbranches < HS_MAX_NEST;
+        if (entry)
+            x->branches[x->nbranches++] = (hs_branch){block_start, block_end, segment, -1, false};
         walk(x, kids.items[i]);
-        if (entry) {
+        if (entry)
             x->nbranches--;
-            json_decref(entry);
-        }
         if (on_error_path)
             x->error_path--;
-        if (is_block && always_leaves(x, kids.items[i]))
+        if (is_block && always_leaves(kids.items[i], i > 0 ? aborts[i] : is_abort_call(x, kids.items[i])))
             segment++;
     }
     x->stmt_start = saved_stmt;
     x->block_end = saved_block;
     x->parent_kind = saved;
-    hs_cursor_list_free(&kids);
+    free(aborts);
 }
 
-static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k);
+static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k, const hs_cursor_list *kids);
 
 static bool is_unevaluated(hs_walk *x, CXCursor c)
 {
@@ -2394,58 +2789,72 @@ static void walk(hs_walk *x, CXCursor c)
     enum CXCursorKind k = clang_getCursorKind(c);
     enum CXCursorKind saved = x->parent_kind;
     enum CXCursorKind saved_walk_parent = x->walk_parent_kind;
+    const hs_cursor_list *saved_kids = x->kids;
+    /* Listed once here for the hooks (hs_walk_children) and the handlers below; in a body's
+     * list, borrowed from it (the handlers only read it). */
+    hs_cursor_list kids;
+    unsigned n = 0;
+    const CXCursor *listed = body_children(c, &n);
+    if (listed)
+        kids = (hs_cursor_list){(CXCursor *)listed, n, n};
+    else
+        hs_children(c, &kids);
+    x->kids = &kids;
     x->walk_parent_kind = saved;
     hooks_cursor(x, c);
+    x->kids = saved_kids;
     if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
         x->parent_kind = k;
-    walk_node(x, c, k);
+    walk_node(x, c, k, &kids);
     x->parent_kind = saved;
     x->walk_parent_kind = saved_walk_parent;
+    if (!listed)
+        hs_cursor_list_free(&kids);
 }
 
-static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k)
+static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k, const hs_cursor_list *kids)
 {
     switch (k) {
     case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
     case CXCursor_DoStmt:
     case CXCursor_CXXForRangeStmt:
-        walk_loop(x, c);
+        walk_loop(x, c, kids);
         return;
     case CXCursor_IfStmt:
-        walk_if(x, c);
+        walk_if(x, c, kids);
         return;
     case CXCursor_SwitchStmt:
-        walk_switch(x, c);
+        walk_switch(x, c, kids);
         return;
     case CXCursor_ConditionalOperator:
-        walk_conditional(x, c);
+        walk_conditional(x, c, kids);
         return;
     case CXCursor_CallExpr:
-        walk_call(x, c);
+        walk_call(x, c, kids);
         return;
     case CXCursor_CompoundStmt:
-        walk_sequence(x, c);
+        walk_sequence(x, c, kids);
         return;
     case CXCursor_BinaryOperator:
         if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Comma) {
-            walk_sequence(x, c);
+            walk_sequence(x, c, kids);
             return;
         }
-        walk_binary(x, c);
+        walk_binary(x, c, kids);
         return;
     case CXCursor_CompoundAssignOperator:
-        walk_binary(x, c);
+        walk_binary(x, c, kids);
         return;
     case CXCursor_VarDecl:
-        walk_var_decl(x, c);
+        walk_var_decl(x, c, kids);
         return;
     case CXCursor_UnaryExpr:
         /* sizeof, alignof and the like do not evaluate their operand (glibc's assert()
          * repeats its expression inside sizeof). */
         if (is_unevaluated(x, c))
             return;
-        walk_children(x, c);
+        walk_children(x, c, kids);
         return;
     case CXCursor_LambdaExpr: {
         /* A lambda's body runs when it is called, not here: its own straight-line code. */
@@ -2453,12 +2862,12 @@ static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k)
         x->lambda = start_offset(c);
         /* Its loops and branches are its own: set the enclosing ones aside. */
         hs_scope scopes[HS_MAX_NEST];
-        json_t *branches[HS_MAX_NEST];
+        hs_branch branches[HS_MAX_NEST];
         int nscopes = x->nscopes, nbranches = x->nbranches;
         memcpy(scopes, x->scopes, sizeof scopes);
         memcpy(branches, x->branches, sizeof branches);
         x->nscopes = x->nbranches = 0;
-        walk_children(x, c);
+        walk_children(x, c, kids);
         memcpy(x->scopes, scopes, sizeof scopes);
         memcpy(x->branches, branches, sizeof branches);
         x->nscopes = nscopes;
@@ -2468,19 +2877,14 @@ static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k)
     }
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
-            op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec) {
-            hs_cursor_list kids;
-            hs_children(c, &kids);
-            if (kids.len == 1)
-                record_write(x, kids.items[0], start_offset(c));
-            hs_cursor_list_free(&kids);
-        }
-        walk_children(x, c);
+        if ((op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
+             op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec) && kids->len == 1)
+            record_write(x, kids->items[0], start_offset(c));
+        walk_children(x, c, kids);
         return;
     }
     default:
-        walk_children(x, c);
+        walk_children(x, c, kids);
         return;
     }
 }
@@ -2491,9 +2895,15 @@ static void emit_function(hs_walk *x, CXCursor c, int temperature, bool defined)
     if (!hs_cursor_pos(x, c, &pos, &end))
         return;
     const char *usr = hs_cursor_usr_cached(x, c);
-    json_t *f = json_pack("{s:s, s:s, s:b, s:b, s:b, s:b}", "usr", usr, "name",
-                          hs_qualified_name(x, c), "defined", defined, "hot", (temperature & 1) != 0,
-                          "cold", (temperature & 2) != 0, "noreturn", (temperature & 4) != 0);
+    json_t *f = json_object();
+    if (!hs_json_set_string(f, "usr", usr) || !hs_json_set_string(f, "name", hs_qualified_name(x, c))) {
+        json_decref(f);
+        return;
+    }
+    json_object_set_new(f, "defined", json_boolean(defined));
+    json_object_set_new(f, "hot", json_boolean((temperature & 1) != 0));
+    json_object_set_new(f, "cold", json_boolean((temperature & 2) != 0));
+    json_object_set_new(f, "noreturn", json_boolean((temperature & 4) != 0));
     hs_fact_set_position(f, &pos, NULL);
     json_array_append_new(x->functions, f);
 }
@@ -2510,14 +2920,19 @@ static void free_function(hs_walk_function *fn)
         }
         hs_vec_free(pending[k]);
     }
-    for (size_t i = 0; i < fn->combiners.len; i++)
-        json_decref(fn->combiners.items[i]);
+    for (size_t i = 0; i < fn->combiners.len; i++) {
+        hs_combination *c = fn->combiners.items[i];
+        for (unsigned k = 0; k < c->n; k++)
+            hs_key_set_free(&c->sets[k]);
+        free(c->sets);
+        free(c);
+    }
     hs_vec_free(&fn->combiners);
     for (size_t i = 0; i < fn->writes.len; i++)
-        json_decref(fn->writes.items[i]);
+        free(fn->writes.items[i]);
     hs_vec_free(&fn->writes);
-    json_decref(fn->tested_keys);
-    json_decref(fn->version_keys);
+    hs_strmap_delete(fn->tested_keys);
+    hs_strmap_delete(fn->version_keys);
     free(fn->usr);
     free(fn->name);
 }
@@ -2960,8 +3375,6 @@ static void extract_function(hs_walk *x, CXCursor c)
     fn.name = hs_xstrdup(hs_qualified_name(x, c));
     fn.cursor = c;
     fn.body_end = end_offset(c);
-    fn.tested_keys = json_object();
-    fn.version_keys = json_object();
     x->fn = &fn;
     x->nscopes = 0;
     x->nbranches = 0;
@@ -2972,6 +3385,9 @@ static void extract_function(hs_walk *x, CXCursor c)
     x->condition = x->loop_condition = x->comparison = x->equality = x->masked = 0;
     x->lambda = 0;
     x->stmt_start = x->block_end = 0;
+    hs_body body;
+    if (body_list(&body, c))
+        current_body = &body;
     hooks_function_start(x);
 
     hs_cursor_list kids;
@@ -2985,6 +3401,10 @@ static void extract_function(hs_walk *x, CXCursor c)
     }
     hs_cursor_list_free(&kids);
     hooks_function_end(x);
+    if (current_body) {
+        current_body = NULL;
+        body_free(&body);
+    }
     x->fn = NULL;
     free_function(&fn);
 }
@@ -2993,22 +3413,30 @@ static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClient
 {
     (void)parent;
     hs_walk *x = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    bool scope = k == CXCursor_Namespace || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
+                 k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate || k == CXCursor_LinkageSpec ||
+                 k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnexposedDecl;
+    /* The kinds below are all the walk looks at: the others (the preprocessing record's
+     * macro expansions and inclusions, typedefs, enums) are passed without asking where. */
+    if (!scope && !is_function_kind(k) && k != CXCursor_VarDecl && k != CXCursor_FieldDecl)
+        return CXChildVisit_Continue;
     CXSourceLocation loc = clang_getCursorLocation(c);
     if (!hs_location_is_project(x, loc))
         return CXChildVisit_Continue;
-    enum CXCursorKind k = clang_getCursorKind(c);
     if (is_function_kind(k)) {
         extract_function(x, c);
         return CXChildVisit_Continue;
     }
-    if (k == CXCursor_Namespace || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
-        k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate || k == CXCursor_LinkageSpec ||
-        k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnexposedDecl)
+    if (scope)
         return CXChildVisit_Recurse;
     /* Declarations outside functions: globals and fields (the atomic and event collectors'). */
     if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) {
         hooks_declaration(x, c);
-        record_decl_stores(x, c);
+        hs_cursor_list kids;
+        hs_children(c, &kids);
+        record_decl_stores(x, c, &kids);
+        hs_cursor_list_free(&kids);
     }
     return CXChildVisit_Continue;
 }
@@ -3292,9 +3720,11 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     x.root = root;
     x.tu_file = in->file;
     x.directory = in->directory && in->directory[0] ? in->directory : NULL;
-    x.qualnames = hs_strmap_create();
-    x.usrs = hs_strmap_create();
-    x.temperatures = hs_strmap_create();
+    x.qualnames = hs_ptrmap_create();
+    x.key_strings = hs_strmap_create();
+    x.node_keys = hs_ptrmap_create();
+    x.usrs = hs_ptrmap_create();
+    x.temperatures = hs_ptrmap_create();
     x.fact_sites = hs_strmap_create();
     x.functions = json_array();
     x.calls = json_array();
@@ -3331,13 +3761,15 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     void *value;
     file_table_free(&x.files);
     free(x.fp_refs.slots);
-    for (size_t it = 0; hs_strmap_next(x.qualnames, &it, &key, &value);)
+    for (size_t it = 0; hs_ptrmap_next(x.qualnames, &it, &value);)
         free(value);
-    hs_strmap_delete(x.qualnames);
-    for (size_t it = 0; hs_strmap_next(x.usrs, &it, &key, &value);)
+    hs_ptrmap_delete(x.qualnames);
+    hs_strmap_delete(x.key_strings);
+    hs_ptrmap_delete(x.node_keys);
+    for (size_t it = 0; hs_ptrmap_next(x.usrs, &it, &value);)
         free(value);
-    hs_strmap_delete(x.usrs);
-    hs_strmap_delete(x.temperatures);
+    hs_ptrmap_delete(x.usrs);
+    hs_ptrmap_delete(x.temperatures);
     hs_strmap_delete(x.fact_sites);
     hs_strmap_delete(x.stores_seen);
     hs_inactive_code_delete(x.inactive);

@@ -30,6 +30,7 @@
 #include <xxhash.h>
 
 #include "hotscan/common.h"
+#include "hotscan/facts.h"
 #include "hotscan/strmap.h"
 
 #define CACHE_FORMAT 1
@@ -302,7 +303,7 @@ bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *ro
     char *id = identity(c, in, root);
     char check[17];
     identity_check(id, check);
-    char *text = json_dumps(facts, JSON_COMPACT);
+    char *text = hs_facts_dumps(facts); /* json_dumps(facts, JSON_COMPACT), faster */
     char digest[33] = "";
     if (text)
         hex128(XXH3_128bits(text, strlen(text)), digest);

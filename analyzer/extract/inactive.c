@@ -21,9 +21,38 @@
 
 #include "hotscan/common.h"
 
+/* An identifier's first place. The name is not copied: it points into the file's text,
+ * which libclang keeps for the TU's life (hs_walk_file_contents). */
+typedef struct {
+    const char *name;   /* NULL: an empty slot */
+    size_t len;
+    hs_pos at;
+} first_place;
+
+/* Open addressing over the identifiers' bytes, grown at half load: every identifier of every
+ * skipped range is looked up, most of them many times, with no allocation per lookup. */
 struct hs_inactive_code {
-    hs_strmap *first; /* identifier -> hs_pos* (the first place, in range order) */
+    first_place *slots;
+    size_t cap, len;    /* cap is a power of two */
 };
+
+static first_place *find(const hs_inactive_code *ic, const char *name, size_t len)
+{
+    size_t j = (size_t)hs_hash64(name, len, 0) & (ic->cap - 1);
+    while (ic->slots[j].name && (ic->slots[j].len != len || memcmp(ic->slots[j].name, name, len) != 0))
+        j = (j + 1) & (ic->cap - 1);
+    return &ic->slots[j];
+}
+
+static void grow(hs_inactive_code *ic)
+{
+    hs_inactive_code grown = {hs_xcalloc(2 * ic->cap, sizeof(first_place)), 2 * ic->cap, ic->len};
+    for (size_t i = 0; i < ic->cap; i++)
+        if (ic->slots[i].name)
+            *find(&grown, ic->slots[i].name, ic->slots[i].len) = ic->slots[i];
+    free(ic->slots);
+    *ic = grown;
+}
 
 static bool ident_start(char c)
 {
@@ -72,19 +101,15 @@ static void add_identifiers(hs_inactive_code *ic, const char *file, const char *
             size_t s = i;
             while (i < end && ident_char(text[i]))
                 i++;
-            char *name = hs_xstrndup(text + s, i - s);
-            if (!hs_strmap_has(ic->first, name)) {
-                hs_pos *at = hs_xcalloc(1, sizeof *at);
-                at->file = file;
-                at->line = line;
-                at->offset = (unsigned)s;
+            first_place *p = find(ic, text + s, i - s);
+            if (!p->name) {
                 size_t col = s;
                 while (col > 0 && text[col - 1] != '\n')
                     col--;
-                at->column = (unsigned)(s - col) + 1;
-                hs_strmap_put(ic->first, name, at);
+                *p = (first_place){text + s, i - s, {file, line, (unsigned)(s - col) + 1, (unsigned)s}};
+                if (2 * ++ic->len > ic->cap)
+                    grow(ic);
             }
-            free(name);
         } else {
             i++;
         }
@@ -94,7 +119,8 @@ static void add_identifiers(hs_inactive_code *ic, const char *file, const char *
 hs_inactive_code *hs_inactive_code_create(hs_walk *w, CXTranslationUnit tu)
 {
     hs_inactive_code *ic = hs_xcalloc(1, sizeof *ic);
-    ic->first = hs_strmap_create();
+    ic->cap = 1024;
+    ic->slots = hs_xcalloc(ic->cap, sizeof(first_place));
     CXSourceRangeList *ranges = clang_getAllSkippedRanges(tu);
     for (unsigned r = 0; ranges && r < ranges->count; r++) {
         CXSourceLocation b = clang_getRangeStart(ranges->ranges[r]);
@@ -123,20 +149,18 @@ hs_inactive_code *hs_inactive_code_create(hs_walk *w, CXTranslationUnit tu)
 
 bool hs_inactive_code_mentions(const hs_inactive_code *ic, const char *name, hs_pos *at)
 {
-    const hs_pos *p = ic && name ? hs_strmap_get(ic->first, name) : NULL;
-    if (p && at)
-        *at = *p;
-    return p != NULL;
+    const first_place *p = ic && name ? find(ic, name, strlen(name)) : NULL;
+    if (!p || !p->name)
+        return false;
+    if (at)
+        *at = p->at;
+    return true;
 }
 
 void hs_inactive_code_delete(hs_inactive_code *ic)
 {
     if (!ic)
         return;
-    const char *key;
-    void *value;
-    for (size_t it = 0; hs_strmap_next(ic->first, &it, &key, &value);)
-        free(value);
-    hs_strmap_delete(ic->first);
+    free(ic->slots);
     free(ic);
 }

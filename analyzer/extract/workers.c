@@ -301,7 +301,7 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
             /* A facts-cache hit: the result file is in place, and nothing was walked. */
         } else if (facts) {
             char *path = result_path(tmpdir, i, "json");
-            char *text = json_dumps(facts, JSON_COMPACT);
+            char *text = hs_facts_dumps(facts); /* json_dumps(facts, JSON_COMPACT), faster */
             write_err = text ? write_text_file(path, text) : ENOMEM;
             bool written = write_err == 0;
             free(text);

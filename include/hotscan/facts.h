@@ -82,6 +82,9 @@ json_t *hs_facts_load_file(const char *path, json_error_t *err);
 json_t *hs_facts_load_members(const char *path, const char *const *names, json_error_t *err);
 /* The faster reader alone: NULL where it leaves the bytes to jansson (for its tests). */
 json_t *hs_facts_loadb_fast(const char *buf, size_t n);
+/* json_dumps(doc, JSON_COMPACT), byte for byte, written without jansson's per-value
+ * bookkeeping (what a worker writes its facts with); NULL where json_dumps gives NULL. */
+char *hs_facts_dumps(json_t *doc);
 
 /* Reading typed values from a facts object. Absent keys read as NULL, 0 or false, the
  * values the extractor leaves out; a family reader is the only caller. */

@@ -62,8 +62,28 @@ bool hs_function_never_returns(hs_walk *x, CXCursor fn);
 char *hs_cursor_usr(CXCursor c);
 CXCursor hs_strip_expr(CXCursor c);      /* through parens, casts, implicit nodes */
 char *hs_expr_key(hs_walk *x, CXCursor c); /* "v:USR" or "m:text", or NULL */
-void hs_collect_keys(hs_walk *x, CXCursor c, json_t *set);
+/*
+ * A set of name keys ("v:USR", "m:text", "r:hash"). The strings are the walk's, made once per
+ * expression and TU and alive until the TU's walk ends; a key may be listed more than once.
+ */
+typedef struct {
+    const char **keys;
+    unsigned len, cap;
+    bool static_storage; /* (hs_walk_combinations) the operand is (a member of) a static-storage object */
+    bool sum;            /* (hs_walk_combinations) the operands are added (`now + timeout`), not compared */
+} hs_key_set;
+/* Adds the keys of the names expression `c` reads: itself and everything in it. */
+void hs_collect_keys(hs_walk *x, CXCursor c, hs_key_set *set);
+bool hs_key_set_has(const hs_key_set *set, const char *key);
+/* Whether the set holds one of the keys of `keys`. */
+bool hs_key_set_meets(const hs_key_set *set, const hs_strmap *keys);
+void hs_key_set_free(hs_key_set *set); /* and leaves it empty */
 void hs_fact_set_position(json_t *fact, const hs_pos *start, const hs_pos *end);
+/* obj[key] = the string `s`; false, obj unchanged, when `s` is NULL or not UTF-8 (where
+ * json_pack's "s" would fail the whole object: the caller drops it). Facts on the walk's hot
+ * paths are built with this and json_object_set_new: json_pack parses its format on every
+ * call, thousands of instructions for a call edge. */
+bool hs_json_set_string(json_t *obj, const char *key, const char *s);
 typedef struct {
     CXCursor *items;
     unsigned len, cap;
@@ -112,9 +132,16 @@ json_t *hs_branch_path(const hs_walk *x);   /* a new array of the enclosing bran
 /* Enclosing loops, outermost first (a lambda's body sees only its own). */
 unsigned hs_walk_loop_count(const hs_walk *x);
 unsigned hs_walk_loop_id(const hs_walk *x, unsigned i); /* the loop's start offset */
-/* Enclosing branch entries [node_start, node_end, arm, exit_until, sampled], outermost first. */
+/* Enclosing branch entries, outermost first; in the facts (hs_branch_path) each is
+ * [node_start, node_end, arm, exit_until, sampled]. */
+typedef struct {
+    unsigned node_start, node_end; /* the if, ?:, switch, && / || or block */
+    unsigned arm;                  /* which arm (a block's segment after a statement that leaves) */
+    int exit_until;                /* where control goes after the arm; 0 falls through, -1 a segment */
+    bool sampled;                  /* runs on some iterations only (`i % 1024 == 0`) */
+} hs_branch;
 unsigned hs_walk_branch_count(const hs_walk *x);
-json_t *hs_walk_branch(const hs_walk *x, unsigned i); /* borrowed */
+const hs_branch *hs_walk_branch(const hs_walk *x, unsigned i); /* borrowed */
 bool hs_walk_on_error_path(const hs_walk *x);   /* before an abort-like call */
 /* Inside an arm that runs rarely (an error check, unlikely(), a value over a threshold):
  * "error-check", "unlikely" or "threshold"; NULL otherwise. */
@@ -141,6 +168,9 @@ unsigned hs_walk_block_end(const hs_walk *x);       /* and the end of its block 
 /* The kind of the parent of the cursor a hook sees; parentheses and implicit nodes are
  * transparent (`x.fetch_add(1);` has a statement as its parent, `y = x++` an operator). */
 enum CXCursorKind hs_walk_parent_kind(const hs_walk *x);
+/* In the cursor hook: the children of the cursor it is given (what hs_children would list),
+ * listed once for the hooks and the walk. Borrowed, valid until the hook returns. */
+const hs_cursor_list *hs_walk_children(const hs_walk *x);
 /* While a value assigned to a name is walked: true, and the whole value (else null);
  * hs_sink_key() and hs_sink_text() name the receiving name. */
 bool hs_walk_has_sink(const hs_walk *x);
@@ -161,18 +191,22 @@ CXCursor hs_walk_sink_value(const hs_walk *x);
  * so a function no collector asks about never pays for USRs and tokenizing.
  */
 /* Values combined together (operands of - -= < > <= >= == != <=>, the arguments of a
- * non-variadic call with two or more): json_t* arrays of key sets (objects). */
+ * non-variadic call with two or more): hs_combination*, a key set for each operand. */
+typedef struct {
+    hs_key_set *sets;
+    unsigned n;
+} hs_combination;
 const hs_vec *hs_walk_combinations(hs_walk *x);
-/* In a set of hs_walk_combinations: the operand is (a member of) a static-storage object. */
-#define HS_STATIC_STORAGE_KEY "static:"
-/* In a set of hs_walk_combinations: the operands are added (`now + timeout`), not compared. */
-#define HS_SUM_KEY "sum:"
-/* Names written (assigned, ++/--, passed by address): json_t* [key, offset]. */
+/* Names written (assigned, ++/--, passed by address): hs_write*. */
+typedef struct {
+    const char *key;  /* the walk's string, as in hs_key_set */
+    unsigned offset;  /* where the write is */
+} hs_write;
 const hs_vec *hs_walk_writes(hs_walk *x);
-/* Names read in conditions -> true when the condition is a wait (a loop's). */
-json_t *hs_walk_tested_keys(hs_walk *x);
-/* Names a condition compares with == / != or masks with & / % (version checks). */
-json_t *hs_walk_version_keys(hs_walk *x);
+/* Whether name `key` is read in a condition: -1 no, 1 in a wait (a loop's condition), else 0. */
+int hs_walk_tested(hs_walk *x, const char *key);
+/* Whether a condition compares name `key` with == / != or masks it with & / % (a version check). */
+bool hs_walk_version_key(hs_walk *x, const char *key);
 
 /*
  * A rule family's collector: hooks the walk calls, each may be NULL. `state` is what

@@ -18,6 +18,8 @@
  * its state lives here, and it adds "atomics" to the facts.
  */
 #define _GNU_SOURCE
+#include "hotscan/keyset.h"
+#include "hotscan/ptrmap.h"
 #include "hotscan/walk.h"
 
 #include <ctype.h>
@@ -29,10 +31,11 @@
 typedef struct {
     hs_walk *walk;
     json_t *atomics;         /* the facts' "atomics" */
-    hs_strmap *consumed;     /* cursors an atomic operation already accounted for */
-    hs_strmap *type_classes; /* declaration -> what its type is to this collector */
+    hs_keyset *consumed;     /* cursors an atomic operation already accounted for (consume_key) */
+    hs_ptrmap *type_classes; /* declaration (its data[0]) -> what its type is to this collector */
     hs_strmap *plain_uses;   /* USR -> json summary of non-atomic uses of an integer */
     hs_strmap *wrapper_of;   /* qualified name -> 2 + index of the wrapper it calls, 1 for none */
+    const char **wrapper_names; /* each wrapper's "name", read out of the rule data once */
     hs_strmap *names;        /* USR of an atomic this TU declares or operates on -> json
                                 [name as spelled, qualified name]: asked of compiled-out code */
     size_t function_start;   /* the current function's facts in `atomics` start here */
@@ -307,12 +310,14 @@ static void object_path(CXCursor e, CXCursor decl, CXCursor *root, char **path)
     }
 }
 
-static void consume_key(CXCursor c, char *buf, size_t n)
+/* A cursor as the consumed set knows it: its hash, where it is expanded, its kind. */
+static void consume_key(CXCursor c, unsigned key[3])
 {
     unsigned off = 0;
     clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
-    (void)n; /* callers give 64 bytes: three numbers of at most 16 digits */
-    hs_hex_key(buf, (unsigned long long[]){clang_hashCursor(c), off, (unsigned)clang_getCursorKind(c)}, 3);
+    key[0] = clang_hashCursor(c);
+    key[1] = off;
+    key[2] = (unsigned)clang_getCursorKind(c);
 }
 
 /* Marks the DeclRef/MemberRef leaves of an object expression as accounted for. */
@@ -321,9 +326,9 @@ static enum CXChildVisitResult consume_visitor(CXCursor c, CXCursor parent, CXCl
     (void)parent;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_UnaryOperator) {
-        char key[64];
-        consume_key(c, key, sizeof key);
-        hs_strmap_put(data, key, (void *)1);
+        unsigned key[3];
+        consume_key(c, key);
+        hs_keyset_add(data, key, sizeof key);
     }
     return CXChildVisit_Recurse;
 }
@@ -336,9 +341,9 @@ static void consume(atomic_state *x, CXCursor object)
 
 static bool is_consumed(atomic_state *x, CXCursor c)
 {
-    char key[64];
-    consume_key(c, key, sizeof key);
-    return hs_strmap_has(x->consumed, key);
+    unsigned key[3];
+    consume_key(c, key);
+    return hs_keyset_has(x->consumed, key, sizeof key);
 }
 
 /* ---- memory orders ------------------------------------------------------------------ */
@@ -539,6 +544,19 @@ static json_t *spelled_call(atomic_state *x, CXCursor c)
                      (json_int_t)(end - offset), "text", text + offset, end - offset);
 }
 
+/* {"file", "line", "column"}, or NULL when the file's name is not UTF-8 (as json_pack). */
+static json_t *place_json(const char *file, unsigned line, unsigned column)
+{
+    json_t *place = json_object();
+    if (!hs_json_set_string(place, "file", file)) {
+        json_decref(place);
+        return NULL;
+    }
+    json_object_set_new(place, "line", json_integer(line));
+    json_object_set_new(place, "column", json_integer(column));
+    return place;
+}
+
 /* Notes an atomic's name under its identity `key`, so tu_end can ask whether compiled-out
  * code mentions it: the name `named` is spelled with, and `qualified` for the message. */
 static void remember_name(atomic_state *x, CXCursor named, const char *key, const char *qualified)
@@ -615,9 +633,7 @@ static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CX
     if (hs_location_is_project(x->walk, dloc)) {
         hs_pos p2;
         if (hs_cursor_pos(x->walk, root, &p2, NULL))
-            json_object_set_new(fact, "var_decl",
-                                json_pack("{s:s, s:i, s:i}", "file", p2.file, "line", (json_int_t)dpos.line,
-                                          "column", (json_int_t)dpos.column));
+            json_object_set_new(fact, "var_decl", place_json(p2.file, dpos.line, dpos.column));
     }
 }
 
@@ -717,8 +733,13 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
      * a macro's definition, where that definition spells it. */
     hs_span span;
     if (hs_written_span(x->walk, op_cursor, &span)) {
-        json_object_set_new(fact, "span", json_pack("{s:i, s:i, s:s}", "offset", (json_int_t)span.offset,
-                                                    "length", (json_int_t)span.length, "text", span.text));
+        json_t *spanned = json_object();
+        json_object_set_new(spanned, "offset", json_integer(span.offset));
+        json_object_set_new(spanned, "length", json_integer(span.length));
+        if (hs_json_set_string(spanned, "text", span.text))
+            json_object_set_new(fact, "span", spanned);
+        else
+            json_decref(spanned); /* text that is not UTF-8: no span, as with json_pack */
         if (span.macro_name) {
             json_object_set_new(fact, "macro_name", json_string(span.macro_name));
             json_t *spelled = spelled_call(x, op_cursor);
@@ -879,9 +900,14 @@ static json_t *wrapper_for(atomic_state *x, const char *qname)
     uintptr_t known = (uintptr_t)hs_strmap_get(x->wrapper_of, qname);
     if (known)
         return known == 1 ? NULL : wrappers->items[known - 2];
+    if (!x->wrapper_names) {
+        x->wrapper_names = hs_xcalloc(wrappers->len ? wrappers->len : 1, sizeof *x->wrapper_names);
+        for (size_t i = 0; i < wrappers->len; i++)
+            x->wrapper_names[i] = json_string_value(json_object_get(wrappers->items[i], "name"));
+    }
     size_t found = 1;
     for (size_t i = wrappers->len; i-- > 0;) {
-        const char *name = json_string_value(json_object_get(wrappers->items[i], "name"));
+        const char *name = x->wrapper_names[i];
         size_t n = strlen(name);
         if ((n && name[n - 1] == '*') ? strncmp(name, qname, n - 1) == 0 : strcmp(name, qname) == 0) {
             found = i + 2;
@@ -982,21 +1008,17 @@ static char *spelled_name(atomic_state *x, CXCursor c)
  * GNU __atomic_* family) are AtomicExpr nodes, unexposed in libclang. Their children are
  * [object, order, value...]; the operation is read from the spelled builtin name.
  */
-static bool on_atomic_expr(atomic_state *x, CXCursor c)
+static bool on_atomic_expr(atomic_state *x, CXCursor c, const hs_cursor_list *list)
 {
-    hs_cursor_list kids;
-    hs_children(c, &kids);
-    if (kids.len < 2) {
-        hs_cursor_list_free(&kids);
+    hs_cursor_list kids = *list; /* c's children, the walk's */
+    if (kids.len < 2)
         return false;
-    }
     char *name = spelled_name(x, c);
     bool is_builtin = name && (strncmp(name, "__c11_atomic_", 13) == 0 || strncmp(name, "__atomic_", 9) == 0 ||
                                strncmp(name, "atomic_", 7) == 0);
     if (!is_builtin || strstr(name, "thread_fence") || strstr(name, "signal_fence") ||
         strstr(name, "always_lock_free") || strstr(name, "is_lock_free")) {
         free(name);
-        hs_cursor_list_free(&kids);
         return false;
     }
     CXCursor object = kids.items[0];
@@ -1031,7 +1053,6 @@ static bool on_atomic_expr(atomic_state *x, CXCursor c)
         record(x, c, object, decl, &op);
     }
     free(name);
-    hs_cursor_list_free(&kids);
     return true;
 }
 
@@ -1064,33 +1085,50 @@ static bool type_is_integer(CXType t)
     return (k >= CXType_Bool && k <= CXType_Int128) || k == CXType_Enum;
 }
 
+/* The "var" set_identity gives an object that is no parameter: its root's USR, then its path. */
+static char *object_identity(atomic_state *x, CXCursor object_expr, CXCursor decl)
+{
+    CXCursor root;
+    char *path;
+    object_path(object_expr, decl, &root, &path);
+    const char *usr = hs_cursor_usr_cached(x->walk, root);
+    char *id = path ? hs_printf("%s%s", usr, path) : hs_xstrdup(usr);
+    free(path);
+    return id;
+}
+
 static void plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor decl, const char *what)
 {
     hs_pos pos;
     if (!hs_cursor_pos(x->walk, use, &pos, NULL))
         return;
-    /* Keyed by the object's identity (its path when it has one), as atomic facts are. */
-    json_t *id = json_object();
-    set_identity(x, id, object, decl);
-    const char *usr = json_string_value(json_object_get(id, "var"));
-    json_t *sum = hs_strmap_get(x->plain_uses, usr);
+    /* Keyed by the object's identity (its path when it has one), as atomic facts are. Only a
+     * variable's first use needs the rest of set_identity's answer (its first call also noted
+     * the name, remember_name). */
+    char *var = object_identity(x, object, decl);
+    json_t *sum = hs_strmap_get(x->plain_uses, var);
+    free(var);
     if (!sum) {
-        sum = json_pack("{s:s, s:O, s:s, s:s, s:s, s:{}}", "var", usr, "var_name", json_object_get(id, "var_name"),
-                        "op", "plain", "order", "n/a", "function", "", "plain");
-        if (json_object_get(id, "var_field"))
-            json_object_set(sum, "var_field", json_object_get(id, "var_field"));
-        hs_strmap_put(x->plain_uses, usr, sum);
+        json_t *id = json_object();
+        set_identity(x, id, object, decl);
+        const char *usr = json_string_value(json_object_get(id, "var"));
+        sum = hs_strmap_get(x->plain_uses, usr);
+        if (!sum) {
+            sum = json_pack("{s:s, s:O, s:s, s:s, s:s, s:{}}", "var", usr, "var_name", json_object_get(id, "var_name"),
+                            "op", "plain", "order", "n/a", "function", "", "plain");
+            if (json_object_get(id, "var_field"))
+                json_object_set(sum, "var_field", json_object_get(id, "var_field"));
+            hs_strmap_put(x->plain_uses, usr, sum);
+        }
+        json_decref(id);
     }
-    json_decref(id);
     json_t *counts = json_object_get(sum, "plain");
     json_t *n = json_object_get(counts, what);
     json_object_set_new(counts, what, json_integer(n ? json_integer_value(n) + 1 : 1));
     /* Where each kind of use first happens, for messages. */
     char *where_key = hs_printf("%s_at", what);
     if (!json_object_get(counts, where_key))
-        json_object_set_new(counts, where_key,
-                            json_pack("{s:s, s:i, s:i}", "file", pos.file, "line", (json_int_t)pos.line,
-                                      "column", (json_int_t)pos.column));
+        json_object_set_new(counts, where_key, place_json(pos.file, pos.line, pos.column));
     free(where_key);
 }
 
@@ -1111,9 +1149,7 @@ static bool type_contains_atomics(CXType t)
  */
 static char type_class(atomic_state *x, CXCursor decl)
 {
-    char key[48];
-    hs_hex_key(key, (unsigned long long[]){(uintptr_t)decl.data[0]}, 1);
-    void *v = hs_strmap_get(x->type_classes, key);
+    void *v = hs_ptrmap_get(x->type_classes, decl.data[0], 0);
     if (v)
         return (char)(intptr_t)v;
     CXType t = clang_getCursorType(decl);
@@ -1126,7 +1162,7 @@ static char type_class(atomic_state *x, CXCursor decl)
         cls = 'c';
     else if (type_is_integer(t) && hs_location_is_project(x->walk, clang_getCursorLocation(decl)))
         cls = 'i';
-    hs_strmap_put(x->type_classes, key, (void *)(intptr_t)cls);
+    hs_ptrmap_put(x->type_classes, decl.data[0], 0, (void *)(intptr_t)cls);
     return cls;
 }
 
@@ -1243,17 +1279,17 @@ static void atomics_function_end(void *state, hs_walk *w)
     for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
         json_t *fact = json_array_get(x->atomics, i);
         const char *sink = json_string_value(json_object_get(fact, "sink"));
-        json_t *tested = sink ? json_object_get(hs_walk_tested_keys(w), sink) : NULL;
+        int tested = sink ? hs_walk_tested(w, sink) : -1;
         const char *use = json_string_value(json_object_get(fact, "use"));
         /* Not for adds: `index = counter++ % size; if (index == 0) ...` is the ring
          * buffer the seed describes, a counter used as a value. */
         const char *op = json_string_value(json_object_get(fact, "op"));
         bool add = op && (strcmp(op, "fetch_add") == 0 || strcmp(op, "add_fetch") == 0);
-        if (tested && use && strcmp(use, "value") == 0 && !add) {
-            json_object_set_new(fact, "use", json_string(json_is_true(tested) ? "loop_condition" : "condition"));
+        if (tested >= 0 && use && strcmp(use, "value") == 0 && !add) {
+            json_object_set_new(fact, "use", json_string(tested == 1 ? "loop_condition" : "condition"));
             json_object_set_new(fact, "through_sink", json_true());
         }
-        if (sink && op && strcmp(op, "load") == 0 && json_object_get(hs_walk_version_keys(w), sink))
+        if (sink && op && strcmp(op, "load") == 0 && hs_walk_version_key(w, sink))
             json_object_set_new(fact, "use", json_string("version_check"));
     }
 }
@@ -1300,8 +1336,8 @@ static void *atomics_tu_start(hs_walk *w)
     atomic_state *x = hs_xcalloc(1, sizeof *x);
     x->walk = w;
     x->atomics = json_array();
-    x->consumed = hs_strmap_create();
-    x->type_classes = hs_strmap_create();
+    x->consumed = hs_keyset_create();
+    x->type_classes = hs_ptrmap_create();
     x->plain_uses = hs_strmap_create();
     x->wrapper_of = hs_strmap_create();
     x->names = hs_strmap_create();
@@ -1386,12 +1422,13 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
         json_array_append(x->atomics, sum);
     }
     json_object_set_new(facts, "atomics", x->atomics);
-    hs_strmap_delete(x->consumed);
-    hs_strmap_delete(x->type_classes);
+    hs_keyset_delete(x->consumed);
+    hs_ptrmap_delete(x->type_classes);
     for (size_t it = 0; hs_strmap_next(x->plain_uses, &it, &usr, &sum);)
         json_decref(sum);
     hs_strmap_delete(x->plain_uses);
     hs_strmap_delete(x->wrapper_of);
+    free(x->wrapper_names);
     for (size_t it = 0; hs_strmap_next(x->accessors, &it, &usr, &sum);)
         json_decref(sum);
     hs_strmap_delete(x->accessors);
@@ -1696,7 +1733,6 @@ static void on_c11_store(atomic_state *x, CXCursor c, CXCursor operand, CXCursor
 /* Each cursor of a function body: the operations it is, and plain uses of integers. */
 static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
 {
-    (void)w;
     atomic_state *x = state;
     enum CXCursorKind k = clang_getCursorKind(c);
     switch (k) {
@@ -1731,7 +1767,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
         note_subscript(x, c);
         return;
     case CXCursor_UnexposedExpr:
-        on_atomic_expr(x, c);
+        on_atomic_expr(x, c, hs_walk_children(w));
         return;
     case CXCursor_ReturnStmt: {
         hs_pos start, end;
@@ -1743,8 +1779,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
     }
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        hs_cursor_list kids;
-        hs_children(c, &kids);
+        const hs_cursor_list kids = *hs_walk_children(w);
         if (kids.len == 1) {
             if (op == CXUnaryOperator_PreInc)
                 on_c11_operator(x, c, kids.items[0], "add_fetch", "++", clang_getNullCursor());
@@ -1774,7 +1809,6 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
                 }
             }
         }
-        hs_cursor_list_free(&kids);
         return;
     }
     case CXCursor_CompoundAssignOperator:
@@ -1793,8 +1827,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
             op != CXBinaryOperator_SubAssign && op != CXBinaryOperator_AndAssign &&
             op != CXBinaryOperator_OrAssign && op != CXBinaryOperator_XorAssign)
             return;
-        hs_cursor_list kids;
-        hs_children(c, &kids);
+        const hs_cursor_list kids = *hs_walk_children(w);
         if (kids.len == 2 && !type_is_atomic(clang_getCursorType(kids.items[0]))) {
             bool constant = op == CXBinaryOperator_Assign && is_constant(kids.items[1]);
             on_plain_object(x, c, kids.items[0], constant ? "writes_constant" : "writes_computed");
@@ -1808,7 +1841,6 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
             else
                 on_c11_operator(x, c, kids.items[0], "bitwise", "op=", kids.items[1]);
         }
-        hs_cursor_list_free(&kids);
         return;
     }
     case CXCursor_DeclRefExpr:

@@ -17,9 +17,11 @@
  * its state lives here, and it adds "events" and "event_objects" to the facts.
  */
 #define _GNU_SOURCE
+#include "hotscan/ptrmap.h"
 #include "hotscan/walk.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +30,10 @@ typedef struct {
     hs_walk *walk;
     json_t *events;         /* the facts' "events" */
     json_t *event_objects;  /* and "event_objects" */
+    hs_ptrmap *event_types; /* type (data[0], kind) -> 1 + type_is_event: each field and
+                               global of every header asks, most of the same few types */
+    hs_ptrmap *callee_names; /* a callee's qualified name (the walk's string) -> 2 when it is
+                                listed or names an event, else 1: asked for every call */
 } event_state;
 
 /* ---- small helpers ------------------------------------------------------------------ */
@@ -183,6 +189,17 @@ static bool type_is_array(CXType t)
            t.kind == CXType_VariableArray || t.kind == CXType_DependentSizedArray;
 }
 
+/* type_is_event, once per type and TU (the same type is the same QualType, data[0]). */
+static bool declared_event(event_state *x, CXType t)
+{
+    uintptr_t known = (uintptr_t)hs_ptrmap_get(x->event_types, t.data[0], (int)t.kind);
+    if (known)
+        return known == 2;
+    bool event = type_is_event(hs_walk_ruledata(x->walk), t);
+    hs_ptrmap_put(x->event_types, t.data[0], (int)t.kind, (void *)(uintptr_t)(event ? 2 : 1));
+    return event;
+}
+
 /* ---- event objects ----------------------------------------------------------------- */
 
 /* Globals, statics (at any scope) and class statics; not locals or parameters. */
@@ -321,7 +338,7 @@ static bool declaration_pos(event_state *x, CXCursor decl, hs_pos *pos)
 
 static void on_declaration(event_state *x, CXCursor c)
 {
-    if (!is_object_decl(c) || !type_is_event(hs_walk_ruledata(x->walk), clang_getCursorType(c)))
+    if (!is_object_decl(c) || !declared_event(x, clang_getCursorType(c)))
         return;
     hs_pos start, end;
     if (!declaration_pos(x, c, &start))
@@ -743,8 +760,13 @@ static bool may_be_event_call(event_state *x, CXCursor call)
     if (clang_Cursor_isNull(callee))
         return true; /* a dependent call: let identify_use decide */
     const hs_ruledata *rd = hs_walk_ruledata(x->walk);
-    const char *name = hs_qualified_name(x->walk, callee);
-    if (hs_ruledata_find_event(rd, name) || strcasestr(name, "event"))
+    const char *name = hs_qualified_name(x->walk, callee); /* one string per declaration and TU */
+    uintptr_t named = (uintptr_t)hs_ptrmap_get(x->callee_names, name, 0);
+    if (!named) {
+        named = hs_ruledata_find_event(rd, name) || strcasestr(name, "event") ? 2 : 1;
+        hs_ptrmap_put(x->callee_names, name, 0, (void *)named);
+    }
+    if (named == 2)
         return true;
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
     CXFile sf, ef;
@@ -801,6 +823,8 @@ static void *events_tu_start(hs_walk *w)
     x->walk = w;
     x->events = json_array();
     x->event_objects = json_array();
+    x->event_types = hs_ptrmap_create();
+    x->callee_names = hs_ptrmap_create();
     return x;
 }
 
@@ -810,6 +834,8 @@ static void events_tu_end(void *state, hs_walk *w, json_t *facts)
     event_state *x = state;
     json_object_set_new(facts, "events", x->events);
     json_object_set_new(facts, "event_objects", x->event_objects);
+    hs_ptrmap_delete(x->event_types);
+    hs_ptrmap_delete(x->callee_names);
     free(x);
 }
 

@@ -12,6 +12,7 @@
  * The timer family's collector (hs_collector_timers, registered in rules/registry.c);
  * its state lives here, and it adds "clock_reads" to the facts.
  */
+#include "hotscan/ptrmap.h"
 #include "hotscan/walk.h"
 
 #include <stdlib.h>
@@ -47,6 +48,8 @@ typedef struct {
     json_t *timed_calls;    /* sites of value calls combined with another value */
     json_t *interval_fields;/* field USR -> true: a field subtracted from or compared with a
                                fresh value (`now() - t->wake_date`): it holds a start time */
+    hs_ptrmap *apis;        /* a callee's qualified name (the walk's string, one per declaration)
+                               -> its timer API or NULL: asked for every call */
     hs_vec value_calls;     /* value_call*, in the current function */
     hs_cursor_list returns; /* the current function's returned expressions */
     /* The current function. */
@@ -114,9 +117,8 @@ static bool sampled_inside_innermost_loop(const hs_walk *x)
         return false;
     unsigned loop_start = hs_walk_loop_id(x, loops - 1);
     for (unsigned i = 0; i < hs_walk_branch_count(x); i++) {
-        json_t *branch = hs_walk_branch(x, i);
-        if ((unsigned)json_integer_value(json_array_get(branch, 0)) > loop_start &&
-            json_is_true(json_array_get(branch, 4)))
+        const hs_branch *branch = hs_walk_branch(x, i);
+        if (branch->node_start > loop_start && branch->sampled)
             return true;
     }
     return false;
@@ -185,11 +187,9 @@ static void timers_cursor(void *state, hs_walk *x, CXCursor c)
     timers *t = state;
     if (clang_getCursorKind(c) != CXCursor_ReturnStmt || !hs_walk_function_usr(x))
         return;
-    hs_cursor_list kids;
-    hs_children(c, &kids);
-    if (kids.len == 1)
-        hs_cursor_list_push(&t->returns, kids.items[0]);
-    hs_cursor_list_free(&kids);
+    const hs_cursor_list *kids = hs_walk_children(x);
+    if (kids->len == 1)
+        hs_cursor_list_push(&t->returns, kids->items[0]);
 }
 
 static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee, const char *qname)
@@ -202,7 +202,12 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
         for (int i = 0; i < n; i++)
             hs_cursor_list_push(&t->printed, clang_Cursor_getArgument(call, (unsigned)i));
     }
-    const hs_timer_api *clock_api = qname ? hs_ruledata_find_timer(hs_walk_ruledata(x), qname) : NULL;
+    void *api_of = NULL;
+    if (qname && !hs_ptrmap_find(t->apis, qname, 0, &api_of)) {
+        api_of = (void *)hs_ruledata_find_timer(hs_walk_ruledata(x), qname);
+        hs_ptrmap_put(t->apis, qname, 0, api_of);
+    }
+    const hs_timer_api *clock_api = api_of;
     if (!clock_api && clang_Cursor_getNumArguments(call) == 0 &&
         clang_getCursorType(call).kind != CXType_Void &&
         (hs_walk_parent_kind(x) != CXCursor_CompoundStmt || hs_walk_has_sink(x)))
@@ -347,19 +352,15 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     free(clock_id);
 }
 
-static bool keys_in_set(const hs_strmap *keys, json_t *set)
+static bool read_in_set(const timer_read *r, const hs_key_set *set)
 {
-    const char *k;
-    void *unused;
-    for (size_t it = 0; hs_strmap_next(keys, &it, &k, &unused);)
-        if (json_object_get(set, k))
-            return true;
-    return false;
+    return hs_key_set_meets(set, r->keys);
 }
 
-static bool read_in_set(const timer_read *r, json_t *set)
+/* Whether a combination's set holds anything: a name, or the static-storage or sum mark. */
+static bool set_is_empty(const hs_key_set *set)
 {
-    return keys_in_set(r->keys, set);
+    return set->len == 0 && !set->static_storage && !set->sum;
 }
 
 /* Fields compared with or subtracted from these values hold start times. */
@@ -386,38 +387,43 @@ static void finish_value_calls(timers *t, hs_walk *x)
     if (t->value_calls.len == 0)
         return;
     const hs_vec *combiners = hs_walk_combinations(x);
-    json_t *returned = json_object();
+    hs_key_set returned = {0};
     for (size_t k = 0; k < t->returns.len; k++)
-        hs_collect_keys(x, t->returns.items[k], returned);
+        hs_collect_keys(x, t->returns.items[k], &returned);
     for (size_t i = 0; i < t->value_calls.len; i++) {
         value_call *v = t->value_calls.items[i];
         bool timed = false;
         for (size_t c = 0; !timed && c < combiners->len; c++) {
-            json_t *sets = combiners->items[c];
-            size_t nsets = json_array_size(sets);
-            for (size_t a = 0; !timed && a < nsets; a++)
-                for (size_t b = 0; !timed && b < nsets; b++)
-                    timed = a != b && keys_in_set(v->keys, json_array_get(sets, a)) &&
-                            json_object_size(json_array_get(sets, b)) > 0;
+            const hs_combination *sets = combiners->items[c];
+            for (unsigned a = 0; !timed && a < sets->n; a++)
+                for (unsigned b = 0; !timed && b < sets->n; b++)
+                    timed = a != b && hs_key_set_meets(&sets->sets[a], v->keys) && !set_is_empty(&sets->sets[b]);
         }
         note_interval_fields(t, x, v->keys);
         const char *use = timed                                          ? "timed"
-                          : v->to_caller || keys_in_set(v->keys, returned) ? "to-caller"
+                          : v->to_caller || hs_key_set_meets(&returned, v->keys) ? "to-caller"
                           : v->guarded                                     ? "guarded"
                           : v->sink_field                                  ? "field"
                                                                            : NULL;
         if (use) {
-            json_t *site = json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "function", hs_walk_function_usr(x),
-                                     "file", v->pos.file, "line", (json_int_t)v->pos.line, "column",
-                                     (json_int_t)v->pos.column, "offset", (json_int_t)v->pos.offset, "use", use);
-            if (v->sink_field)
-                json_object_set_new(site, "field", json_string(v->sink_field));
-            json_array_append_new(t->timed_calls, site);
+            json_t *site = json_object();
+            if (hs_json_set_string(site, "function", hs_walk_function_usr(x)) &&
+                hs_json_set_string(site, "file", v->pos.file)) {
+                json_object_set_new(site, "line", json_integer(v->pos.line));
+                json_object_set_new(site, "column", json_integer(v->pos.column));
+                json_object_set_new(site, "offset", json_integer(v->pos.offset));
+                json_object_set_new(site, "use", json_string(use));
+                if (v->sink_field)
+                    json_object_set_new(site, "field", json_string(v->sink_field));
+                json_array_append_new(t->timed_calls, site);
+            } else {
+                json_decref(site);
+            }
         }
     }
     for (size_t i = 0; i < t->reads.len; i++)
         note_interval_fields(t, x, ((timer_read *)t->reads.items[i])->keys);
-    json_decref(returned);
+    hs_key_set_free(&returned);
 }
 
 static const char *innermost_loop(const char *loop_path)
@@ -433,25 +439,20 @@ static void timers_assigned(void *state, hs_walk *x, CXCursor value)
     if (t->reads.len == 0 && t->value_calls.len == 0)
         return;
     char *target_key = hs_sink_key(x);
-    json_t *set = json_object();
+    hs_key_set set = {0};
     if (target_key)
-        hs_collect_keys(x, value, set);
+        hs_collect_keys(x, value, &set);
     for (size_t i = 0; target_key && i < t->reads.len; i++) {
         timer_read *r = t->reads.items[i];
-        const char *k;
-        void *unused;
-        bool hit = false;
-        for (size_t it = 0; !hit && hs_strmap_next(r->keys, &it, &k, &unused);)
-            hit = json_object_get(set, k) != NULL;
-        if (hit)
+        if (read_in_set(r, &set))
             hs_strmap_put(r->keys, target_key, (void *)1);
     }
     for (size_t i = 0; target_key && i < t->value_calls.len; i++) {
         value_call *v = t->value_calls.items[i];
-        if (keys_in_set(v->keys, set))
+        if (hs_key_set_meets(&set, v->keys))
             hs_strmap_put(v->keys, target_key, (void *)1);
     }
-    json_decref(set);
+    hs_key_set_free(&set);
     free(target_key);
 }
 
@@ -469,19 +470,20 @@ static void finish_reads(timers *t, hs_walk *x)
     bool *vs_static = hs_xcalloc(n, sizeof(bool));
     const hs_vec *combiners = hs_walk_combinations(x);
     for (size_t c = 0; combiners && c < combiners->len; c++) {
-        json_t *sets = combiners->items[c];
-        size_t nsets = json_array_size(sets);
+        const hs_combination *cmb = combiners->items[c];
+        const hs_key_set *sets = cmb->sets;
+        size_t nsets = cmb->n;
         /* A reading compared with or subtracted from a value in static storage: the
          * previous reading of a rate limit (`now - logged_time > 60`) or a cache. */
         /* Sums (`now + timeout`) are deadlines, not comparisons: skipped here. */
-        if (nsets && json_object_get(json_array_get(sets, 0), HS_SUM_KEY))
+        if (nsets && sets[0].sum)
             continue;
         for (size_t a = 0; a < nsets; a++) {
             for (size_t b = 0; b < nsets; b++) {
-                if (a == b || !json_object_get(json_array_get(sets, b), HS_STATIC_STORAGE_KEY))
+                if (a == b || !sets[b].static_storage)
                     continue;
                 for (size_t i = 0; i < n; i++)
-                    if (read_in_set(t->reads.items[i], json_array_get(sets, a)))
+                    if (read_in_set(t->reads.items[i], &sets[a]))
                         vs_static[i] = true;
             }
         }
@@ -490,10 +492,10 @@ static void finish_reads(timers *t, hs_walk *x)
         for (size_t a = 0; a < nsets; a++) {
             for (size_t b = a + 1; b < nsets; b++) {
                 for (size_t i = 0; i < n; i++) {
-                    if (!read_in_set(t->reads.items[i], json_array_get(sets, a)))
+                    if (!read_in_set(t->reads.items[i], &sets[a]))
                         continue;
                     for (size_t j = 0; j < n; j++) {
-                        if (i == j || !read_in_set(t->reads.items[j], json_array_get(sets, b)))
+                        if (i == j || !read_in_set(t->reads.items[j], &sets[b]))
                             continue;
                         json_array_append_new(elapsed[i], json_integer((json_int_t)j));
                         json_array_append_new(elapsed[j], json_integer((json_int_t)i));
@@ -505,21 +507,21 @@ static void finish_reads(timers *t, hs_walk *x)
     /* Readings returned: the function is a clock wrapper (its callers hold the reading). */
     bool *returned = hs_xcalloc(n, sizeof(bool));
     for (size_t k = 0; k < t->returns.len; k++) {
-        json_t *set = json_object();
-        hs_collect_keys(x, t->returns.items[k], set);
+        hs_key_set set = {0};
+        hs_collect_keys(x, t->returns.items[k], &set);
         for (size_t i = 0; i < n; i++) /* a read in a loop makes no wrapper: many readings */
             returned[i] |= !((timer_read *)t->reads.items[i])->loop_path[0] &&
-                           read_in_set(t->reads.items[i], set);
-        json_decref(set);
+                           read_in_set(t->reads.items[i], &set);
+        hs_key_set_free(&set);
     }
     /* Readings printed by a variadic call. */
     bool *printed = hs_xcalloc(n, sizeof(bool));
     for (size_t k = 0; k < t->printed.len; k++) {
-        json_t *set = json_object();
-        hs_collect_keys(x, t->printed.items[k], set);
+        hs_key_set set = {0};
+        hs_collect_keys(x, t->printed.items[k], &set);
         for (size_t i = 0; i < n; i++)
-            printed[i] |= read_in_set(t->reads.items[i], set);
-        json_decref(set);
+            printed[i] |= read_in_set(t->reads.items[i], &set);
+        hs_key_set_free(&set);
     }
     for (size_t i = 0; i < n; i++) {
         timer_read *r = t->reads.items[i];
@@ -541,9 +543,9 @@ static void finish_reads(timers *t, hs_walk *x)
         json_int_t modified = -1;
         const hs_vec *writes = sink ? hs_walk_writes(x) : NULL;
         for (size_t w = 0; writes && w < writes->len; w++) {
-            json_t *write = writes->items[w];
-            json_int_t off = json_integer_value(json_array_get(write, 1));
-            if (off > (json_int_t)r->offset && strcmp(json_string_value(json_array_get(write, 0)), sink) == 0 &&
+            const hs_write *write = writes->items[w];
+            json_int_t off = write->offset;
+            if (off > (json_int_t)r->offset && strcmp(write->key, sink) == 0 &&
                 (modified < 0 || off < modified))
                 modified = off;
         }
@@ -563,6 +565,7 @@ static void *timers_tu_start(hs_walk *x)
     t->clock_reads = json_array();
     t->timed_calls = json_array();
     t->interval_fields = json_object();
+    t->apis = hs_ptrmap_create();
     return t;
 }
 
@@ -578,6 +581,7 @@ static void timers_tu_end(void *state, hs_walk *x, json_t *facts)
     json_object_foreach(t->interval_fields, field, unused) json_array_append_new(fields, json_string(field));
     json_decref(t->interval_fields);
     json_object_set_new(facts, "interval_fields", fields);
+    hs_ptrmap_delete(t->apis);
     free(t);
 }
 

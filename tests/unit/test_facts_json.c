@@ -2,6 +2,8 @@
  * test_facts_json.c - the faster facts reader (analyzer/model/facts_json.c) against
  * jansson's json_loadb: where it reads a document it must make the same tree (same values,
  * same member order), and where it cannot prove that it must leave the bytes to jansson.
+ * And the faster writer against json_dumps(doc, JSON_COMPACT): the same bytes, or NULL
+ * where jansson gives NULL.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -125,12 +127,64 @@ static void test_members(void **state)
     unlink(path);
 }
 
+/* hs_facts_dumps writes what json_dumps(doc, JSON_COMPACT) writes. */
+static void same_dump(json_t *doc)
+{
+    char *want = json_dumps(doc, JSON_COMPACT), *got = hs_facts_dumps(doc);
+    if (!want)
+        assert_null(got);
+    else
+        assert_string_equal(want, got);
+    free(want);
+    free(got);
+    json_decref(doc);
+}
+
+static void test_writes_what_jansson_writes(void **state)
+{
+    (void)state;
+    const char *docs[] = {
+        "{}", "[]", "[[],{},[[]],{\"a\":{}}]", "{\"a\":1,\"b\":[true,false,null],\"c\":\"\"}",
+        "[0,-1,9223372036854775807,-9223372036854775808,10,-10,1000000]",
+        "{\"z\":1,\"a\":2,\"m\":3}", /* insertion order, not sorted */
+        "[\"a/b \\\\ \\\" \\b\\f\\n\\r\\t \\u0001\\u001f\\u001b\\u007f end\"]",
+        "{\"k\\n\\u0002\\\"\":\"\\u00e9\\u20ac\\ud83d\\ude00 caf\u00e9\"}",
+        "{\"tu\":\"/t/a.c\",\"calls\":[{\"caller\":\"c:@F@f\",\"line\":3,\"loop\":12,\"guards\":[[0,true]]}]}",
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        json_error_t jerr;
+        json_t *doc = json_loads(docs[i], 0, &jerr);
+        if (!doc)
+            fail_msg("test document %zu: %s", i, jerr.text);
+        same_dump(doc);
+    }
+    /* A NUL inside a string, a real number (jansson's own formatting), a string that is not
+     * UTF-8 (json_dumps refuses it: NULL), a bare value (not a document). */
+    json_t *nul = json_array();
+    json_array_append_new(nul, json_stringn("a\0b", 3));
+    same_dump(nul);
+    same_dump(json_pack("{s:f, s:[f]}", "r", 1.5, "s", 1e300));
+    json_t *bad = json_array();
+    json_array_append_new(bad, json_stringn_nocheck("\xff", 1));
+    same_dump(bad);
+    same_dump(json_integer(3));
+    /* Deep nesting. */
+    json_t *deep = json_array(), *at = deep;
+    for (int d = 0; d < 1500; d++) {
+        json_t *next = json_array();
+        json_array_append_new(at, next);
+        at = next;
+    }
+    same_dump(deep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reads_what_jansson_reads),
         cmocka_unit_test(test_leaves_the_rest_to_jansson),
         cmocka_unit_test(test_members),
+        cmocka_unit_test(test_writes_what_jansson_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
