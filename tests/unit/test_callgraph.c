@@ -340,7 +340,17 @@ static void test_hot_names_qualified_and_unqualified(void **state)
     assert_false(nested->hot_root);
     assert_false(longer->hot_root);
 
-    hot(p, "Other::handle"); /* not the full qualified name */
+    hot(p, "Other::handle"); /* the last components of ns::Other::handle */
+    assert_true(nested->hot_root);
+    assert_false(method->hot_root);
+
+    hot(p, "::Other::handle"); /* a leading :: asks for the whole name */
+    assert_false(nested->hot_root);
+
+    hot(p, "::Server::handle");
+    assert_true(method->hot_root);
+
+    hot(p, "ther::handle"); /* components, not a suffix of the text */
     assert_false(nested->hot_root);
 
     char *two[] = {"ns::Other::handle", "rehandle"};
