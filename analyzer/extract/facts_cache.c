@@ -13,6 +13,13 @@
  * (once per file per worker process). So one edited header re-parses exactly the TUs that
  * include it.
  *
+ * An input whose modification time is not older than the parse's start (less a margin for
+ * the file system's coarse clock) may have changed while it was parsed, or may change again
+ * within the same clock tick at the same size, which its stamp could not tell: such an entry
+ * is not kept (git calls these entries "racily clean"; ccache refuses a too-new include the
+ * same way). Two `scan --fix` runs on one file, one renaming its fix in while the other
+ * parses, otherwise left an entry that paired one content's stamp with another's facts.
+ *
  * Both files are written to a temporary name and renamed, the document first, so concurrent
  * runs never read half an entry; a key that does not parse, names another identity or
  * vouches for another document is a miss, and the entry is rewritten after the parse.
@@ -26,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -38,7 +46,7 @@
 struct hs_facts_cache {
     char *dir;
     char self[33];      /* the hotscan binary and the rule data, hashed */
-    hs_strmap *hashes;  /* path -> "hex" of its content: this process's memo */
+    hs_strmap *hashes;  /* path -> "hex size mtime_ns": this process's memo of its content */
 };
 
 /* mkdir -p: every missing folder of `dir`; 0 or -1 with errno. */
@@ -78,21 +86,31 @@ static bool hash_file_into(XXH3_state_t *state, const char *path)
     return true;
 }
 
-static const char *content_hash(hs_facts_cache *c, const char *path)
+static long long mtime_ns(const struct stat *st)
 {
-    const char *known = hs_strmap_get(c->hashes, path);
-    if (known)
-        return known;
+    return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+}
+
+/* The hex digest of a file's content into out ("" when it cannot be read: never matches),
+ * hashed once per process while its size and modification time stay those `st` gives. */
+static void content_hash(hs_facts_cache *c, const char *path, const struct stat *st, char out[33])
+{
+    char stamp[64];
+    snprintf(stamp, sizeof stamp, " %lld %lld", (long long)st->st_size, mtime_ns(st));
+    const char *known = hs_strmap_get(c->hashes, path); /* "hex size mtime" */
+    if (known && strlen(known) > 32 && strcmp(known + 32, stamp) == 0) {
+        memcpy(out, known, 32);
+        out[32] = '\0';
+        return;
+    }
     size_t size = 0;
     char *text = hs_read_file(path, &size);
-    char hex[33] = "";
-    if (text) {
-        hex128(XXH3_128bits(text, size), hex);
-        free(text);
-    }
-    char *kept = hs_xstrdup(hex); /* "" for a file that cannot be read: never matches */
-    hs_strmap_put(c->hashes, path, kept);
-    return kept;
+    out[0] = '\0';
+    if (!text)
+        return;
+    hex128(XXH3_128bits(text, size), out);
+    free(text);
+    free(hs_strmap_put(c->hashes, path, hs_printf("%s%s", out, stamp)));
 }
 
 hs_facts_cache *hs_facts_cache_open(const char *dir, const hs_ruledata *rd, char **err)
@@ -189,9 +207,11 @@ static bool input_unchanged(hs_facts_cache *c, char *line)
     struct stat st;
     if (stat(path, &st) != 0)
         return false;
-    if ((long long)st.st_size == size && (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec == mtime)
+    if ((long long)st.st_size == size && mtime_ns(&st) == mtime)
         return true;
-    return strcmp(content_hash(c, path), hash) == 0;
+    char now[33];
+    content_hash(c, path, &st, now);
+    return now[0] && strcmp(now, hash) == 0;
 }
 
 /* Whether every "HASH SIZE MTIME_NS PATH" line from `lines` to the end still holds; a line
@@ -213,24 +233,38 @@ static bool inputs_unchanged(hs_facts_cache *c, char *lines, size_t *count)
     return true;
 }
 
+/* Within this much of a parse's start a file's modification time does not prove it older
+ * than the parse: file times come from the kernel's coarse clock, a tick (1-10 ms) behind. */
+#define RACY_MARGIN_NS 20000000LL
+
 /* Appends an input line for each of `inputs` (real paths) to `key`; false when a file
- * cannot be read again (then it cannot be checked, and nothing may be stored). */
-static bool append_inputs(hs_facts_cache *c, hs_buf *key, json_t *inputs)
+ * cannot be read again (then it cannot be checked) or was modified no earlier than the
+ * parse began (`parse_start_ns`, CLOCK_REALTIME: it may not be what was parsed, or may
+ * change again unseen); then nothing may be stored. */
+static bool append_inputs(hs_facts_cache *c, hs_buf *key, json_t *inputs, long long parse_start_ns)
 {
     size_t i;
     json_t *input;
     json_array_foreach(inputs, i, input) {
         const char *file = json_string_value(input);
         struct stat st;
-        const char *hash = file && !strchr(file, '\n') && stat(file, &st) == 0 ? content_hash(c, file) : "";
+        char hash[33] = "";
+        if (file && !strchr(file, '\n') && stat(file, &st) == 0 && mtime_ns(&st) < parse_start_ns - RACY_MARGIN_NS)
+            content_hash(c, file, &st, hash);
         if (!hash[0])
             return false;
-        char *line = hs_printf("%s %lld %lld %s\n", hash, (long long)st.st_size,
-                               (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec, file);
+        char *line = hs_printf("%s %lld %lld %s\n", hash, (long long)st.st_size, mtime_ns(&st), file);
         hs_buf_puts(key, line);
         free(line);
     }
     return true;
+}
+
+long long hs_facts_cache_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* Writes `data` to `path` through a temporary file and a rename. Not hs_write_file_atomic:
@@ -296,7 +330,7 @@ bool hs_facts_cache_fetch(hs_facts_cache *c, const hs_tu_input *in, const char *
 }
 
 bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *facts,
-                        json_t *inputs)
+                        json_t *inputs, long long parse_start_ns)
 {
     if (!c || !json_is_array(inputs))
         return false;
@@ -312,7 +346,7 @@ bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *ro
     char *head = hs_printf("hotscan-facts-cache %d %s %s\n", CACHE_FORMAT, check, digest);
     hs_buf_puts(&key, head);
     free(head);
-    bool ok = text != NULL && append_inputs(c, &key, inputs);
+    bool ok = text != NULL && append_inputs(c, &key, inputs, parse_start_ns);
     char *base = entry_base(c, id);
     char *dir = hs_xstrndup(base, (size_t)(strrchr(base, '/') - base));
     char *facts_path = hs_printf("%s.facts.json", base), *key_path = hs_printf("%s.key", base);
@@ -396,7 +430,7 @@ json_t *hs_facts_cache_verdict_get(hs_facts_cache *c, const hs_tu_input *in, con
 }
 
 bool hs_facts_cache_verdict_put(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *unsaved,
-                                json_t *result)
+                                json_t *result, long long parse_start_ns)
 {
     json_t *inputs = json_object_get(result, "inputs");
     json_t *errors = json_object_get(result, "errors"), *first = json_object_get(result, "first");
@@ -422,7 +456,7 @@ bool hs_facts_cache_verdict_put(hs_facts_cache *c, const hs_tu_input *in, const 
         hs_buf_append(&key, "\n", 1);
     }
     free(line);
-    ok = ok && append_inputs(c, &key, inputs);
+    ok = ok && append_inputs(c, &key, inputs, parse_start_ns);
     char *base = entry_base(c, id);
     char *dir = hs_xstrndup(base, (size_t)(strrchr(base, '/') - base));
     char *path = hs_printf("%s.verdict", base);

@@ -284,6 +284,7 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         else {
             size_t walked, skipped_before, skipped_after;
             hs_extract_cache_counts(cache, &walked, &skipped_before);
+            long long parse_start = hs_facts_cache_clock();
             facts = hs_extract_tu_cached(index, in, opt->rd, opt->root, cache, &code, &err);
             hs_extract_cache_counts(cache, &walked, &skipped_after);
             json_t *inputs = facts ? json_incref(json_object_get(facts, "inputs")) : NULL;
@@ -291,7 +292,7 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
                 json_object_del(facts, "inputs");
                 /* A cache entry must be whole: not one that left out a body (--facts-out). */
                 if (skipped_after == skipped_before)
-                    hs_facts_cache_put(opt->cache, in, opt->root, facts, inputs);
+                    hs_facts_cache_put(opt->cache, in, opt->root, facts, inputs, parse_start);
             }
             json_decref(inputs);
         }

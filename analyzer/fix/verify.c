@@ -277,6 +277,7 @@ static void verify_round(hs_vec *groups, hs_vec *next, hs_strmap *contents, hs_t
         char *err = NULL;
         hs_pool_options o = *pool;
         o.progress = false;
+        long long parse_start = hs_facts_cache_clock();
         if (nmiss && !hs_verify_all(tus, misses, nmiss, &o, fresh, &err)) {
             fprintf(log, "hotscan: warning: fix-its could not be verified: %s\n", err);
             free(err);
@@ -287,7 +288,7 @@ static void verify_round(hs_vec *groups, hs_vec *next, hs_strmap *contents, hs_t
             results[j] = fresh[m];
             if (results[j].facts) {
                 hs_facts_cache_verdict_put(pool->cache, tus[jobs[j].tu], pool->root, jobs[j].unsaved,
-                                           results[j].facts);
+                                           results[j].facts, parse_start);
                 json_object_del(results[j].facts, "inputs");
             }
         }

@@ -22,16 +22,22 @@ void hs_facts_cache_close(hs_facts_cache *c);
  * document at `dest` (a hard link, or a copy) and returns true; false for no entry, a
  * corrupt one or a changed input. */
 bool hs_facts_cache_fetch(hs_facts_cache *c, const hs_tu_input *in, const char *root, const char *dest);
-/* Stores facts with the files the parse read (`inputs`, real paths); false when not stored. */
+/* Now, as the cache compares it with file times (CLOCK_REALTIME, ns): taken before a parse
+ * and handed to the put that stores its result. */
+long long hs_facts_cache_clock(void);
+/* Stores facts with the files the parse read (`inputs`, real paths), begun at
+ * `parse_start_ns` (hs_facts_cache_clock); false when not stored, among others when an
+ * input was modified after that (it may not be what was parsed). */
 bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *facts,
-                        json_t *inputs);
+                        json_t *inputs, long long parse_start_ns);
 
 /* A fix-it verification's verdict ({"errors": N, "first": "..."}) for the TU `in` parsed with
  * `unsaved` ([{"file", "content"}], verify.c) when one was kept and every file that parse read
  * is unchanged; NULL otherwise (the caller reparses). */
 json_t *hs_facts_cache_verdict_get(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *unsaved);
-/* Keeps a verification worker's result ({"errors", "first", "inputs"}); false when not kept. */
+/* Keeps a verification worker's result ({"errors", "first", "inputs"}) of a reparse begun
+ * at `parse_start_ns`; false when not kept. */
 bool hs_facts_cache_verdict_put(hs_facts_cache *c, const hs_tu_input *in, const char *root, json_t *unsaved,
-                                json_t *result);
+                                json_t *result, long long parse_start_ns);
 
 #endif

@@ -410,6 +410,17 @@ check "--no-cache parses every TU" test "$(json "d['summary']['tus_from_cache']"
 cache_scan --cache "$work/cache-elsewhere"
 check "--cache DIR keeps the cache there" test -n "$(find "$work/cache-elsewhere" -name '*.json')"
 check "... and no temporary entry is left" test -z "$(find "$work/cache-elsewhere" "$work/cache/.cache" -name '*.tmp')"
+# An input modified no earlier than its parse began may not be what was parsed (another run's
+# fix renamed in mid-parse, at the same size within one clock tick): its entry is not kept.
+printf '/* edited again */\n' >>"$work/cache/src/clock.h"
+touch -d '+1 hour' "$work/cache/src/clock.h"
+cache_scan
+cache_scan
+check "an input newer than the parse: its TU's entry is not kept" test "$(json "d['summary']['tus_from_cache']")" = 1
+touch -d '-1 hour' "$work/cache/src/clock.h"
+cache_scan
+cache_scan
+check "... and is once the input is older than the parse" test "$(json "d['summary']['tus_from_cache']")" = 2
 
 # Shards and judge (issue 15): the parts of a sharded scan, judged together, give exactly the
 # findings of one whole scan (fingerprints); so do facts written by `hotscan extract` as a
