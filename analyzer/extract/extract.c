@@ -2979,11 +2979,14 @@ static void free_function(hs_walk_function *fn)
 struct hs_extract_cache {
     hs_keyset *walked;   /* skip keys of bodies walked in TUs whose facts were delivered */
     hs_keyset *headers;  /* prefix keys of headers whose bodies such TUs walked or skipped */
+    hs_keyset *learned_walked;  /* the same from other workers' TUs (key_log.c), when not */
+    hs_keyset *learned_headers; /* in the two sets above */
     unsigned char (*pending)[16]; /* this TU's, until its facts are delivered: body keys */
     size_t npending, cap;
     unsigned char (*pending_headers)[16]; /* and prefix keys */
     size_t npending_headers, cap_headers;
     size_t walked_count, skipped_count, skipped_by_header;
+    size_t skipped_learned;       /* skipped by a key only another worker's TU gave */
     bool check_headers;           /* HOTSCAN_BENCH_CHECK_HEADER_SKIP: digest skipped bodies too */
     size_t header_disagreements;  /* bodies a prefix key skipped whose digest no walk had */
 };
@@ -2993,6 +2996,8 @@ hs_extract_cache *hs_extract_cache_create(void)
     hs_extract_cache *c = hs_xcalloc(1, sizeof *c);
     c->walked = hs_keyset_create();
     c->headers = hs_keyset_create();
+    c->learned_walked = hs_keyset_create();
+    c->learned_headers = hs_keyset_create();
     c->check_headers = getenv("HOTSCAN_BENCH_CHECK_HEADER_SKIP") != NULL;
     return c;
 }
@@ -3003,6 +3008,8 @@ void hs_extract_cache_delete(hs_extract_cache *c)
         return;
     hs_keyset_delete(c->walked);
     hs_keyset_delete(c->headers);
+    hs_keyset_delete(c->learned_walked);
+    hs_keyset_delete(c->learned_headers);
     free(c->pending);
     free(c->pending_headers);
     free(c);
@@ -3035,6 +3042,30 @@ size_t hs_extract_cache_skipped_by_header(const hs_extract_cache *c, size_t *dis
 {
     *disagreements = c ? c->header_disagreements : 0;
     return c ? c->skipped_by_header : 0;
+}
+
+size_t hs_extract_cache_skipped_learned(const hs_extract_cache *c)
+{
+    return c ? c->skipped_learned : 0;
+}
+
+void hs_extract_cache_pending(const hs_extract_cache *c, const unsigned char (**body)[16], size_t *nbody,
+                              const unsigned char (**headers)[16], size_t *nheaders)
+{
+    *body = c ? (const unsigned char (*)[16])c->pending : NULL;
+    *nbody = c ? c->npending : 0;
+    *headers = c ? (const unsigned char (*)[16])c->pending_headers : NULL;
+    *nheaders = c ? c->npending_headers : 0;
+}
+
+bool hs_extract_cache_learn(hs_extract_cache *c, bool header, const unsigned char key[16])
+{
+    if (!c)
+        return false;
+    hs_keyset *own = header ? c->headers : c->walked;
+    if (hs_keyset_has(own, key, 16))
+        return false; /* this worker's own (the supervisor shares every worker's records) */
+    return hs_keyset_add(header ? c->learned_headers : c->learned_walked, key, 16);
 }
 
 /* Appends a 16-byte key to a growing array of them. */
@@ -3240,18 +3271,20 @@ static XXH128_hash_t skipped_digest(hs_walk *x, CXFile file)
 /* What extract_function does with a function definition's body. */
 typedef enum {
     HS_BODY_WALK,    /* walk it: not a header's, or no cache */
-    HS_BODY_SKIP,    /* skip it: this worker walked it for an earlier TU whose facts it delivered */
+    HS_BODY_SKIP,    /* skip it: an earlier TU whose facts were delivered walked it */
     HS_BODY_RECORD,  /* walk it, and record its skip key */
 } hs_body_plan;
 
 /*
  * Whether to walk a function body, and its skip key (HS_BODY_RECORD). A header's bodies are
- * skipped when this TU entered the header in the state an earlier TU of this worker did
- * (the prefix key, header_prefix.c: no body visited); failing that, when the body's own
- * digest (below) matches one walked before. Main file bodies are always walked.
+ * skipped when this TU entered the header in the state an earlier TU did (the prefix key,
+ * header_prefix.c: no body visited); failing that, when the body's own digest (below)
+ * matches one walked before. Earlier TUs are this worker's and, through the key log, other
+ * workers' (*learned: the key came only from those). Main file bodies are always walked.
  */
-static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, unsigned char out[16])
+static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, unsigned char out[16], bool *learned)
 {
+    *learned = false;
     if (!x->cache)
         return HS_BODY_WALK;
     CXSourceRange r = clang_getCursorExtent(fn);
@@ -3266,6 +3299,8 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, unsigned
     bool by_header = false;
     if (entry->prefix > 0) {
         by_header = hs_keyset_has(x->cache->headers, entry->prefix_key, sizeof entry->prefix_key);
+        if (!by_header && hs_keyset_has(x->cache->learned_headers, entry->prefix_key, sizeof entry->prefix_key))
+            by_header = *learned = true;
         if (by_header)
             x->cache->skipped_by_header++;
         if (by_header && !x->cache->check_headers)
@@ -3291,16 +3326,18 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, unsigned
     XXH3_freeState(st);
     XXH128_canonicalFromHash((XXH128_canonical_t *)out, h);
     bool by_body = hs_keyset_has(x->cache->walked, out, 16);
+    bool by_learned_body = !by_body && hs_keyset_has(x->cache->learned_walked, out, 16);
     if (by_header) {
         /* HOTSCAN_BENCH_CHECK_HEADER_SKIP: the body digest must agree, and it is kept so
          * the check holds for later TUs too. */
-        if (!by_body) {
+        if (!by_body && !by_learned_body) {
             x->cache->header_disagreements++;
             push_key(&x->cache->pending, &x->cache->npending, &x->cache->cap, out);
         }
         return HS_BODY_SKIP;
     }
-    return by_body ? HS_BODY_SKIP : HS_BODY_RECORD;
+    *learned = by_learned_body;
+    return by_body || by_learned_body ? HS_BODY_SKIP : HS_BODY_RECORD;
 }
 
 static bool has_basename(const char *arg, const char *base)
@@ -3360,9 +3397,11 @@ static void extract_function(hs_walk *x, CXCursor c)
     hs_walk_function fn = {0};
     fn.usr = hs_xstrdup(hs_cursor_usr_cached(x, c));
     unsigned char key[16];
-    switch (body_plan(x, c, fn.usr, key)) {
+    bool learned;
+    switch (body_plan(x, c, fn.usr, key, &learned)) {
     case HS_BODY_SKIP:
         x->cache->skipped_count++;
+        x->cache->skipped_learned += learned;
         free(fn.usr);
         return;
     case HS_BODY_RECORD:

@@ -13,9 +13,16 @@
  * flock'ed while in use, so a later run can tell a dead run's directory and remove it.
  * Each worker's address space is capped (RLIMIT_AS, --tu-memory).
  *
+ * With -j 2 or more the workers share their header-skip keys (key_log.c): a worker writes a
+ * TU's new keys to <tmpdir>/<index>.keys beside its facts; the supervisor appends them to
+ * <tmpdir>/keys when it loads those facts for the merge, and each worker reads that file
+ * before each TU.
+ *
  * Test hooks (used by the test suite to prove the isolation): a worker aborts on a TU
  * whose path contains $HOTSCAN_TEST_CRASH_ON, and hangs on one containing
- * $HOTSCAN_TEST_HANG_ON.
+ * $HOTSCAN_TEST_HANG_ON. With $HOTSCAN_TEST_SERIAL_WORKERS the supervisor hands out one TU
+ * at a time, once every earlier one is delivered, to the workers in turn (the shared keys'
+ * tests: which worker parses which TU, and what it knows then, is fixed).
  */
 #define _GNU_SOURCE
 #include "hotscan/facts.h"
@@ -40,6 +47,19 @@
 #include <unistd.h>
 
 #include "hotscan/tempfiles.h"
+#include "key_log.h"
+
+/* The supervisor stops appending to the key log past this: a pathological tree then costs
+ * what it did without sharing (haproxy's log is well under 1 MiB, docs/performance.md). */
+#define HS_KEY_LOG_MAX_BYTES ((size_t)64 << 20)
+
+/* The run's key log (key_log.c): the supervisor's end and the workers'. */
+typedef struct {
+    int append_fd;   /* the supervisor's, O_APPEND; -1: the workers share no keys */
+    int read_fd;     /* the workers' (pread only) */
+    size_t bytes, records, keys;
+    bool stopped;    /* a write failed, or the log reached HS_KEY_LOG_MAX_BYTES */
+} key_share;
 
 typedef struct {
     pid_t pid;
@@ -236,8 +256,36 @@ static bool fetch_cached(hs_facts_cache *cache, const char *tmpdir, uint32_t i, 
     return ok;
 }
 
+/* hs_key_log_reader_update's callback: another worker's key for the cache. */
+static void learn_key(bool header, const unsigned char *key, void *user)
+{
+    hs_extract_cache_learn(user, header, key);
+}
+
+/* The last TU's new keys as <tmpdir>/<index>.keys, for the supervisor to share once it
+ * merges the TU's facts. Best effort: without the file the keys stay this worker's. */
+static void write_keys_file(const hs_extract_cache *cache, const char *tmpdir, uint32_t i)
+{
+    const unsigned char(*body)[16], (*headers)[16];
+    size_t nbody, nheaders;
+    hs_extract_cache_pending(cache, &body, &nbody, &headers, &nheaders);
+    if (nbody + nheaders == 0)
+        return;
+    size_t len;
+    unsigned char *rec = hs_key_log_record(i, body, nbody, headers, nheaders, &len);
+    char *path = result_path(tmpdir, i, "keys");
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    bool ok = fd >= 0 && write_all(fd, rec, len);
+    if (fd >= 0 && close(fd) != 0)
+        ok = false;
+    if (!ok)
+        unlink(path);
+    free(path);
+    free(rec);
+}
+
 static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool_options *opt,
-                        const char *tmpdir)
+                        const char *tmpdir, int key_fd)
 {
     if (opt->tu_memory > 0) {
         struct rlimit rl = {(rlim_t)opt->tu_memory, (rlim_t)opt->tu_memory};
@@ -261,6 +309,8 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
     hs_extract_cache *cache = NULL;
     if (!opt->verify_jobs && !opt->full_facts && !getenv("HOTSCAN_BENCH_NO_HEADER_SKIP"))
         cache = hs_extract_cache_create();
+    /* And the other workers' (key_log.c), when the supervisor shares them. */
+    hs_key_log_reader *keys = cache && key_fd >= 0 ? hs_key_log_reader_create(key_fd) : NULL;
     uint32_t i;
     while (read_all(cmd_fd, &i, sizeof i)) {
         const hs_tu_input *in = opt->verify_jobs ? tus[opt->verify_jobs[i].tu] : tus[i];
@@ -283,6 +333,8 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
             ; /* its facts file is in place */
         else {
             size_t walked, skipped_before, skipped_after;
+            if (keys)
+                hs_key_log_reader_update(keys, i, learn_key, cache); /* TUs below i only */
             hs_extract_cache_counts(cache, &walked, &skipped_before);
             long long parse_start = hs_facts_cache_clock();
             facts = hs_extract_tu_cached(index, in, opt->rd, opt->root, cache, &code, &err);
@@ -317,7 +369,10 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
             }
             free(path);
             json_decref(facts);
-            /* Written: the supervisor merges it (a .err result is not merged). */
+            /* Written: the supervisor merges it (a .err result is not merged), and then
+             * shares its keys. */
+            if (written && keys)
+                write_keys_file(cache, tmpdir, i);
             if (written)
                 hs_extract_cache_commit(cache);
             else
@@ -351,17 +406,18 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
                           ? hs_printf("; checked against the body digest: %zu disagree", disagreements)
                           : hs_xstrdup("");
         fprintf(stderr, "hotscan: worker %d: header function bodies walked %zu, skipped %zu (%zu by the header's "
-                        "prefix key%s)\n",
-                (int)getpid(), walked, skipped, by_header, check);
+                        "prefix key%s; %zu by other workers' keys)\n",
+                (int)getpid(), walked, skipped, by_header, check, hs_extract_cache_skipped_learned(cache));
         free(check);
     }
+    hs_key_log_reader_delete(keys);
     hs_extract_cache_delete(cache);
     clang_disposeIndex(index);
     _exit(0);
 }
 
 static bool spawn(worker *w, hs_tu_input **tus, const hs_pool_options *opt, const char *tmpdir,
-                  worker *all, int nworkers)
+                  worker *all, int nworkers, const key_share *ks)
 {
     int cmd[2], res[2];
     if (pipe(cmd) != 0)
@@ -397,7 +453,10 @@ static bool spawn(worker *w, hs_tu_input **tus, const hs_pool_options *opt, cons
                 close(all[k].res_fd);
             }
         }
-        worker_main(cmd[0], res[1], tus, opt, tmpdir);
+        /* Only the supervisor appends to the key log (key_log.c). */
+        if (ks->append_fd >= 0)
+            close(ks->append_fd);
+        worker_main(cmd[0], res[1], tus, opt, tmpdir, ks->append_fd >= 0 ? ks->read_fd : -1);
     }
     hs_cleanup_add_pid(pid);
     close(cmd[0]);
@@ -479,6 +538,67 @@ static void collect(const char *tmpdir, uint32_t i, int write_err, hs_tu_result 
         free(epath);
     }
     free(path);
+}
+
+typedef struct {
+    size_t records, keys;
+    uint32_t tu;
+} record_count;
+
+static void count_record(const hs_key_record *r, void *user)
+{
+    record_count *c = user;
+    c->records++;
+    c->keys += (size_t)r->nbody + r->nheaders;
+    c->tu = r->tu;
+}
+
+/*
+ * TU i's facts were loaded for the merge: its worker's new header-skip keys, if it wrote any
+ * (<i>.keys, one whole record of TU i), go to the key log for the other workers, with one
+ * write (key_log.c says why the supervisor appends them, and only now).
+ */
+static void share_keys(key_share *ks, const char *tmpdir, uint32_t i)
+{
+    if (ks->append_fd < 0)
+        return;
+    char *path = result_path(tmpdir, i, "keys");
+    size_t len = 0;
+    unsigned char *rec = (unsigned char *)hs_read_file(path, &len);
+    unlink(path);
+    free(path);
+    record_count c = {0, 0, 0};
+    if (!rec || ks->stopped || hs_key_log_parse(rec, len, count_record, &c) != len || c.records != 1 || c.tu != i) {
+        free(rec);
+        return;
+    }
+    if (ks->bytes + len > HS_KEY_LOG_MAX_BYTES) {
+        ks->stopped = true;
+    } else {
+        ssize_t w;
+        do
+            w = write(ks->append_fd, rec, len);
+        while (w < 0 && errno == EINTR);
+        if (w == (ssize_t)len) {
+            ks->bytes += len;
+            ks->records++;
+            ks->keys += c.keys;
+        } else {
+            /* A short write leaves a torn record at the end, where readers wait: append
+             * nothing more after it. */
+            ks->stopped = true;
+        }
+    }
+    free(rec);
+}
+
+static void close_key_share(key_share *ks)
+{
+    if (ks->append_fd >= 0)
+        close(ks->append_fd);
+    if (ks->read_fd >= 0)
+        close(ks->read_fd);
+    ks->append_fd = ks->read_fd = -1;
 }
 
 /* A run directory is `hotscan-` and six mkstemp characters. */
@@ -601,6 +721,20 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
     int nworkers = opt->jobs > 0 ? opt->jobs : 1;
     if ((size_t)nworkers > n)
         nworkers = (int)n;
+    /* Shared header-skip keys: where the workers skip header bodies at all (worker_main), and
+     * there is another worker to share with. */
+    key_share ks = {-1, -1, 0, 0, 0, false};
+    if (nworkers > 1 && !opt->verify_jobs && !opt->full_facts && !getenv("HOTSCAN_BENCH_NO_HEADER_SKIP") &&
+        !getenv("HOTSCAN_BENCH_NO_SHARED_KEYS")) {
+        char *kpath = hs_printf("%s/keys", tmpdir);
+        ks.append_fd = open(kpath, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+        ks.read_fd = ks.append_fd >= 0 ? open(kpath, O_RDONLY | O_CLOEXEC) : -1;
+        if (ks.read_fd < 0 && ks.append_fd >= 0) {
+            close(ks.append_fd);
+            ks.append_fd = -1;
+        }
+        free(kpath);
+    }
     hs_pool_options capped = *opt;
     if (capped.tu_memory == HS_TU_MEMORY_DEFAULT)
         capped.tu_memory = hs_tu_memory_default(nworkers);
@@ -609,9 +743,10 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
     opt = &capped;
     worker *ws = hs_xcalloc((size_t)nworkers, sizeof *ws);
     for (int k = 0; k < nworkers; k++) {
-        if (!spawn(&ws[k], tus, opt, tmpdir, ws, nworkers)) {
+        if (!spawn(&ws[k], tus, opt, tmpdir, ws, nworkers, &ks)) {
             if (k == 0) {
                 *err = hs_printf("cannot start a worker process: %s", strerror(errno));
+                close_key_share(&ks);
                 free(ws);
                 hs_remove_temp_dir(tmpdir);
                 hs_cleanup_forget_path(tmpdir);
@@ -632,17 +767,22 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
     bool *ready = hs_xcalloc(n, sizeof *ready);
     size_t delivered = 0;
     struct pollfd *pfds = hs_xcalloc((size_t)nworkers, sizeof *pfds);
+    const char *serial_hook = getenv("HOTSCAN_TEST_SERIAL_WORKERS"); /* test hook (top of file) */
+    bool serial = serial_hook && serial_hook[0];
+    int last = nworkers - 1;
     while (done < n) {
         /* Hand out work. */
-        for (int k = 0; k < nworkers; k++) {
+        for (int j = 0; j < nworkers; j++) {
+            int k = serial ? (last + 1 + j) % nworkers : j;
             worker *w = &ws[k];
             if (w->pid == 0 && next < n)
-                spawn(w, tus, opt, tmpdir, ws, nworkers);
-            if (w->pid > 0 && w->busy < 0 && next < n) {
+                spawn(w, tus, opt, tmpdir, ws, nworkers, &ks);
+            if (w->pid > 0 && w->busy < 0 && next < n && (!serial || done == next)) {
                 uint32_t idx = (uint32_t)next;
                 if (write_all(w->cmd_fd, &idx, sizeof idx)) {
                     w->busy = (long)next++;
                     w->started = hs_now_seconds();
+                    last = k;
                 } else {
                     retire(w);
                 }
@@ -672,6 +812,8 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                         ready[idx] = true; /* loaded when its turn comes */
                     else if (!write_err)
                         collect(tmpdir, idx, 0, &results[idx]);
+                    if (!opt->on_result && results[idx].facts)
+                        share_keys(&ks, tmpdir, idx);
                     results[idx].seconds = now - w->started;
                     results[idx].from_cache = (reply[1] & 2u) != 0;
                     w->busy = -1;
@@ -713,6 +855,8 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
                 hs_tu_result *r = &results[delivered];
                 if (!r->error)
                     collect(tmpdir, (uint32_t)delivered, 0, r);
+                if (r->facts)
+                    share_keys(&ks, tmpdir, (uint32_t)delivered);
                 opt->on_result(delivered, r, opt->user);
             }
         }
@@ -724,6 +868,10 @@ static bool run_pool(hs_tu_input **tus, size_t n, const hs_pool_options *opt,
     for (int k = 0; k < nworkers; k++)
         if (ws[k].pid > 0)
             retire(&ws[k]);
+    if (ks.append_fd >= 0 && getenv("HOTSCAN_BENCH_HEADER_SKIP_STATS"))
+        fprintf(stderr, "hotscan: shared header-skip keys: %zu records, %zu keys, %zu bytes%s\n", ks.records,
+                ks.keys, ks.bytes, ks.stopped ? " (then stopped)" : "");
+    close_key_share(&ks);
     free(pfds);
     free(ws);
     free(ready);

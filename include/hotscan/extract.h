@@ -49,16 +49,16 @@ json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *r
                       const char *root, hs_extract_error *code, char **err);
 
 /*
- * A worker's memory of the header functions it has walked (extract.c, "Header functions
- * walked once"): a TU parsed with the cache does not walk the body of a function defined in
- * a header when an earlier TU of the same process, whose facts were delivered
- * (hs_extract_cache_commit), entered the header in the same state (the prefix key:
- * compile flags, the main file's text before it and the files entered before it,
- * header_prefix.c) or walked a body with the same key (USR, place, compile flags, the
- * header's preprocessor-skipped ranges and a digest of the body's cursors, their places,
- * types and what they refer to). The merge keeps each such fact once, from the first TU in TU
- * order, which walked it: the model is the same. TUs with compile errors neither use nor
- * fill the cache.
+ * A worker's memory of the header functions walked (extract.c, "Header functions walked
+ * once"): a TU parsed with the cache does not walk the body of a function defined in a
+ * header when an earlier TU whose facts were delivered, of the same process
+ * (hs_extract_cache_commit) or of another worker of the run (hs_extract_cache_learn),
+ * entered the header in the same state (the prefix key: compile flags, the main file's text
+ * before it and the files entered before it, header_prefix.c) or walked a body with the
+ * same key (USR, place, compile flags, the header's preprocessor-skipped ranges and a digest
+ * of the body's cursors, their places, types and what they refer to). The merge keeps each
+ * such fact once, from the first TU in TU order, which walked it: the model is the same.
+ * TUs with compile errors neither use nor fill the cache.
  */
 typedef struct hs_extract_cache hs_extract_cache;
 hs_extract_cache *hs_extract_cache_create(void);
@@ -73,6 +73,15 @@ void hs_extract_cache_counts(const hs_extract_cache *c, size_t *walked, size_t *
  * HOTSCAN_BENCH_CHECK_HEADER_SKIP=1 (bench only) their digests are made anyway, and
  * *disagreements counts those no earlier walk had. */
 size_t hs_extract_cache_skipped_by_header(const hs_extract_cache *c, size_t *disagreements);
+/* Of the skipped, those skipped by a key only other workers' TUs gave (hs_extract_cache_learn). */
+size_t hs_extract_cache_skipped_learned(const hs_extract_cache *c);
+/* The keys the last TU recorded (body keys, header prefix keys), until commit or discard:
+ * what the worker shares with the others once its facts are written (key_log.c). */
+void hs_extract_cache_pending(const hs_extract_cache *c, const unsigned char (**body)[16], size_t *nbody,
+                              const unsigned char (**headers)[16], size_t *nheaders);
+/* A key another worker committed for a TU before the next one this worker extracts, whose
+ * facts were merged (header: a prefix key, else a body key); true when it was new. */
+bool hs_extract_cache_learn(hs_extract_cache *c, bool header, const unsigned char key[16]);
 /* hs_extract_tu with a cache (NULL: none, the same as hs_extract_tu). */
 json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
                              const char *root, hs_extract_cache *cache, hs_extract_error *code,

@@ -516,6 +516,37 @@ printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n
 (cd "$work/skipcount" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
 check "header skip: the shared body was skipped" err_has "skipped 2"
 check "... and the counter is still seen by all 3 TUs" test "$(json "[('seen by 3 of' in f['message']) for f in d['findings'] if f.get('variable') == 'hits']")" = "[True]"
+cp "$work/out" "$work/skipcount/j1.json"
+
+# With -j 2 the workers share the keys of the TUs whose facts were merged (key_log.c). One TU
+# at a time, to the workers in turn (HOTSCAN_TEST_SERIAL_WORKERS): the first walks bump() for
+# a.c, the second skips it for b.c with the first one's keys, the first skips it for c.c.
+(cd "$work/skipcount" && HOTSCAN_TEST_SERIAL_WORKERS=1 HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 2 -p . >"$work/out" 2>"$work/err")
+check "shared keys: b.c's worker skips the body a.c's worker walked" \
+  err_has "walked 0, skipped 1 (1 by the header's prefix key; 1 by other workers' keys)"
+check "... which walked it once, for a.c" err_has "walked 1, skipped 1 (1 by the header's prefix key; 0 by other workers' keys)"
+check "... the supervisor shared a.c's keys and nothing else (b.c and c.c had none new)" err_has "shared header-skip keys: 1 records, 2 keys"
+check "... and the report is the one -j 1 makes (seen by 3 TUs)" \
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/skipcount/j1.json" "$work/out"
+# A worker that dies mid-TU shares nothing, and the one forked in its place reads every key
+# the others shared: b.c's worker aborts, d.c's (a fresh one) skips what a.c's walked.
+mkdir -p "$work/skipcrash"
+cp "$work/skipcount/bump.h" "$work/skipcrash/"
+for f in a b c d; do printf '#include "bump.h"\nvoid use_%s(void) { bump(); }\n' $f >"$work/skipcrash/$f.c"; done
+printf 'long hits;\n' >>"$work/skipcrash/a.c"
+printf '[' >"$work/skipcrash/compile_commands.json"
+sep=
+for f in a b c d; do
+  printf '%s{"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]}' "$sep" "$work/skipcrash" $f $f >>"$work/skipcrash/compile_commands.json"
+  sep=,
+done
+printf ']\n' >>"$work/skipcrash/compile_commands.json"
+(cd "$work/skipcrash" && HOTSCAN_TEST_CRASH_ON=b.c HOTSCAN_TEST_SERIAL_WORKERS=1 HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 2 -p . >"$work/out" 2>"$work/err")
+check "shared keys: b.c's worker crashed" test "$(json "[e['file'] for e in d['errors']]")" = "['b.c']"
+check "... d.c's fresh worker skips bump() with a.c's keys" \
+  err_has "walked 0, skipped 1 (1 by the header's prefix key; 1 by other workers' keys)"
+check "... and the counter is seen by the 3 TUs that were parsed" \
+  test "$(json "[('seen by 3 of' in f['message']) for f in d['findings'] if f.get('variable') == 'hits']")" = "[True]"
 
 
 # A shard's facts are judged together, so --facts-out uses the header skip: each body a
