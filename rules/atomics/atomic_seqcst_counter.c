@@ -142,9 +142,12 @@ static char *usage_summary(const hs_judge_ctx *ctx, const hs_atomic_store *atomi
                            const variable *v)
 {
     size_t adds = 0, loads = 0, resets = 0;
+    const hs_place *plain_read = NULL; /* the first non-atomic read, which the loads leave out */
     hs_strmap *files = hs_strmap_create();
     for (size_t i = 0; i < v->judged.len; i++) {
         const hs_atomic_op *u = v->judged.items[i];
+        if (u->op == HS_AOP_PLAIN && u->plain->reads.count && u->plain->reads.first.file && !plain_read)
+            plain_read = &u->plain->reads.first;
         if (u->op == HS_AOP_PLAIN || u->op == HS_AOP_INACTIVE)
             continue;
         if (is_add_or_sub(u))
@@ -158,10 +161,16 @@ static char *usage_summary(const hs_judge_ctx *ctx, const hs_atomic_store *atomi
     /* The TUs that saw it, of all the program's (or, with a database, the database's). */
     size_t tus = hs_atomic_tu_count(atomics, var);
     size_t all = ctx->tus_in_database ? ctx->tus_in_database : ctx->program->translation_units;
-    char *r = hs_printf("%zu add%s, %zu load%s, %zu reset%s in %zu file%s, seen by %zu of the %s's %zu TU%s", adds,
+    /* Plain reads are not counted (a header's counts once per TU including it), but said:
+     * "0 loads" of a variable other code reads directly would misstate the evidence. */
+    char *at = plain_read ? where(plain_read->file, (long long)plain_read->line) : NULL;
+    char *also = at ? hs_printf(", also read non-atomically (%s)", at) : hs_xstrdup("");
+    char *r = hs_printf("%zu add%s, %zu load%s, %zu reset%s in %zu file%s%s, seen by %zu of the %s's %zu TU%s", adds,
                         adds == 1 ? "" : "s", loads, loads == 1 ? "" : "s", resets, resets == 1 ? "" : "s",
-                        hs_strmap_size(files), hs_strmap_size(files) == 1 ? "" : "s", tus,
+                        hs_strmap_size(files), hs_strmap_size(files) == 1 ? "" : "s", also, tus,
                         ctx->tus_in_database ? "compile database" : "scan", all, all == 1 ? "" : "s");
+    free(at);
+    free(also);
     hs_strmap_delete(files);
     return r;
 }

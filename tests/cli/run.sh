@@ -342,6 +342,32 @@ check "... the bad one is dropped with the compiler's reason" \
   test "$(json "[f['line'] for f in d['findings'] if 'add a compile error' in f.get('fix_unavailable', '')]")" = "[3]"
 check "... the three good ones are kept" test "$(json "sum(len(f.get('fixes', [])) for f in d['findings'])")" = 3
 
+# The message states the evidence (issue 10): a ring index that other code reads plainly
+# (`limit = index % size`, as MariaDB's perfschema tables do) is not "0 loads" and nothing else.
+mkdir -p "$work/plainread"
+cat >"$work/plainread/ring.c" <<'SRC'
+struct event { long id; };
+static struct event ring[64];
+static volatile unsigned ring_index;
+void record(const struct event *e)
+{
+    unsigned i = __atomic_fetch_add(&ring_index, 1, __ATOMIC_SEQ_CST) % 64;
+    ring[i] = *e;
+}
+long newest_ids(void)
+{
+    long sum = 0;
+    unsigned limit = ring_index % 64;
+    for (unsigned i = 0; i < limit; i++)
+        sum += ring[i].id;
+    return sum;
+}
+SRC
+printf '[{"directory": "%s", "file": "ring.c", "arguments": ["cc", "-c", "ring.c"]}]\n' "$work/plainread" >"$work/plainread/compile_commands.json"
+(cd "$work/plainread" && "$HOTSCAN" scan -q --format json --exit-zero --min-confidence low -p . >"$work/out" 2>"$work/err")
+check "a plainly read counter: the message names the plain read" \
+  test "$(json "[('0 loads, 0 resets in 1 file, also read non-atomically (ring.c:12)' in f['message']) for f in d['findings'] if f.get('variable') == 'ring_index']")" = "[True]"
+
 # Code the configuration compiles out may use a counter otherwise (issue 10, item 5): a wait
 # under #ifndef NDEBUG in a -DNDEBUG scan. The finding says so; no fix-it rests on it.
 mkdir -p "$work/inactive"
