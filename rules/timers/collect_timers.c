@@ -60,6 +60,7 @@ typedef struct {
     hs_cursor_list printed; /* arguments of variadic calls (printf, loggers) in the function */
     unsigned blocking_seq;  /* blocking or slow calls seen so far */
     bool blocks_unconditionally; /* one is made outside any branch and error path */
+    bool waits_in_loop;     /* one is made on every pass of a loop (a wait: spin-then-yield) */
 } timers;
 
 /* Linux clockid_t values, for clock ids written as numbers or through variables. */
@@ -147,6 +148,19 @@ static const char *statement_indent(hs_walk *x, CXCursor call, unsigned offset)
 }
 
 /* Marks every enclosing loop as containing a blocking call. */
+/* A blocking call made on every pass of its innermost loop: no branch inside the loop
+ * decides it, and it is not on an error path (`while (...) { yield(); ... }`). */
+static bool blocks_every_pass(const hs_walk *x)
+{
+    unsigned loop = hs_walk_innermost_loop(x);
+    if (!loop || hs_walk_on_error_path(x))
+        return false;
+    for (unsigned i = 0; i < hs_walk_branch_count(x); i++)
+        if (hs_walk_branch(x, i)->node_start > loop)
+            return false;
+    return true;
+}
+
 static void mark_loops_blocking(timers *t, const hs_walk *x)
 {
     for (unsigned i = 0; i < hs_walk_loop_count(x); i++) {
@@ -220,6 +234,8 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
         /* A log line on an error branch does not make the function's work slow. */
         if (hs_walk_branch_count(x) == 0 && !hs_walk_on_error_path(x))
             t->blocks_unconditionally = true;
+        if (blocks_every_pass(x))
+            t->waits_in_loop = true;
     }
     if (t->is_timer_wrapper)
         return;
@@ -538,6 +554,7 @@ static void finish_reads(timers *t, hs_walk *x)
         bool decides_exit = r->loop_id && hs_walk_loop_ends_only_on(x, r->loop_id, r->keys);
         json_object_set_new(r->fact, "decides_loop_exit", json_boolean(decides_exit));
         json_object_set_new(r->fact, "function_blocks", json_boolean(t->blocks_unconditionally));
+        json_object_set_new(r->fact, "function_waits", json_boolean(t->waits_in_loop));
         /* The first later write to the name holding this reading, for the reuse fix-it. */
         const char *sink = json_string_value(json_object_get(r->fact, "sink"));
         json_int_t modified = -1;
@@ -592,6 +609,7 @@ static void timers_function_start(void *state, hs_walk *x)
     t->blocking_loops = hs_strmap_create();
     t->call_seq = t->blocking_seq = 0;
     t->blocks_unconditionally = false;
+    t->waits_in_loop = false;
 }
 
 static void timers_function_end(void *state, hs_walk *x)

@@ -102,6 +102,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_clock_read *r
     r->rare = hs_facts_str(in, o, "rare");
     r->guards = hs_facts_guards(json_object_get(o, "guards"), &r->n_guards);
     r->function_blocks = hs_facts_bool(o, "function_blocks");
+    r->function_waits = hs_facts_bool(o, "function_waits");
     r->seq = hs_facts_int(o, "seq", 0);
     r->blocking_seq = hs_facts_int(o, "blocking_seq", 0);
     r->in_variadic = hs_facts_bool(o, "in_variadic");

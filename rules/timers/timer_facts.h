@@ -57,6 +57,7 @@ typedef struct {
     hs_param_guard *guards;    /* arms one of the function's parameters decides */
     size_t n_guards;
     bool function_blocks;      /* the function blocks unconditionally somewhere */
+    bool function_waits;       /* the function has a loop that blocks on every pass (a wait) */
     long long seq;             /* calls made before it in the function */
     long long blocking_seq;    /* blocking or slow calls made before it */
 

@@ -362,8 +362,10 @@ static void judge(hs_judge_ctx *ctx)
         const char *confidence = only_loop || wide_only || weak ? "low" : "high";
         /* Outside a tight loop, a cheap clock read beside blocking I/O in the same
          * function is noise; a syscall read is not (MDEV-12345's clock() cost as much as
-         * the network read). */
-        if (!in_loop && strcmp(cost, "syscall") != 0 && read->function_blocks)
+         * the network read). So is one in a function that waits in a loop, blocking on
+         * every pass (rocksdb's WriteThread::AwaitState times its own yields): the wait,
+         * not the reading, is what such a call costs. */
+        if (!in_loop && strcmp(cost, "syscall") != 0 && (read->function_blocks || read->function_waits))
             confidence = "low";
         json_t *finding = hs_finding_at("timer-hot-path", severity_for(cost), confidence, &read->site,
                                         f->name, message);
