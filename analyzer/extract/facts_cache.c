@@ -86,9 +86,14 @@ static bool hash_file_into(XXH3_state_t *state, const char *path)
     return true;
 }
 
+static long long timespec_ns(const struct timespec *ts)
+{
+    return (long long)ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
 static long long mtime_ns(const struct stat *st)
 {
-    return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+    return timespec_ns(&st->st_mtim);
 }
 
 /* The hex digest of a file's content into out ("" when it cannot be read: never matches),
@@ -264,7 +269,7 @@ long long hs_facts_cache_clock(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    return timespec_ns(&ts);
 }
 
 /* Writes `data` to `path` through a temporary file and a rename. Not hs_write_file_atomic:

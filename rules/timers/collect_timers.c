@@ -147,7 +147,6 @@ static const char *statement_indent(hs_walk *x, CXCursor call, unsigned offset)
     return indent;
 }
 
-/* Marks every enclosing loop as containing a blocking call. */
 /* A blocking call made on every pass of its innermost loop: no branch inside the loop
  * decides it, and it is not on an error path (`while (...) { yield(); ... }`). */
 static bool blocks_every_pass(const hs_walk *x)
@@ -161,6 +160,7 @@ static bool blocks_every_pass(const hs_walk *x)
     return true;
 }
 
+/* Marks every enclosing loop as containing a blocking call. */
 static void mark_loops_blocking(timers *t, const hs_walk *x)
 {
     for (unsigned i = 0; i < hs_walk_loop_count(x); i++) {
