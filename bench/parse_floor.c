@@ -1,9 +1,13 @@
 /*
  * parse_floor.c - the speed floor hotscan is judged against (DESIGN.md): every TU of a
- * compile database parsed in one warm process with libclang, with the same options
- * hotscan uses, and nothing else (no walk, no facts). Prints CPU seconds.
+ * compile database parsed in one warm process with libclang, with the same flags and
+ * options hotscan uses (include/hotscan/parse_options.h), and nothing else (no walk, no
+ * facts). Prints "TUs CPU-SECONDS".
  *
- * usage: parse_floor BUILD_DIR
+ * usage: parse_floor [--database-flags] BUILD_DIR
+ * --database-flags parses with each command as written (plus only -Wno-unknown-warning-option
+ * and -ferror-limit=50, as the floor did before hotscan added -w): what a plain libclang
+ * parse of the tree costs, to show what hotscan's own flags save.
  * With PARSE_FLOOR_EACH=1 it also prints "CPU-SECONDS PATH" per TU on stderr (the TU's share
  * of the floor: bench/prefilter_bound.py --costs).
  */
@@ -16,6 +20,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "hotscan/parse_options.h"
+
 static double cpu_seconds(void)
 {
     struct rusage ru;
@@ -26,10 +32,18 @@ static double cpu_seconds(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: parse_floor BUILD_DIR\n");
+    int as_written = argc == 3 && strcmp(argv[1], "--database-flags") == 0;
+    if (argc != 2 + as_written) {
+        fprintf(stderr, "usage: parse_floor [--database-flags] BUILD_DIR\n");
         return 2;
     }
+    argv += as_written;
+    static const char *const hotscan_extra[] = {HS_PARSE_EXTRA_ARGS};
+    static const char *const plain_extra[] = {"-Wno-unknown-warning-option", "-ferror-limit=50"};
+    const char *const *extra = as_written ? plain_extra : hotscan_extra;
+    unsigned nextra = as_written ? 2 : sizeof hotscan_extra / sizeof hotscan_extra[0];
+    unsigned options = as_written ? CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles
+                                  : HS_PARSE_OPTIONS;
     CXCompilationDatabase_Error dberr;
     CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(argv[1], &dberr);
     if (dberr != CXCompilationDatabase_NoError) {
@@ -52,20 +66,18 @@ int main(int argc, char **argv)
         }
         clang_disposeString(dir);
         unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
-        const char **args = calloc(nargs + 4, sizeof(char *));
+        const char **args = calloc(nargs + nextra, sizeof(char *));
         CXString *keep = calloc(nargs, sizeof(CXString));
         for (unsigned a = 0; a < nargs; a++) {
             keep[a] = clang_CompileCommand_getArg(cmd, a);
             args[a] = clang_getCString(keep[a]);
         }
-        args[nargs] = "-Wno-unknown-warning-option";
-        args[nargs + 1] = "-ferror-limit=50";
+        for (unsigned e = 0; e < nextra; e++)
+            args[nargs + e] = extra[e];
         CXTranslationUnit tu = NULL;
         double tu0 = cpu_seconds();
-        if (clang_parseTranslationUnit2FullArgv(index, NULL, args, (int)nargs + 2, NULL, 0,
-                                                CXTranslationUnit_KeepGoing |
-                                                    CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles,
-                                                &tu) == CXError_Success) {
+        if (clang_parseTranslationUnit2FullArgv(index, NULL, args, (int)(nargs + nextra), NULL, 0, options, &tu) ==
+            CXError_Success) {
             parsed++;
             clang_disposeTranslationUnit(tu);
         }

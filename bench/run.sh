@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# bench/run.sh [--root DIR] [-j JOBS] DB [JOBS] - hotscan's CPU and peak memory against the
-# warm in-process parse floor, side by side, on one compile database.
+# bench/run.sh [--root DIR] [-j JOBS] [--rounds N] DB [JOBS] - hotscan's CPU and peak memory
+# against the warm in-process parse floor, side by side, on one compile database.
 #
 # DB is a compile_commands.json or its folder (e.g. a redis tree built with `bear -- make`).
 # --root DIR is the project root hotscan analyzes (its --root: only files under it are
 # walked). Default: DB's folder, right when the database sits at the top of the tree
 # (redis, haproxy); a database in a build folder needs it (rocksdb: --root TREE with
 # DB TREE/build). JOBS (default: all cores) is the -j of the parallel run.
+# --rounds N (default 1) runs the four rows N times, one after another in each round, and
+# prints each row's median: a VM whose speed drifts moves a round's rows together, so the
+# median of the per-round ratios is steadier than one round.
 #
-# Prints, for the floor, hotscan -j 1 and hotscan -j JOBS: CPU seconds, wall seconds, peak
-# RSS (largest single process, and the supervisor + workers summed; bench/measure.py says
-# how each is taken) and hotscan's CPU / the floor's CPU. Run from a hotscan checkout built
-# in ./build (bash .ci/setup).
+# Rows: the floor (bench/parse_floor.c: hotscan's own flags and options, the target's
+# denominator), the parse with the database's flags as written (what a plain libclang
+# parse costs; hotscan adds -w, include/hotscan/parse_options.h), hotscan -j 1 and
+# hotscan -j JOBS: CPU seconds, wall seconds, peak RSS (largest single process, and the
+# supervisor + workers summed; bench/measure.py says how each is taken) and CPU / the
+# floor's CPU. Run from a hotscan checkout built in ./build (bash .ci/setup).
 # Note: a compile database listing a file several times (memcached) is parsed once per
 # entry by the floor but once per distinct (file, flags) by hotscan.
 set -euo pipefail
@@ -20,13 +25,15 @@ export HOTSCAN_NO_CACHE=1
 here=$(cd "$(dirname "$0")" && pwd)
 usage() { sed -n '2,3p' "$0" | sed 's/^# //' >&2; exit 2; }
 
-root= jobs=
+root= jobs= rounds=1
 while [ $# -gt 0 ]; do
     case $1 in
         --root) root=${2:?--root needs a folder}; shift 2 ;;
         --root=*) root=${1#--root=}; shift ;;
         -j) jobs=${2:?-j needs a number}; shift 2 ;;
         -j*) jobs=${1#-j}; shift ;;
+        --rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
+        --rounds=*) rounds=${1#--rounds=}; shift ;;
         -h|--help) usage ;;
         --) shift; break ;;
         -*) echo "run.sh: unknown option $1" >&2; usage ;;
@@ -65,7 +72,7 @@ hotscan=$here/../build/hotscan
 floor=$here/../build/parse_floor
 llvm=/usr/lib/llvm-19
 [ -x "$hotscan" ] || { echo "run.sh: build hotscan first (bash .ci/setup)" >&2; exit 2; }
-cc -O2 -I"$llvm/include" "$here/parse_floor.c" -L"$llvm/lib" -lclang -Wl,-rpath,"$llvm/lib" -o "$floor"
+cc -O2 -I"$llvm/include" -I"$here/../include" "$here/parse_floor.c" -L"$llvm/lib" -lclang -Wl,-rpath,"$llvm/lib" -o "$floor"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -73,17 +80,46 @@ m() { python3 "$here/measure.py" --json "$@"; }
 
 # The floor prints "TUs cpu": its CPU is measured inside the process after libclang is
 # loaded (warm); measure.py adds its peak RSS.
-m --stdout "$tmp/floor.out" -- "$floor" "$db" >"$tmp/floor.json"
-m -- "$hotscan" scan -q --format json -o "$tmp/one.out" -j 1 -p "$db" --root "$root" >"$tmp/one.json"
-m -- "$hotscan" scan -q --format json -o "$tmp/par.out" -j "$jobs" -p "$db" --root "$root" >"$tmp/par.json"
+case $rounds in ''|*[!0-9]*|0) echo "run.sh: --rounds needs a positive number" >&2; exit 2 ;; esac
+for r in $(seq "$rounds"); do
+    m --stdout "$tmp/floor$r.out" -- "$floor" "$db" >"$tmp/floor$r.json"
+    m --stdout "$tmp/plain$r.out" -- "$floor" --database-flags "$db" >"$tmp/plain$r.json"
+    m -- "$hotscan" scan -q --format json -o "$tmp/one$r.out" -j 1 -p "$db" --root "$root" >"$tmp/one$r.json"
+    m -- "$hotscan" scan -q --format json -o "$tmp/par$r.out" -j "$jobs" -p "$db" --root "$root" >"$tmp/par$r.json"
+done
 
-python3 - "$tmp" "$jobs" "$db" "$root" "$under" "$total" <<'PY'
-import json, sys
-tmp, jobs, db, root, under, total = sys.argv[1:]
+python3 - "$tmp" "$jobs" "$db" "$root" "$under" "$total" "$rounds" <<'PY'
+import json, statistics, sys
+tmp, jobs, db, root, under, total, rounds = sys.argv[1:]
+rounds = range(1, int(rounds) + 1)
 load = lambda name: json.load(open(f"{tmp}/{name}"))
-floor, one, par = load("floor.json"), load("one.json"), load("par.json")
-tus, floor_cpu = open(f"{tmp}/floor.out").read().split()
-floor_cpu = float(floor_cpu)
+med = statistics.median
+
+def floor_row(name):
+    """A floor run's measure, its CPU taken inside the process (warm: after libclang loads)."""
+    rows = []
+    for r in rounds:
+        row = load(f"{name}{r}.json")
+        tus, cpu = open(f"{tmp}/{name}{r}.out").read().split()
+        row["cpu"], row["tus"] = float(cpu), tus
+        rows.append(row)
+    return rows
+
+floors, plains = floor_row("floor"), floor_row("plain")
+ones = [load(f"one{r}.json") for r in rounds]
+pars = [load(f"par{r}.json") for r in rounds]
+
+def median_row(rows):
+    """Each measure's median over the rounds, and the median of the per-round ratios."""
+    out = {k: med(row[k] for row in rows) for k in ("cpu", "wall", "maxrss_kb", "sum_rss_kb", "sum_uss_kb")}
+    out["ratio"] = med(row["cpu"] / f["cpu"] for row, f in zip(rows, floors))
+    out["status"] = max(row["status"] for row in rows)
+    out["source"] = rows[0].get("source", "?")
+    return out
+
+floor, plain, one, par = (median_row(x) for x in (floors, plains, ones, pars))
+tus = floors[0]["tus"]
+floor_cpu = floor["cpu"]
 mb = lambda kb: f"{kb / 1024:.0f} MB"
 
 def summary(name):
@@ -92,7 +128,7 @@ def summary(name):
     except (OSError, ValueError, KeyError):
         return None
 
-s = summary("par.out") or summary("one.out") or {}
+s = summary("par1.out") or summary("one1.out") or {}
 print(f"compile database            : {db}/compile_commands.json")
 print(f"root                        : {root} ({under} of its {total} entries under it)")
 print(f"translation units           : floor parsed {tus}; hotscan scanned "
@@ -101,14 +137,17 @@ print(f"translation units           : floor parsed {tus}; hotscan scanned "
 print(f"peak RSS measured by        : {par['source']} (largest process), "
       "/proc every 50 ms (summed)")
 print()
-print(f"{'run':<14} {'CPU s':>8} {'wall s':>8} {'x floor CPU':>12} {'RSS largest':>12} "
+print(f"{'run':<15} {'CPU s':>8} {'wall s':>8} {'x floor CPU':>12} {'RSS largest':>12} "
       f"{'RSS summed':>11} {'USS summed':>11}")
-print(f"{'parse floor':<14} {floor_cpu:8.2f} {'':>8} {1:12.2f} {mb(floor['maxrss_kb']):>12} "
-      f"{mb(floor['sum_rss_kb']):>11} {mb(floor['sum_uss_kb']):>11}")
-for label, r in (("hotscan -j 1", one), (f"hotscan -j {jobs}", par)):
-    print(f"{label:<14} {r['cpu']:8.2f} {r['wall']:8.2f} {r['cpu'] / floor_cpu:12.2f} "
+for label, r, wall in (("parse floor", floor, ""), ("parse, db flags", plain, ""),
+                       ("hotscan -j 1", one, None), (f"hotscan -j {jobs}", par, None)):
+    wall = f"{r['wall']:8.2f}" if wall is None else f"{wall:>8}"
+    print(f"{label:<15} {r['cpu']:8.2f} {wall} {r['ratio']:12.2f} "
           f"{mb(r['maxrss_kb']):>12} {mb(r['sum_rss_kb']):>11} {mb(r['sum_uss_kb']):>11}")
 print()
+if len(rounds) > 1:
+    print(f"medians of {len(rounds)} rounds; hotscan -j {jobs} / floor per round: "
+          + " ".join(f"{p['cpu'] / f['cpu']:.2f}" for p, f in zip(pars, floors)))
 print(f"-j {jobs} is {one['wall'] / par['wall']:.2f}x faster than -j 1 (wall). The floor's CPU "
       "is counted after libclang is loaded; hotscan's includes its start-up and every worker.")
 if one["status"] not in (0, 1) or par["status"] not in (0, 1):

@@ -36,7 +36,7 @@ root=$(cd "${root:-$db}" && pwd)
 jobs=${JOBS:-2}
 llvm=/usr/lib/llvm-19
 floor=$here/../build/parse_floor
-cc -O2 -I"$llvm/include" "$here/parse_floor.c" -L"$llvm/lib" -lclang -Wl,-rpath,"$llvm/lib" -o "$floor"
+cc -O2 -I"$llvm/include" -I"$here/../include" "$here/parse_floor.c" -L"$llvm/lib" -lclang -Wl,-rpath,"$llvm/lib" -o "$floor"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out=${out:-$tmp}

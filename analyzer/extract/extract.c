@@ -28,6 +28,7 @@
 #include <xxhash.h>
 
 #include "hotscan/keyset.h"
+#include "hotscan/parse_options.h"
 #include "hotscan/ptrmap.h"
 
 #define HS_MAX_NEST 128
@@ -3632,9 +3633,8 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
         set_code(code, HS_EXTRACT_BAD_DIRECTORY);
         return NULL;
     }
-    /* gcc-only options must not turn into clang errors; keep the rest of the command. */
-    const char *extra[] = {"-Wno-unknown-warning-option", "-Wno-unused-command-line-argument",
-                           "-Wno-ignored-optimization-argument", "-ferror-limit=50"};
+    /* hotscan's own flags after the command's (parse_options.h says why each). */
+    const char *extra[] = {HS_PARSE_EXTRA_ARGS};
     int nextra = (int)(sizeof extra / sizeof extra[0]);
     const char **argv = hs_xcalloc((size_t)(in->argc + nextra + 3), sizeof(char *));
     int argc = 0;
@@ -3651,9 +3651,9 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
     for (int i = 0; i < nextra; i++)
         argv[argc++] = extra[i];
     CXTranslationUnit tu = NULL;
-    unsigned options = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-    if (detailed)
-        options |= CXTranslationUnit_DetailedPreprocessingRecord;
+    unsigned options = HS_PARSE_OPTIONS;
+    if (!detailed)
+        options &= ~(unsigned)CXTranslationUnit_DetailedPreprocessingRecord;
     enum CXErrorCode status =
         clang_parseTranslationUnit2FullArgv(index, NULL, argv, argc, unsaved, n_unsaved, options, &tu);
     if (status != CXError_Success || !tu) {
