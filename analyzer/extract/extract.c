@@ -137,12 +137,14 @@ struct hs_walk {
                                 HS_TYPE_NORETURN_TAG) 2 when it says noreturn, else 1 */
     hs_strmap *fact_sites;   /* "kind:file:offset" -> facts recorded there so far */
     json_t *functions, *calls;
+    json_t *skipped_bodies;  /* USRs of the definitions whose bodies the header skip left out */
     json_t *fn_stores, *overrides; /* function addresses stored in slots; method overrides */
     hs_strmap *stores_seen;        /* "slot|function" and "method|base": each once per TU */
     bool no_indirect;              /* HOTSCAN_BENCH_NO_INDIRECT: record no indirect calls,
                                       stores or overrides (bench/indirect_cost.sh only) */
     hs_inactive_code *inactive;    /* compiled-out code's identifiers, read on first use */
     hs_extract_cache *cache;       /* header functions walked before, or NULL */
+    hs_strmap *real_paths;         /* the worker's memo of real paths (the cache's), or NULL */
     const char *main_real;         /* the main file's real path (with a cache) */
     XXH128_hash_t context;         /* digest of the command line and directory */
     hs_strmap *skipped;            /* "%p" of CXFile -> digest of its skipped ranges */
@@ -783,6 +785,25 @@ CXSourceLocation hs_walk_location_at(hs_walk *x, CXFile file, unsigned offset)
     return loc;
 }
 
+/*
+ * realpath(3) through the worker's memo: every TU of a worker names mostly the same
+ * headers, and each realpath asks the kernel about every component of the path (on
+ * haproxy about 1% of the scan's CPU). A scan does not expect its tree to move under it.
+ * A malloc'd copy, or NULL when the path does not resolve.
+ */
+static char *memo_realpath(hs_strmap *memo, const char *path)
+{
+    if (!memo)
+        return hs_realpath(path);
+    const char *known = hs_strmap_get(memo, path);
+    if (!known) {
+        char *real = hs_realpath(path);
+        known = real ? real : hs_xstrdup("");
+        hs_strmap_put(memo, path, (void *)known);
+    }
+    return known[0] ? hs_xstrdup(known) : NULL;
+}
+
 const char *hs_project_file(hs_walk *x, CXFile file)
 {
     if (!file)
@@ -801,10 +822,10 @@ const char *hs_project_file(hs_walk *x, CXFile file)
     if (n && n[0] && n[0] != '/' && x->directory) {
         /* clang names a file as the command did: relative to its working directory. */
         char *joined = hs_path_join(x->directory, n);
-        real = hs_realpath(joined);
+        real = memo_realpath(x->real_paths, joined);
         free(joined);
     } else if (n && n[0]) {
-        real = hs_realpath(n);
+        real = memo_realpath(x->real_paths, n);
     }
     clang_disposeString(name);
     char *value = (real && hs_path_is_under(x->root, real)) ? real : hs_xstrdup("");
@@ -2955,8 +2976,8 @@ static void free_function(hs_walk_function *fn)
  * Workers take TUs in increasing index order, so the first TU in TU order that contains a
  * function is walked by its worker in full: it is that worker's first TU with the function.
  * A later TU skips the body only when the same worker walked a body with the same skip key
- * before and that TU's facts were delivered (commit): the key is the function's USR and
- * extent, the TU's command line and directory (which decide macros and include paths),
+ * before and that TU's facts were delivered (commit): the key is the function's USR,
+ * extent and hot/cold/noreturn attributes, the TU's command line and directory (which decide macros and include paths),
  * the digest of the ranges the preprocessor skipped in the function's file (#if arms; libclang
  * records them only with the detailed preprocessing record, else the list is empty and the
  * body digest alone tells arms apart), and a digest of the body's cursors in preorder: kinds,
@@ -2966,7 +2987,10 @@ static void free_function(hs_walk_function *fn)
  * declaration (fp_visitor). Equal keys
  * mean the two walks see the same cursors at the same places bound to the same
  * declarations, so they give facts with the same keys: the merge would have dropped the
- * later ones. A TU with compile errors neither skips nor records (its AST may be partial).
+ * later ones. The same holds for the function's own entry (USR, name, place, attributes,
+ * folded per USR by the merge), so a skipped body leaves that out too: on haproxy about
+ * 100,000 entries a scan wrote, read and dropped. A TU with compile errors neither skips
+ * nor records (its AST may be partial).
  *
  * Making that digest visits every cursor of every header body in every TU: on redis it cost
  * more than the walks it saved. So a header is first asked as a whole: when this TU entered
@@ -2990,6 +3014,7 @@ struct hs_extract_cache {
     size_t skipped_learned;       /* skipped by a key only another worker's TU gave */
     bool check_headers;           /* HOTSCAN_BENCH_CHECK_HEADER_SKIP: digest skipped bodies too */
     size_t header_disagreements;  /* bodies a prefix key skipped whose digest no walk had */
+    hs_strmap *real_paths;        /* path as clang names it -> its realpath, "" if none */
 };
 
 hs_extract_cache *hs_extract_cache_create(void)
@@ -2999,6 +3024,7 @@ hs_extract_cache *hs_extract_cache_create(void)
     c->headers = hs_keyset_create();
     c->learned_walked = hs_keyset_create();
     c->learned_headers = hs_keyset_create();
+    c->real_paths = hs_strmap_create();
     c->check_headers = getenv("HOTSCAN_BENCH_CHECK_HEADER_SKIP") != NULL;
     return c;
 }
@@ -3011,6 +3037,11 @@ void hs_extract_cache_delete(hs_extract_cache *c)
     hs_keyset_delete(c->headers);
     hs_keyset_delete(c->learned_walked);
     hs_keyset_delete(c->learned_headers);
+    const char *path;
+    void *real;
+    for (size_t it = 0; hs_strmap_next(c->real_paths, &it, &path, &real);)
+        free(real);
+    hs_strmap_delete(c->real_paths);
     free(c->pending);
     free(c->pending_headers);
     free(c);
@@ -3283,7 +3314,8 @@ typedef enum {
  * matches one walked before. Earlier TUs are this worker's and, through the key log, other
  * workers' (*learned: the key came only from those). Main file bodies are always walked.
  */
-static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, unsigned char out[16], bool *learned)
+static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temperature, unsigned char out[16],
+                              bool *learned)
 {
     *learned = false;
     if (!x->cache)
@@ -3316,6 +3348,9 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, unsigned
     XXH3_128bits_reset(st);
     fp_add(st, &x->context, sizeof x->context);
     fp_add(st, usr, strlen(usr) + 1);
+    /* Its hot/cold/noreturn attributes, inherited ones too (a TU's earlier prototype can
+     * add them): the function entry a skip leaves out must be the walked TU's. */
+    fp_add(st, &temperature, sizeof temperature);
     fp_add(st, path, strlen(path) + 1);
     fp_add(st, &b, sizeof b);
     fp_add(st, &e, sizeof e);
@@ -3391,7 +3426,6 @@ static void extract_function(hs_walk *x, CXCursor c)
             emit_function(x, c, temperature, false);
         return;
     }
-    emit_function(x, c, temperature, true);
     hs_pos pos;
     if (!hs_cursor_pos(x, c, &pos, NULL))
         return;
@@ -3399,10 +3433,13 @@ static void extract_function(hs_walk *x, CXCursor c)
     fn.usr = hs_xstrdup(hs_cursor_usr_cached(x, c));
     unsigned char key[16];
     bool learned;
-    switch (body_plan(x, c, fn.usr, key, &learned)) {
+    switch (body_plan(x, c, fn.usr, temperature, key, &learned)) {
     case HS_BODY_SKIP:
+        /* Nor its function entry: the TU that walked the body gave the same one (its USR,
+         * name, place and attributes are in the key), and the merge keeps one per USR. */
         x->cache->skipped_count++;
         x->cache->skipped_learned += learned;
+        json_array_append_new(x->skipped_bodies, json_string(fn.usr));
         free(fn.usr);
         return;
     case HS_BODY_RECORD:
@@ -3412,6 +3449,7 @@ static void extract_function(hs_walk *x, CXCursor c)
     case HS_BODY_WALK:
         break;
     }
+    emit_function(x, c, temperature, true);
     fn.name = hs_xstrdup(hs_qualified_name(x, c));
     fn.cursor = c;
     fn.body_end = end_offset(c);
@@ -3747,6 +3785,7 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
         }
     }
     x.tu = tu;
+    x.real_paths = cache ? cache->real_paths : NULL;
     if (x.cache) {
         char *main_dir = hs_xstrdup(main_real);
         char *slash = strrchr(main_dir, '/');
@@ -3768,6 +3807,7 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     x.functions = json_array();
     x.calls = json_array();
     x.fn_stores = json_array();
+    x.skipped_bodies = json_array();
     x.no_indirect = getenv("HOTSCAN_BENCH_NO_INDIRECT") != NULL;
     x.overrides = json_array();
     x.stores_seen = hs_strmap_create();
@@ -3783,6 +3823,10 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     json_object_set_new(facts, "functions", x.functions);
     json_object_set_new(facts, "calls", x.calls);
     json_object_set_new(facts, "fn_stores", x.fn_stores);
+    if (json_array_size(x.skipped_bodies))
+        json_object_set_new(facts, "skipped_bodies", x.skipped_bodies);
+    else
+        json_decref(x.skipped_bodies);
     json_object_set_new(facts, "overrides", x.overrides);
     /* Each family's lists, in table order: clock_reads, atomics, events, event_objects. */
     for (size_t i = 0; i < x.ncollectors; i++)

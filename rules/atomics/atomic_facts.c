@@ -246,23 +246,32 @@ static void note_var_in(hs_atomic_store *s, hs_program *p, const char *function,
 /*
  * Counts the TU for the variables of the functions it defines but has no operation facts
  * of: with the header skip (extract.h) a worker walks a shared header function once, so
- * only the first TU of each worker reports its operations, and the count of TUs that see
- * a variable would depend on how TUs landed on workers. The first TU that defines the
- * function merged before and walked it, so `vars_in` knows them.
+ * only the first TU that has it reports its operations, and the count of TUs that see a
+ * variable would depend on how TUs landed on workers. The first TU that defines the
+ * function merged before and walked it, so `vars_in` knows them. A skipped body is listed
+ * in `skipped_bodies`, not `functions`; a walked one with no operations in `functions`.
  */
+static void count_defined_function(hs_atomic_store *s, hs_program *p, const char *usr, hs_strmap *walked,
+                                   size_t tu_index)
+{
+    if (!usr || hs_strmap_has(walked, usr))
+        return;
+    hs_vec *vars = hs_strmap_get(s->vars_in, usr);
+    for (size_t k = 0; vars && k < vars->len; k++)
+        count_tu(s, p, vars->items[k], tu_index);
+}
+
 static void count_skipped_bodies(hs_atomic_store *s, hs_program *p, json_t *tu_facts, hs_strmap *walked,
                                  size_t tu_index)
 {
     size_t i;
     json_t *f;
     json_array_foreach(json_object_get(tu_facts, "functions"), i, f) {
-        const char *usr = json_string_value(json_object_get(f, "usr"));
-        if (!usr || !json_is_true(json_object_get(f, "defined")) || hs_strmap_has(walked, usr))
-            continue;
-        hs_vec *vars = hs_strmap_get(s->vars_in, usr);
-        for (size_t k = 0; vars && k < vars->len; k++)
-            count_tu(s, p, vars->items[k], tu_index);
+        if (json_is_true(json_object_get(f, "defined")))
+            count_defined_function(s, p, json_string_value(json_object_get(f, "usr")), walked, tu_index);
     }
+    json_array_foreach(json_object_get(tu_facts, "skipped_bodies"), i, f)
+        count_defined_function(s, p, json_string_value(f), walked, tu_index);
 }
 
 static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
