@@ -145,6 +145,8 @@ struct hs_walk {
     hs_inactive_code *inactive;    /* compiled-out code's identifiers, read on first use */
     hs_extract_cache *cache;       /* header functions walked before, or NULL */
     hs_strmap *real_paths;         /* the worker's memo of real paths (the cache's), or NULL */
+    bool check_text;               /* HOTSCAN_BENCH_CHECK_TEXT: hs_cursor_text asks libclang too */
+    unsigned texts_checked, texts_differ;
     const char *main_real;         /* the main file's real path (with a cache) */
     XXH128_hash_t context;         /* digest of the command line and directory */
     hs_strmap *skipped;            /* "%p" of CXFile -> digest of its skipped ranges */
@@ -984,9 +986,191 @@ static char *tokens_text(hs_walk *x, CXSourceRange r, bool spaced)
     return hs_buf_take(&b);
 }
 
+/*
+ * tokens_text(x, r, false) read from the file's bytes: what clang_tokenize lexes from the
+ * range's spelled start (comments kept as tokens, as it keeps them) while the end of the last
+ * token lies before the spelled end, each token's spelling with its backslash-newlines
+ * removed, written without the white space between. clang_tokenize and a CXString per token
+ * cost about 75,000 instructions a call on haproxy, where an extent from a macro's body can
+ * run from the #define to the use, thousands of tokens (7% of a worker's instructions); this
+ * reads the bytes once. NULL when the range's two ends are not spelled in one file (the
+ * caller then asks libclang, which answers ""). HOTSCAN_BENCH_CHECK_TEXT=1 compares every
+ * answer with libclang's (bench only).
+ */
+static size_t skip_escaped_newline(const char *t, size_t n, size_t i)
+{
+    /* A backslash, horizontal white space, then a newline: clang splices the lines. */
+    if (i >= n || t[i] != '\\')
+        return i;
+    size_t j = i + 1;
+    while (j < n && (t[j] == ' ' || t[j] == '\t' || t[j] == '\f' || t[j] == '\v'))
+        j++;
+    if (j < n && t[j] == '\r')
+        j++;
+    return j < n && t[j] == '\n' ? j + 1 : i;
+}
+
+static bool ident_byte(unsigned char ch)
+{
+    return ch == '_' || ch == '$' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch >= 0x80;
+}
+
+/* The end of the token starting at `i` (t[i] is not white space). */
+static size_t raw_token_end(const char *t, size_t n, size_t i)
+{
+    static const char *const puncts[] = {"%:%:", "->*", "...", "<<=", ">>=", "<=>", "->", "++", "--", "<<", ">>", "<=",
+                                         ">=",   "==",  "!=",  "&&",  "||",  "+=",  "-=", "*=", "/=", "%=", "&=", "|=",
+                                         "^=",   "##",  "::",  ".*",  "<:",  ":>",  "<%", "%>", "%:", NULL};
+    char ch = t[i];
+    if (ch == '/' && i + 1 < n && t[i + 1] == '/') {
+        size_t j = i + 2;
+        while (j < n && t[j] != '\n') {
+            size_t k = skip_escaped_newline(t, n, j);
+            j = k != j ? k : j + 1;
+        }
+        return j;
+    }
+    if (ch == '/' && i + 1 < n && t[i + 1] == '*') {
+        const char *close = n - i >= 4 ? memmem(t + i + 2, n - i - 2, "*/", 2) : NULL;
+        return close ? (size_t)(close - t) + 2 : n;
+    }
+    size_t j = i;
+    if (ident_byte((unsigned char)ch) && !(ch >= '0' && ch <= '9')) {
+        while (j < n && ident_byte((unsigned char)t[j]))
+            j++;
+        /* A string or character literal's prefix (L, u, U, u8, and R for a raw string). */
+        size_t len = j - i;
+        bool raw = len >= 1 && t[j - 1] == 'R' && j < n && t[j] == '"' &&
+                   (len == 1 || (len == 2 && strchr("LuU", t[i])) || (len == 3 && strncmp(t + i, "u8R", 3) == 0));
+        if (raw) {
+            size_t open = j + 1;
+            while (open < n && open - j <= 17 && t[open] != '(')
+                open++;
+            if (open < n && t[open] == '(') {
+                size_t dlen = open - (j + 1);
+                for (size_t k = open + 1; k + dlen + 1 < n + 1 && k < n; k++)
+                    if (t[k] == ')' && k + 1 + dlen < n && strncmp(t + k + 1, t + j + 1, dlen) == 0 &&
+                        t[k + 1 + dlen] == '"')
+                        return k + 2 + dlen;
+                return n;
+            }
+        }
+        bool prefix = len <= 2 && j < n && (t[j] == '"' || t[j] == '\'') &&
+                      ((len == 1 && strchr("LuU", t[i])) || (len == 2 && t[i] == 'u' && t[i + 1] == '8'));
+        if (!prefix)
+            return j;
+        ch = t[j];
+        i = j;
+    }
+    if (ch == '"' || ch == '\'') {
+        j = i + 1;
+        while (j < n && t[j] != ch && t[j] != '\n') {
+            size_t k = skip_escaped_newline(t, n, j);
+            if (k != j)
+                j = k;
+            else
+                j += t[j] == '\\' && j + 1 < n && t[j + 1] != '\n' ? 2 : 1;
+        }
+        return j < n && t[j] == ch ? j + 1 : j;
+    }
+    if ((ch >= '0' && ch <= '9') || (ch == '.' && i + 1 < n && t[i + 1] >= '0' && t[i + 1] <= '9')) {
+        j = i + 1;
+        while (j < n) {
+            char d = t[j];
+            if ((d == '+' || d == '-') && strchr("eEpP", t[j - 1]))
+                j++;
+            else if (d == '\'' && j + 1 < n && ident_byte((unsigned char)t[j + 1]) && t[j - 1] >= '0' && t[j - 1] <= '9')
+                j++; /* a digit separator */
+            else if (ident_byte((unsigned char)d) || d == '.')
+                j++;
+            else
+                break;
+        }
+        return j;
+    }
+    if (!strchr("%-.<>+&|=!*/^#:", ch))
+        return i + 1;
+    for (int p = 0; puncts[p]; p++) {
+        if (puncts[p][0] != ch)
+            continue;
+        size_t len = strlen(puncts[p]);
+        if (n - i >= len && memcmp(t + i, puncts[p], len) == 0)
+            return i + len;
+    }
+    return i + 1;
+}
+
+static char *source_tokens_text(hs_walk *x, CXSourceRange r)
+{
+    CXFile fb = NULL, fe = NULL;
+    unsigned ob = 0, oe = 0;
+    clang_getSpellingLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
+    clang_getSpellingLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
+    if (!fb || !clang_File_isEqual(fb, fe))
+        return NULL;
+    size_t n = 0;
+    const char *t = hs_walk_file_contents(x, fb, &n);
+    if (!t)
+        return NULL;
+    hs_buf b;
+    hs_buf_init(&b);
+    size_t i = ob;
+    do {
+        /* White space between tokens; a spliced line is white space only when white space
+         * follows it, else it starts the next token (clang's lexer reads through it). */
+        while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r' || t[i] == '\f' || t[i] == '\v'))
+            i++;
+        size_t first = i;
+        for (;;) {
+            size_t k = first;
+            while (skip_escaped_newline(t, n, k) != k)
+                k = skip_escaped_newline(t, n, k);
+            bool space = k < n && t[k] && strchr(" \t\n\r\f\v", t[k]);
+            if (k != first && !space)
+                break; /* the token starts at the backslash */
+            if (!space) {
+                i = first = k;
+                break;
+            }
+            i = first = k + 1;
+        }
+        while (skip_escaped_newline(t, n, first) != first)
+            first = skip_escaped_newline(t, n, first);
+        if (first >= n)
+            break;
+        size_t end = raw_token_end(t, n, first);
+        /* Spellings as clang_getTokenSpelling gives them: an identifier's name (spliced lines
+         * removed), any other token's bytes as written. */
+        bool identifier = ident_byte((unsigned char)t[first]) && !(t[first] >= '0' && t[first] <= '9') &&
+                          t[end - 1] != '"' && t[end - 1] != '\'';
+        if (identifier)
+            hs_buf_append(&b, t + first, end - first);
+        else
+            hs_buf_append(&b, t + i, end - i);
+        i = end;
+    } while (i < oe);
+    return hs_buf_take(&b);
+}
+
 char *hs_cursor_text(hs_walk *x, CXCursor c)
 {
-    return tokens_text(x, clang_getCursorExtent(c), false);
+    CXSourceRange r = clang_getCursorExtent(c);
+    char *text = source_tokens_text(x, r);
+    if (!text)
+        return tokens_text(x, r, false);
+    if (x->check_text) {
+        char *libclang = tokens_text(x, r, false);
+        x->texts_checked++;
+        if (strcmp(libclang, text) != 0) {
+            x->texts_differ++;
+            for (char *q = libclang; *q; q++)
+                *q = *q == '\n' ? '|' : *q;
+            fprintf(stderr, "hotscan: text check: libclang \"%.300s\", read \"%.300s\"\n", libclang, text);
+        }
+        free(libclang);
+    }
+    return text;
 }
 
 char *hs_cursor_source(hs_walk *x, CXCursor c)
@@ -3809,6 +3993,7 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     x.fn_stores = json_array();
     x.skipped_bodies = json_array();
     x.no_indirect = getenv("HOTSCAN_BENCH_NO_INDIRECT") != NULL;
+    x.check_text = getenv("HOTSCAN_BENCH_CHECK_TEXT") != NULL;
     x.overrides = json_array();
     x.stores_seen = hs_strmap_create();
     json_t *facts = json_object();
@@ -3833,6 +4018,8 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
         if (x.collectors[i]->tu_end)
             x.collectors[i]->tu_end(x.states[i], &x, facts);
     free(x.states);
+    if (x.check_text)
+        fprintf(stderr, "hotscan: text check: %s: %u texts, %u differ\n", in->file, x.texts_checked, x.texts_differ);
     json_t *ignored = json_array();
     json_object_set_new(facts, "parse_errors", parse_errors(tu, ignored));
     json_object_set_new(facts, "error_count", json_integer(errors));

@@ -575,6 +575,37 @@ check "... and the counter is seen by the 3 TUs that were parsed" \
   test "$(json "[('seen by 3 of' in f['message']) for f in d['findings'] if f.get('variable') == 'hits']")" = "[True]"
 
 
+# The text of an expression (hs_cursor_text, the key of a member or subscript expression) is
+# read from the file's bytes as clang_tokenize would lex it: comments kept, white space and
+# spliced lines between tokens dropped, a splice right before a token kept in a punctuator's
+# spelling, macro bodies whose extent runs from the #define to the use.
+# HOTSCAN_BENCH_CHECK_TEXT asks libclang too and counts the answers that differ.
+mkdir -p "$work/text"
+cat >"$work/text/text.c" <<'C'
+struct s { int a; int b[4]; struct s *next; };
+#define FIELD(p) ((p)->next->a)
+#define SUM(p) ((p)->b[1] /* a comment \
+    spanning lines */ + (p)->b[2] \
+)
+int f(struct s *p, struct s *q)
+{
+    int x = p->a + p -> b [2] + FIELD(q) + SUM(q);
+    int v = __atomic_load_n(&p->next->b[1], __ATOMIC_SEQ_CST);
+    x += p->\
+next->a;
+    x += p->b['1' - 48] + (*q).b[0x1p3 > 1 ? 1 : 0];
+    if (p->b[0] > q->b[0] && q->next->b[3] != u8"a b"[0])
+        __atomic_fetch_add(&p->next->a, 1, __ATOMIC_SEQ_CST);
+    while (FIELD(p) < SUM(q) && p -> b[3] /* here */ > 0)
+        __atomic_fetch_add(&q->next->b[2], x, __ATOMIC_SEQ_CST);
+    return x + v;
+}
+C
+printf '[{"directory": "%s", "file": "text.c", "arguments": ["cc", "-c", "text.c"]}]\n' "$work/text" >"$work/text/compile_commands.json"
+(cd "$work/text" && HOTSCAN_BENCH_CHECK_TEXT=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero -j 1 -p . >"$work/out" 2>"$work/err")
+check "expression text: read as libclang lexes it" \
+  python3 -c "import re,sys; m=re.search(r'text check: \S*text.c: (\d+) texts, (\d+) differ', open(sys.argv[1]).read()); sys.exit(not m or int(m.group(1)) < 8 or m.group(2) != '0')" "$work/err"
+
 # A shard's facts are judged together, so --facts-out uses the header skip: each body a
 # document leaves out is in an earlier TU of the same shard. The judge still gives the whole
 # scan's report; with a cache, only the TUs that left nothing out are kept in it.
