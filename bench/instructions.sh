@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# bench/instructions.sh DB ROOT HOTSCAN... - instructions executed (valgrind callgrind's Ir,
+# every process and thread) by the parse floor and by each hotscan binary's `-j 1` scan of
+# one compile database, and each binary's count / the floor's.
+#
+# CPU seconds on a shared VM drift by 15% between runs minutes apart, more than most changes
+# this is used to judge; an instruction count is the same on every run. It is not time (the
+# parse waits on memory more than the walk does, so hotscan's share of the time is smaller
+# than its share of the instructions): use it to compare binaries, and bench/run.sh for the
+# CPU ratio. Under callgrind a scan runs about 50 times slower: give it a small database
+# (20 TUs of haproxy take about 2 minutes a run). Needs valgrind (apt-get install valgrind).
+# The floor is build/parse_floor --database-flags with PARSE_FLOOR_FLAGS=db, else hotscan's.
+set -euo pipefail
+[ $# -ge 3 ] || { sed -n '2,4p' "$0" | sed 's/^# //' >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind" >&2; exit 2; }
+db=$1 root=$2
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+llvm=/usr/lib/llvm-19
+floor=$here/../build/parse_floor
+cc -O2 -I"$llvm/include" -I"$here/../include" "$here/parse_floor.c" -L"$llvm/lib" -lclang -Wl,-rpath,"$llvm/lib" -o "$floor"
+export HOTSCAN_NO_CACHE=1
+# Ir summed over the callgrind files of a command: one per process (a forked worker's file
+# starts with its parent's counts at the fork, which a worker forked at once barely has).
+ir() {
+    local d
+    d=$(mktemp -d)
+    (cd "$d" && valgrind --tool=callgrind --callgrind-out-file="$d/cg.%p" "$@" >/dev/null 2>&1) || true
+    awk '/^(summary|totals):/ { s += $2; nextfile } END { printf "%.0f\n", s }' "$d"/cg.*
+    rm -rf "$d"
+}
+flags=()
+[ "${PARSE_FLOOR_FLAGS:-}" = db ] && flags=(--database-flags)
+f=$(ir "$floor" "${flags[@]}" "$db")
+printf '%-40s %16s %8s\n' run instructions "x floor"
+printf '%-40s %16s %8s\n' "parse floor${flags:+ (database flags)}" "$f" 1.000
+for b in "$@"; do
+    c=$(ir "$b" scan -q --format json -o /dev/null -j 1 -p "$db" --root "$root")
+    printf '%-40s %16s %8s\n' "$b" "$c" "$(python3 -c "print(f'{$c / $f:.3f}')")"
+done
