@@ -16,9 +16,8 @@ command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind" >&2; 
 db=$1 root=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-llvm=/usr/lib/llvm-19
 floor=$here/../build/parse_floor
-cc -O2 -I"$llvm/include" -I"$here/../include" "$here/parse_floor.c" -L"$llvm/lib" -lclang -Wl,-rpath,"$llvm/lib" -o "$floor"
+[ -x "$floor" ] || { echo "$(basename "$0"): build hotscan first (bash .ci/setup builds build/parse_floor too)" >&2; exit 2; }
 export HOTSCAN_NO_CACHE=1
 # Ir summed over the callgrind files of a command: one per process (a forked worker's file
 # starts with its parent's counts at the fork, which a worker forked at once barely has).

@@ -1,13 +1,14 @@
 /*
  * parse_floor.c - the speed floor hotscan is judged against (DESIGN.md): every TU of a
  * compile database parsed in one warm process with libclang, with the same flags and
- * options hotscan uses (include/hotscan/parse_options.h), and nothing else (no walk, no
- * facts). Prints "TUs CPU-SECONDS".
+ * options hotscan uses (include/hotscan/parse_options.h) and without the options libclang
+ * does not know, which hotscan leaves out too (analyzer/extract/arg_filter.c), and nothing
+ * else (no walk, no facts). Prints "TUs CPU-SECONDS". Built with hotscan (build/parse_floor).
  *
  * usage: parse_floor [--database-flags] BUILD_DIR
  * --database-flags parses with each command as written (plus only -Wno-unknown-warning-option
- * and -ferror-limit=50, as the floor did before hotscan added -w): what a plain libclang
- * parse of the tree costs, to show what hotscan's own flags save.
+ * and -ferror-limit=50, as the floor did before hotscan added -w), unknown options included:
+ * what a plain libclang parse of the tree costs, to show what hotscan's own flags save.
  * With PARSE_FLOOR_EACH=1 it also prints "CPU-SECONDS PATH" per TU on stderr (the TU's share
  * of the floor: bench/prefilter_bound.py --costs).
  */
@@ -20,6 +21,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "hotscan/arg_filter.h"
 #include "hotscan/parse_options.h"
 
 static double cpu_seconds(void)
@@ -53,6 +55,7 @@ int main(int argc, char **argv)
     CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
     unsigned n = clang_CompileCommands_getSize(cmds);
     CXIndex index = clang_createIndex(0, 0);
+    hs_arg_filter *filter = as_written ? NULL : hs_arg_filter_create();
     double t0 = cpu_seconds();
     unsigned parsed = 0;
     const char *each_env = getenv("PARSE_FLOOR_EACH");
@@ -68,15 +71,26 @@ int main(int argc, char **argv)
         unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
         const char **args = calloc(nargs + nextra, sizeof(char *));
         CXString *keep = calloc(nargs, sizeof(CXString));
+        unsigned nkept = 0;
         for (unsigned a = 0; a < nargs; a++) {
             keep[a] = clang_CompileCommand_getArg(cmd, a);
             args[a] = clang_getCString(keep[a]);
         }
+        if (filter) {
+            hs_arg_verdict *verdicts = calloc(nargs ? nargs : 1, sizeof *verdicts);
+            hs_arg_filter_classify(filter, index, (char *const *)args, (int)nargs, verdicts);
+            for (unsigned a = 0; a < nargs; a++)
+                if (verdicts[a] == HS_ARG_KEEP)
+                    args[nkept++] = args[a];
+            free(verdicts);
+        } else {
+            nkept = nargs;
+        }
         for (unsigned e = 0; e < nextra; e++)
-            args[nargs + e] = extra[e];
+            args[nkept + e] = extra[e];
         CXTranslationUnit tu = NULL;
         double tu0 = cpu_seconds();
-        if (clang_parseTranslationUnit2FullArgv(index, NULL, args, (int)(nargs + nextra), NULL, 0, options, &tu) ==
+        if (clang_parseTranslationUnit2FullArgv(index, NULL, args, (int)(nkept + nextra), NULL, 0, options, &tu) ==
             CXError_Success) {
             parsed++;
             clang_disposeTranslationUnit(tu);
@@ -97,6 +111,7 @@ int main(int argc, char **argv)
     }
     double cpu = cpu_seconds() - t0;
     printf("%u %.3f\n", parsed, cpu);
+    hs_arg_filter_delete(filter);
     clang_disposeIndex(index);
     clang_CompileCommands_dispose(cmds);
     clang_CompilationDatabase_dispose(db);

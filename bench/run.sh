@@ -70,9 +70,8 @@ fi
 
 hotscan=$here/../build/hotscan
 floor=$here/../build/parse_floor
-llvm=/usr/lib/llvm-19
 [ -x "$hotscan" ] || { echo "run.sh: build hotscan first (bash .ci/setup)" >&2; exit 2; }
-cc -O2 -I"$llvm/include" -I"$here/../include" "$here/parse_floor.c" -L"$llvm/lib" -lclang -Wl,-rpath,"$llvm/lib" -o "$floor"
+[ -x "$floor" ] || { echo "$(basename "$0"): build hotscan first (bash .ci/setup builds build/parse_floor too)" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

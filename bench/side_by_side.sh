@@ -34,9 +34,8 @@ shift 3
 [ "${1:-}" = "--" ] && shift
 root=$(cd "${root:-$db}" && pwd)
 jobs=${JOBS:-2}
-llvm=/usr/lib/llvm-19
 floor=$here/../build/parse_floor
-cc -O2 -I"$llvm/include" -I"$here/../include" "$here/parse_floor.c" -L"$llvm/lib" -lclang -Wl,-rpath,"$llvm/lib" -o "$floor"
+[ -x "$floor" ] || { echo "$(basename "$0"): build hotscan first (bash .ci/setup builds build/parse_floor too)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out=${out:-$tmp}

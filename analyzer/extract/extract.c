@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "hotscan/facts.h"
 #include "hotscan/walk.h"
+#include "hotscan/arg_filter.h"
 #include "conditions.h"
 #include "header_prefix.h"
 #include "inactive.h"
@@ -3199,6 +3200,7 @@ struct hs_extract_cache {
     bool check_headers;           /* HOTSCAN_BENCH_CHECK_HEADER_SKIP: digest skipped bodies too */
     size_t header_disagreements;  /* bodies a prefix key skipped whose digest no walk had */
     hs_strmap *real_paths;        /* path as clang names it -> its realpath, "" if none */
+    hs_arg_filter *args;          /* options this libclang does not know (arg_filter.c) */
 };
 
 hs_extract_cache *hs_extract_cache_create(void)
@@ -3209,6 +3211,7 @@ hs_extract_cache *hs_extract_cache_create(void)
     c->learned_walked = hs_keyset_create();
     c->learned_headers = hs_keyset_create();
     c->real_paths = hs_strmap_create();
+    c->args = hs_arg_filter_create();
     c->check_headers = getenv("HOTSCAN_BENCH_CHECK_HEADER_SKIP") != NULL;
     return c;
 }
@@ -3226,6 +3229,7 @@ void hs_extract_cache_delete(hs_extract_cache *c)
     for (size_t it = 0; hs_strmap_next(c->real_paths, &it, &path, &real);)
         free(real);
     hs_strmap_delete(c->real_paths);
+    hs_arg_filter_delete(c->args);
     free(c->pending);
     free(c->pending_headers);
     free(c);
@@ -3839,9 +3843,15 @@ static char *clang_says_why(const char *const *argv, int argc, struct CXUnsavedF
     return hs_buf_take(&why);
 }
 
-/* `detailed`: keep the preprocessing record, for the skipped ranges (inactive.c). */
+/*
+ * `detailed`: keep the preprocessing record, for the skipped ranges (inactive.c).
+ * `filter` (or NULL): leave out the options libclang does not know (arg_filter.c); the
+ * unknown arguments left out are appended to `ignored`, as parse_errors lists those the
+ * driver reports.
+ */
 static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
-                                  unsigned n_unsaved, bool detailed, hs_extract_error *code, char **err)
+                                  unsigned n_unsaved, bool detailed, hs_arg_filter *filter, json_t *ignored,
+                                  hs_extract_error *code, char **err)
 {
     /*
      * The command runs in its database entry's directory: relative file names and -I
@@ -3860,7 +3870,17 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
     int nextra = (int)(sizeof extra / sizeof extra[0]);
     const char **argv = hs_xcalloc((size_t)(in->argc + nextra + 3), sizeof(char *));
     int argc = 0;
+    hs_arg_verdict *verdicts = NULL;
+    if (filter && in->argc > 0) {
+        verdicts = hs_xcalloc((size_t)in->argc, sizeof *verdicts);
+        hs_arg_filter_classify(filter, index, in->argv, in->argc, verdicts);
+    }
     for (int i = 0; i < in->argc; i++) {
+        if (verdicts && verdicts[i] != HS_ARG_KEEP) {
+            if (verdicts[i] == HS_ARG_UNKNOWN_OPTION && ignored)
+                json_array_append_new(ignored, json_string(in->argv[i]));
+            continue;
+        }
         argv[argc++] = in->argv[i];
         /* Right after the compiler's name: a -working-directory of the command's own,
          * later on its line, still wins. */
@@ -3869,6 +3889,7 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
             argv[argc++] = dir;
         }
     }
+    free(verdicts);
     /* Extra flags go before the source file is fine for the driver: it accepts any order. */
     for (int i = 0; i < nextra; i++)
         argv[argc++] = extra[i];
@@ -3898,7 +3919,7 @@ int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedF
                          unsigned n_unsaved, char **first_error, json_t *inputs, hs_extract_error *code,
                          char **err)
 {
-    CXTranslationUnit tu = parse_tu(index, in, unsaved, n_unsaved, false, code, err);
+    CXTranslationUnit tu = parse_tu(index, in, unsaved, n_unsaved, false, NULL, NULL, code, err);
     if (!tu)
         return -1;
     int n = (int)count_errors(tu);
@@ -3953,9 +3974,12 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
                              char **err)
 {
     hs_extract_cache_discard(cache);
-    CXTranslationUnit tu = parse_tu(index, in, NULL, 0, true, code, err);
-    if (!tu)
+    json_t *ignored = json_array();
+    CXTranslationUnit tu = parse_tu(index, in, NULL, 0, true, cache ? cache->args : NULL, ignored, code, err);
+    if (!tu) {
+        json_decref(ignored);
         return NULL;
+    }
     hs_walk x = {0};
     char *main_real = NULL;
     unsigned errors = count_errors(tu);
@@ -4020,7 +4044,6 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     free(x.states);
     if (x.check_text)
         fprintf(stderr, "hotscan: text check: %s: %u texts, %u differ\n", in->file, x.texts_checked, x.texts_differ);
-    json_t *ignored = json_array();
     json_object_set_new(facts, "parse_errors", parse_errors(tu, ignored));
     json_object_set_new(facts, "error_count", json_integer(errors));
     json_object_set_new(facts, "ignored_arguments", ignored);

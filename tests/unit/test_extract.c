@@ -6,7 +6,9 @@
  *     from another directory, and the process's own directory is left as it was (the
  *     library never calls chdir);
  *   - a directory that does not exist is an error for that TU;
- *   - the collector table lists the families in the facts document's key order.
+ *   - the collector table lists the families in the facts document's key order;
+ *   - options libclang does not know are told apart from those it knows (arg_filter.c),
+ *     and leaving them out changes no fact: the unknown argument is still listed.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -22,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hotscan/arg_filter.h"
 #include "hotscan/extract.h"
 #include "hotscan/ruledata.h"
 #include "hotscan/walk.h"
@@ -267,6 +270,71 @@ static void test_indirect_calls_and_stores(void **state)
     hs_tu_input_free(in);
 }
 
+/* Only options libclang itself names as unknown are left out; values of options that take
+ * the next argument (-Xclang's cc1 option, -mllvm's) are never asked about. */
+static void test_unknown_options_classified(void **state)
+{
+    fixture *fx = *state;
+    char *args[] = {"cc", "-O2", "-fvect-cost-model=very-cheap", "-Wall", "-Wno-clobbered", "-Wshift-overflow=2",
+                    "-Wduplicated-cond", "-fwrapv", "-Wl,--as-needed", "-Xclang", "-fno-validate-pch",
+                    "-fno-such-option-anywhere", "-march=x86-64", "-Werror=format", "-c", "a.c"};
+    int argc = (int)(sizeof args / sizeof args[0]);
+    hs_arg_verdict want[] = {HS_ARG_KEEP, HS_ARG_KEEP, HS_ARG_UNKNOWN_OPTION, HS_ARG_KEEP,
+                             HS_ARG_UNKNOWN_WARNING, HS_ARG_UNKNOWN_WARNING, HS_ARG_UNKNOWN_WARNING,
+                             HS_ARG_KEEP, HS_ARG_KEEP, HS_ARG_KEEP, HS_ARG_KEEP, HS_ARG_UNKNOWN_OPTION,
+                             HS_ARG_KEEP, HS_ARG_KEEP, HS_ARG_KEEP, HS_ARG_KEEP};
+    hs_arg_filter *f = hs_arg_filter_create();
+    hs_arg_verdict got[sizeof args / sizeof args[0]];
+    /* Twice: the second answer comes from the memo, and must be the same. */
+    for (int round = 0; round < 2; round++) {
+        hs_arg_filter_classify(f, fx->index, args, argc, got);
+        for (int i = 0; i < argc; i++)
+            if (got[i] != want[i])
+                fail_msg("round %d: %s: verdict %d, want %d", round, args[i], (int)got[i], (int)want[i]);
+    }
+    hs_arg_filter_delete(f);
+}
+
+/* The same TU with gcc-only options, parsed as written (no cache: no filter) and with them
+ * left out (a worker's cache holds the filter): the same facts, the same ignored list. */
+static void test_unknown_options_left_out_same_facts(void **state)
+{
+    fixture *fx = *state;
+    write_sources(fx);
+    char *build = in_dir(fx, "build");
+    hs_tu_input *in = calloc(1, sizeof *in);
+    assert_non_null(in);
+    in->file = in_dir(fx, "src/app.c");
+    in->directory = hs_xstrdup(build);
+    const char *args[] = {"cc", "-std=gnu17", "-fvect-cost-model=very-cheap", "-Wno-clobbered", "-Wall",
+                          "-I../include", "-c", "../src/app.c", "-o", "app.o"};
+    in->argc = (int)(sizeof args / sizeof args[0]);
+    in->argv = hs_xcalloc((size_t)in->argc + 1, sizeof(char *));
+    for (int i = 0; i < in->argc; i++)
+        in->argv[i] = hs_xstrdup(args[i]);
+    char *err = NULL;
+    fx->facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, NULL, &err);
+    if (!fx->facts)
+        fail_msg("extract: %s", err ? err : "?");
+    hs_extract_cache *cache = hs_extract_cache_create();
+    json_t *filtered = hs_extract_tu_cached(fx->index, in, fx->rd, fx->dir, cache, NULL, &err);
+    if (!filtered)
+        fail_msg("extract with the filter: %s", err ? err : "?");
+    const char *keys[] = {"functions", "calls", "clock_reads", "atomics", "events", "parse_errors",
+                          "error_count", "ignored_arguments"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (!json_equal(json_object_get(fx->facts, keys[k]), json_object_get(filtered, keys[k])))
+            fail_msg("%s differs with the unknown options left out", keys[k]);
+    json_t *ignored = json_object_get(filtered, "ignored_arguments");
+    assert_int_equal(json_array_size(ignored), 1);
+    assert_string_equal(json_string_value(json_array_get(ignored, 0)), "-fvect-cost-model=very-cheap");
+    assert_int_equal(json_array_size(json_object_get(filtered, "clock_reads")), 2);
+    json_decref(filtered);
+    hs_extract_cache_delete(cache);
+    free(build);
+    hs_tu_input_free(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +342,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_missing_directory_is_an_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_table_order_is_the_facts_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_indirect_calls_and_stores, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_options_classified, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_options_left_out_same_facts, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
