@@ -3209,7 +3209,6 @@ struct hs_extract_cache {
     bool check_headers;           /* HOTSCAN_BENCH_CHECK_HEADER_SKIP: digest skipped bodies too */
     size_t header_disagreements;  /* bodies a prefix key skipped whose digest no walk had */
     hs_strmap *real_paths;        /* path as clang names it -> its realpath, "" if none */
-    hs_arg_filter *args;          /* options this libclang does not know (arg_filter.c) */
 };
 
 hs_extract_cache *hs_extract_cache_create(void)
@@ -3220,7 +3219,6 @@ hs_extract_cache *hs_extract_cache_create(void)
     c->learned_walked = hs_keyset_create();
     c->learned_headers = hs_keyset_create();
     c->real_paths = hs_strmap_create();
-    c->args = hs_arg_filter_create();
     c->check_headers = getenv("HOTSCAN_BENCH_CHECK_HEADER_SKIP") != NULL;
     return c;
 }
@@ -3238,7 +3236,6 @@ void hs_extract_cache_delete(hs_extract_cache *c)
     for (size_t it = 0; hs_strmap_next(c->real_paths, &it, &path, &real);)
         free(real);
     hs_strmap_delete(c->real_paths);
-    hs_arg_filter_delete(c->args);
     free(c->pending);
     free(c->pending_headers);
     free(c);
@@ -3794,7 +3791,8 @@ static json_t *parse_errors(CXTranslationUnit tu, json_t *ignored_arguments)
             const char *text = clang_getCString(spelling);
             const char *quote = strchr(text, '\'');
             if (strncmp(text, "unknown argument", 16) == 0 && quote) {
-                const char *end = strrchr(text, '\'');
+                /* The first quoted name: "unknown argument '-fx'; did you mean '-fy'?" */
+                const char *end = strchr(quote + 1, '\'');
                 json_array_append_new(ignored_arguments,
                                       json_stringn(quote + 1, (size_t)(end > quote ? end - quote - 1 : 0)));
             } else {
@@ -3984,11 +3982,11 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
 
 static void add_input(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data);
 
-int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
-                         unsigned n_unsaved, char **first_error, json_t *inputs, hs_extract_error *code,
-                         char **err)
+int hs_count_errors_with(CXIndex index, const hs_tu_input *in, hs_arg_filter *args,
+                         struct CXUnsavedFile *unsaved, unsigned n_unsaved, char **first_error, json_t *inputs,
+                         hs_extract_error *code, char **err)
 {
-    CXTranslationUnit tu = parse_tu(index, in, unsaved, n_unsaved, false, NULL, NULL, code, err);
+    CXTranslationUnit tu = parse_tu(index, in, unsaved, n_unsaved, false, args, NULL, code, err);
     if (!tu)
         return -1;
     int n = (int)count_errors(tu);
@@ -4035,16 +4033,16 @@ static void note_prefix_key(CXFile file, const unsigned char *key, void *user)
 json_t *hs_extract_tu(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
                       const char *root, hs_extract_error *code, char **err)
 {
-    return hs_extract_tu_cached(index, in, rd, root, NULL, code, err);
+    return hs_extract_tu_cached(index, in, rd, root, NULL, NULL, code, err);
 }
 
 json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
-                             const char *root, hs_extract_cache *cache, hs_extract_error *code,
-                             char **err)
+                             const char *root, hs_extract_cache *cache, hs_arg_filter *args,
+                             hs_extract_error *code, char **err)
 {
     hs_extract_cache_discard(cache);
     json_t *ignored = json_array();
-    CXTranslationUnit tu = parse_tu(index, in, NULL, 0, true, cache ? cache->args : NULL, ignored, code, err);
+    CXTranslationUnit tu = parse_tu(index, in, NULL, 0, true, args, ignored, code, err);
     if (!tu) {
         json_decref(ignored);
         return NULL;

@@ -219,8 +219,8 @@ static void on_fatal_signal(int sig)
 }
 
 /* A verification job: the TU parsed with the fix's files in memory; errors counted. */
-static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_job *job, bool inputs,
-                              hs_extract_error *code, char **err)
+static json_t *run_verify_job(CXIndex index, hs_arg_filter *args, hs_tu_input **tus, const hs_verify_job *job,
+                              bool inputs, hs_extract_error *code, char **err)
 {
     size_t n = json_array_size(job->unsaved);
     struct CXUnsavedFile *files = hs_xcalloc(n ? n : 1, sizeof *files);
@@ -233,7 +233,7 @@ static json_t *run_verify_job(CXIndex index, hs_tu_input **tus, const hs_verify_
     char *first = NULL;
     /* With a facts cache the supervisor keeps the verdict, by the files this parse read. */
     json_t *read = inputs ? json_array() : NULL;
-    int errors = hs_count_errors_with(index, tus[job->tu], files, (unsigned)n, &first, read, code, err);
+    int errors = hs_count_errors_with(index, tus[job->tu], args, files, (unsigned)n, &first, read, code, err);
     free(files);
     if (errors < 0) {
         json_decref(read);
@@ -304,6 +304,8 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         sigaction(SIGBUS, &sa, NULL);
     }
     CXIndex index = clang_createIndex(0, 0);
+    /* The options libclang does not know, left out of every parse (arg_filter.c). */
+    hs_arg_filter *args = hs_arg_filter_create();
     /* Header functions this worker walked (extract.h): extraction only, not verification's
      * reparses of edited files, and not when each TU's full facts are wanted. */
     hs_extract_cache *cache = NULL;
@@ -328,7 +330,7 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
             err = hs_printf("%s is not a regular file (a device or a pipe?); it was not parsed",
                             in->file);
         else if (opt->verify_jobs)
-            facts = run_verify_job(index, tus, &opt->verify_jobs[i], opt->cache != NULL, &code, &err);
+            facts = run_verify_job(index, args, tus, &opt->verify_jobs[i], opt->cache != NULL, &code, &err);
         else if (opt->cache && (cached = fetch_cached(opt->cache, tmpdir, i, in, opt->root)))
             ; /* its facts file is in place */
         else {
@@ -337,7 +339,7 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
                 hs_key_log_reader_update(keys, i, learn_key, cache); /* TUs below i only */
             hs_extract_cache_counts(cache, &walked, &skipped_before);
             long long parse_start = hs_facts_cache_clock();
-            facts = hs_extract_tu_cached(index, in, opt->rd, opt->root, cache, &code, &err);
+            facts = hs_extract_tu_cached(index, in, opt->rd, opt->root, cache, args, &code, &err);
             hs_extract_cache_counts(cache, &walked, &skipped_after);
             json_t *inputs = facts ? json_incref(json_object_get(facts, "inputs")) : NULL;
             if (facts) {
@@ -412,6 +414,7 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
     }
     hs_key_log_reader_delete(keys);
     hs_extract_cache_delete(cache);
+    hs_arg_filter_delete(args);
     clang_disposeIndex(index);
     _exit(0);
 }

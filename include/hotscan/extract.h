@@ -13,6 +13,7 @@
 #include <clang-c/Index.h>
 #include <jansson.h>
 
+#include "hotscan/arg_filter.h"
 #include "hotscan/ruledata.h"
 
 /* One translation unit to parse, as discovered from the compile database. */
@@ -82,10 +83,12 @@ void hs_extract_cache_pending(const hs_extract_cache *c, const unsigned char (**
 /* A key another worker committed for a TU before the next one this worker extracts, whose
  * facts were merged (header: a prefix key, else a body key); true when it was new. */
 bool hs_extract_cache_learn(hs_extract_cache *c, bool header, const unsigned char key[16]);
-/* hs_extract_tu with a cache (NULL: none, the same as hs_extract_tu). */
+/* hs_extract_tu with a cache (NULL: none, the same as hs_extract_tu) and an option filter
+ * (arg_filter.h; NULL: the command's options as written). The options the filter leaves
+ * out change no fact; the unknown arguments among them are listed as ignored all the same. */
 json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_ruledata *rd,
-                             const char *root, hs_extract_cache *cache, hs_extract_error *code,
-                             char **err);
+                             const char *root, hs_extract_cache *cache, hs_arg_filter *args,
+                             hs_extract_error *code, char **err);
 
 /*
  * Parses `in` with `unsaved` files replacing their on-disk contents and returns the
@@ -95,8 +98,8 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
  * or NULL) the files the parse read are appended to it, as real paths: what the facts cache
  * keeps a verdict's inputs by (facts_cache.c).
  */
-int hs_count_errors_with(CXIndex index, const hs_tu_input *in, struct CXUnsavedFile *unsaved,
-                         unsigned n_unsaved, char **first_error, json_t *inputs, hs_extract_error *code,
-                         char **err);
+int hs_count_errors_with(CXIndex index, const hs_tu_input *in, hs_arg_filter *args,
+                         struct CXUnsavedFile *unsaved, unsigned n_unsaved, char **first_error, json_t *inputs,
+                         hs_extract_error *code, char **err);
 
 #endif
