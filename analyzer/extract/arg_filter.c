@@ -83,6 +83,21 @@ static char *first_quoted(const char *text)
     return close ? hs_xstrndup(open + 1, (size_t)(close - open - 1)) : NULL;
 }
 
+bool hs_diagnostic_unknown_argument(CXDiagnostic d, char **name)
+{
+    if (name)
+        *name = NULL;
+    if (clang_getDiagnosticSeverity(d) < CXDiagnostic_Error)
+        return false;
+    CXString spelling = clang_getDiagnosticSpelling(d);
+    const char *text = clang_getCString(spelling);
+    bool unknown = strncmp(text, "unknown argument", 16) == 0;
+    if (unknown && name)
+        *name = first_quoted(text);
+    clang_disposeString(spelling);
+    return unknown;
+}
+
 /* Parses an empty file with `options` and records a verdict for each of them. */
 static void probe(hs_arg_filter *f, CXIndex index, const char *compiler, const char **options, size_t n)
 {
@@ -118,19 +133,20 @@ static void probe(hs_arg_filter *f, CXIndex index, const char *compiler, const c
         for (unsigned i = 0; i < nd; i++) {
             CXDiagnostic d = clang_getDiagnostic(tu, i);
             CXString option = clang_getDiagnosticOption(d, NULL);
-            CXString spelling = clang_getDiagnosticSpelling(d);
-            const char *text = clang_getCString(spelling);
+            char *name = NULL;
             hs_arg_verdict v = HS_ARG_KEEP;
-            if (strcmp(clang_getCString(option), "-Wunknown-warning-option") == 0)
-                v = HS_ARG_UNKNOWN_WARNING;
-            else if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && strncmp(text, "unknown argument", 16) == 0)
+            if (strcmp(clang_getCString(option), "-Wunknown-warning-option") == 0) {
+                CXString spelling = clang_getDiagnosticSpelling(d);
+                name = first_quoted(clang_getCString(spelling));
+                clang_disposeString(spelling);
+                v = name && name[1] == 'W' ? HS_ARG_UNKNOWN_WARNING : HS_ARG_KEEP;
+            } else if (hs_diagnostic_unknown_argument(d, &name)) {
                 v = HS_ARG_UNKNOWN_OPTION;
-            char *name = v == HS_ARG_KEEP ? NULL : first_quoted(text);
-            if (name && (v == HS_ARG_UNKNOWN_OPTION || name[1] == 'W'))
+            }
+            if (name && v != HS_ARG_KEEP)
                 hs_strmap_put(unknown, name, (void *)(uintptr_t)(v + 1));
             free(name);
             clang_disposeString(option);
-            clang_disposeString(spelling);
             clang_disposeDiagnostic(d);
         }
         clang_disposeTranslationUnit(tu);
@@ -144,23 +160,25 @@ static void probe(hs_arg_filter *f, CXIndex index, const char *compiler, const c
     free(argv);
 }
 
+/* Whether argv[i] is asked about: an option of a kind gcc has its own of, and not the
+ * value of the option before it. */
+static bool asked(char *const *argv, int i)
+{
+    return i > 0 && is_candidate(argv[i]) && !takes_separate_value(argv[i - 1]);
+}
+
 void hs_arg_filter_classify(hs_arg_filter *f, CXIndex index, char *const *argv, int argc,
                             hs_arg_verdict *verdicts)
 {
     const char **fresh = hs_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *fresh);
     size_t nfresh = 0;
-    for (int i = 0; i < argc; i++) {
-        verdicts[i] = HS_ARG_KEEP;
-        bool asked = i > 0 && is_candidate(argv[i]) && !takes_separate_value(argv[i - 1]);
-        if (asked && !hs_strmap_has(f->verdicts, argv[i]))
+    for (int i = 0; i < argc; i++)
+        if (asked(argv, i) && !hs_strmap_has(f->verdicts, argv[i]))
             fresh[nfresh++] = argv[i];
-    }
-    if (nfresh > 0 && argc > 0)
+    if (nfresh > 0)
         probe(f, index, argv[0], fresh, nfresh);
-    for (int i = 1; i < argc; i++) {
-        if (!is_candidate(argv[i]) || takes_separate_value(argv[i - 1]))
-            continue;
-        uintptr_t v = (uintptr_t)hs_strmap_get(f->verdicts, argv[i]);
+    for (int i = 0; i < argc; i++) {
+        uintptr_t v = asked(argv, i) ? (uintptr_t)hs_strmap_get(f->verdicts, argv[i]) : 0;
         verdicts[i] = v ? (hs_arg_verdict)(v - 1) : HS_ARG_KEEP;
     }
     free(fresh);

@@ -124,6 +124,11 @@ typedef struct {
     size_t cap, len;          /* cap is a power of two */
 } hs_fp_refs;
 
+/* The top bit of the raw source location libclang keeps in a CXSourceLocation's int_data:
+ * clang's SourceLocation::MacroIDBit, set for a location inside a macro expansion. A file
+ * location's raw value less its offset is where its inclusion begins in the location space. */
+#define HS_MACRO_LOCATION_BIT 0x80000000u
+
 /* A range the preprocessor skipped: where it begins in libclang's location space (the raw
  * encoding of a file location), and its begin and end offsets in its file. */
 typedef struct {
@@ -752,7 +757,7 @@ bool hs_walk_file_is_system(hs_walk *x, CXFile file, CXSourceLocation spelled_at
  */
 static void note_file_start(hs_walk *x, CXSourceLocation loc)
 {
-    if (loc.int_data & 0x80000000u)
+    if (loc.int_data & HS_MACRO_LOCATION_BIT)
         return;
     CXFile file = NULL;
     unsigned offset = 0;
@@ -3336,7 +3341,7 @@ static void fp_expansion_and_spelling(XXH3_state_t *st, CXSourceLocation loc)
     unsigned char b[HS_FP_LOC_BYTES];
     fp_location_bytes(b, loc, false);
     fp_add(st, b, sizeof b);
-    if (!(loc.int_data & 0x80000000u)) {
+    if (!(loc.int_data & HS_MACRO_LOCATION_BIT)) {
         fp_add(st, b, sizeof b);
         return;
     }
@@ -3483,7 +3488,7 @@ static void read_skipped_ranges(hs_walk *x)
     x->skipped_ranges = hs_xcalloc(all->count ? all->count : 1, sizeof *x->skipped_ranges);
     for (unsigned i = 0; i < all->count; i++) {
         CXSourceLocation start = clang_getRangeStart(all->ranges[i]);
-        if (start.int_data & 0x80000000u) /* not a file location: none is */
+        if (start.int_data & HS_MACRO_LOCATION_BIT) /* not a file location: none is */
             continue;
         hs_skipped_range *r = &x->skipped_ranges[x->nskipped_ranges++];
         r->raw = start.int_data;
@@ -3509,7 +3514,7 @@ static void read_skipped_ranges(hs_walk *x)
 static XXH128_hash_t skipped_digest(hs_walk *x, CXFile file, CXSourceLocation start, unsigned offset)
 {
     size_t size = 0;
-    bool by_inclusion = !(start.int_data & 0x80000000u) && start.int_data >= offset &&
+    bool by_inclusion = !(start.int_data & HS_MACRO_LOCATION_BIT) && start.int_data >= offset &&
                         hs_walk_file_contents(x, file, &size) != NULL;
     unsigned first = by_inclusion ? start.int_data - offset : 0;
     char key[40];
@@ -3785,24 +3790,15 @@ static json_t *parse_errors(CXTranslationUnit tu, json_t *ignored_arguments)
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n && json_array_size(errors) < 5; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
-        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-        if (sev >= CXDiagnostic_Error) {
-            CXString spelling = clang_getDiagnosticSpelling(d);
-            const char *text = clang_getCString(spelling);
-            const char *quote = strchr(text, '\'');
-            if (strncmp(text, "unknown argument", 16) == 0 && quote) {
-                /* The first quoted name: "unknown argument '-fx'; did you mean '-fy'?" */
-                const char *end = strchr(quote + 1, '\'');
-                json_array_append_new(ignored_arguments,
-                                      json_stringn(quote + 1, (size_t)(end > quote ? end - quote - 1 : 0)));
-            } else {
-                CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
-                                                           CXDiagnostic_DisplayColumn);
-                json_array_append_new(errors, json_string(clang_getCString(s)));
-                clang_disposeString(s);
-            }
-            clang_disposeString(spelling);
+        char *name = NULL;
+        if (hs_diagnostic_unknown_argument(d, &name) && name) {
+            json_array_append_new(ignored_arguments, json_string(name));
+        } else if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+            CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
+            json_array_append_new(errors, json_string(clang_getCString(s)));
+            clang_disposeString(s);
         }
+        free(name);
         clang_disposeDiagnostic(d);
     }
     return errors;
@@ -3814,12 +3810,7 @@ static unsigned count_errors(CXTranslationUnit tu)
     unsigned n = clang_getNumDiagnostics(tu), errors = 0;
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
-        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-            CXString spelling = clang_getDiagnosticSpelling(d);
-            if (strncmp(clang_getCString(spelling), "unknown argument", 16) != 0)
-                errors++;
-            clang_disposeString(spelling);
-        }
+        errors += clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && !hs_diagnostic_unknown_argument(d, NULL);
         clang_disposeDiagnostic(d);
     }
     return errors;

@@ -28,4 +28,12 @@ void hs_arg_filter_delete(hs_arg_filter *f);
 void hs_arg_filter_classify(hs_arg_filter *f, CXIndex index, char *const *argv, int argc,
                             hs_arg_verdict *verdicts);
 
+/*
+ * Whether a diagnostic is the driver's "unknown argument" error, and (when `name` is given)
+ * the option it names: the first quoted name of "unknown argument: '-fx'" or "unknown
+ * argument '-fx'; did you mean '-fy'?", or NULL; the caller frees it. The one place hotscan
+ * reads that text: libclang gives the driver's error no option name to match instead.
+ */
+bool hs_diagnostic_unknown_argument(CXDiagnostic d, char **name);
+
 #endif
