@@ -19,12 +19,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 floor=$here/../build/parse_floor
 [ -x "$floor" ] || { echo "$(basename "$0"): build hotscan first (bash .ci/setup builds build/parse_floor too)" >&2; exit 2; }
 export HOTSCAN_NO_CACHE=1
-# Ir summed over the callgrind files of a command: one per process (a forked worker's file
-# starts with its parent's counts at the fork, which a worker forked at once barely has).
+# Ir summed over the callgrind files of a command: one per process. A forked process's
+# counts start with its parent's at the fork; --zero-before drops them when the child enters
+# hs_cleanup_in_child (the first call of every child that runs hotscan code), or a worker forked
+# after the merge (the fix stage's verification reparse) would count the supervisor's
+# reading and merging twice.
 ir() {
     local d
     d=$(mktemp -d)
-    (cd "$d" && valgrind --tool=callgrind --callgrind-out-file="$d/cg.%p" "$@" >/dev/null 2>&1) || true
+    (cd "$d" && valgrind --tool=callgrind --zero-before=hs_cleanup_in_child --callgrind-out-file="$d/cg.%p" "$@" >/dev/null 2>&1) || true
     awk '/^(summary|totals):/ { s += $2; nextfile } END { printf "%.0f\n", s }' "$d"/cg.*
     rm -rf "$d"
 }
