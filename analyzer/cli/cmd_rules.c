@@ -64,16 +64,20 @@ int cmd_rules(int argc, char **argv)
         printf("  %-40s %-13s %s\n", t->name, hs_cost_name(t->cost), t->clock);
     }
     printf("\nClock ids (clock_gettime's first argument):\n");
-    const char *key;
-    void *val;
-    for (size_t it = 0; hs_strmap_next(rd->clock_ids, &it, &key, &val);) {
+    hs_vec keys = {0};
+    hs_strmap_sorted_keys(rd->clock_ids, &keys);
+    for (size_t i = 0; i < keys.len; i++) {
+        const char *key = keys.items[i];
         hs_cost cost;
         hs_ruledata_clock_id_cost(rd, key, &cost);
         printf("  %-40s %s\n", key, hs_cost_name(cost));
     }
     printf("\nBlocking calls (a loop that makes one is paced by it, not hot):\n ");
     size_t col = 1;
-    for (size_t it = 0; hs_strmap_next(rd->blocking, &it, &key, &val);) {
+    keys.len = 0;
+    hs_strmap_sorted_keys(rd->blocking, &keys);
+    for (size_t i = 0; i < keys.len; i++) {
+        const char *key = keys.items[i];
         if (col + strlen(key) + 1 > 78) {
             printf("\n ");
             col = 1;
@@ -81,6 +85,7 @@ int cmd_rules(int argc, char **argv)
         printf(" %s", key);
         col += strlen(key) + 1;
     }
+    free(keys.items);
     printf("\n");
     if (rd->hot_functions.len) {
         printf("\nHot roots declared in rule data:\n");

@@ -719,10 +719,12 @@ static void print_ignored_arguments(const hs_merge *m)
     if (!hs_strmap_size(m->ignored_arguments))
         return;
     fprintf(stderr, "hotscan: note: clang does not know these compiler options and ignored them:");
-    const char *arg;
-    for (size_t it = 0; hs_strmap_next(m->ignored_arguments, &it, &arg, NULL);)
-        fprintf(stderr, " %s", arg);
+    hs_vec args = {0};
+    hs_strmap_sorted_keys(m->ignored_arguments, &args);
+    for (size_t i = 0; i < args.len; i++)
+        fprintf(stderr, " %s", (const char *)args.items[i]);
     fprintf(stderr, "\n");
+    free(args.items);
 }
 
 typedef struct {
@@ -829,11 +831,12 @@ static void adjust_commands(const scan_options *o, hs_discovery *disc)
     if (hs_strmap_size(dropped) && !o->quiet) {
         fprintf(stderr, "hotscan: note: precompiled headers are not used (libclang cannot read another "
                         "compiler's); dropped:");
-        const char *k;
-        size_t shown = 0;
-        for (size_t it = 0; hs_strmap_next(dropped, &it, &k, NULL);)
-            fprintf(stderr, "%s %s", shown++ ? "," : "", k);
+        hs_vec names = {0};
+        hs_strmap_sorted_keys(dropped, &names);
+        for (size_t i = 0; i < names.len; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", (const char *)names.items[i]);
         fprintf(stderr, "\n");
+        free(names.items);
     }
     hs_strmap_delete(dropped);
 }

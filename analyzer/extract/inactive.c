@@ -38,7 +38,7 @@ struct hs_inactive_code {
 
 static first_place *find(const hs_inactive_code *ic, const char *name, size_t len)
 {
-    size_t j = (size_t)hs_hash64(name, len, 0) & (ic->cap - 1);
+    size_t j = (size_t)hs_table_hash(name, len) & (ic->cap - 1);
     while (ic->slots[j].name && (ic->slots[j].len != len || memcmp(ic->slots[j].name, name, len) != 0))
         j = (j + 1) & (ic->cap - 1);
     return &ic->slots[j];

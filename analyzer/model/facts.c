@@ -52,7 +52,7 @@ void hs_intern_delete(hs_intern *in)
 
 static size_t intern_slot(const hs_intern *in, const char *s, size_t n)
 {
-    size_t i = (size_t)hs_hash64(s, n, 0) & (in->cap - 1);
+    size_t i = (size_t)hs_table_hash(s, n) & (in->cap - 1);
     while (in->slots[i] && strcmp(in->slots[i], s) != 0)
         i = (i + 1) & (in->cap - 1);
     return i;

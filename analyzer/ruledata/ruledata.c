@@ -544,9 +544,12 @@ bool hs_ruledata_load_text(hs_ruledata *rd, const char *path, const char *text, 
         } else if (strcmp(key, "hot_functions") == 0) {
             hs_strmap *tmp = hs_strmap_create();
             ok = load_name_set(tmp, val, path, key, err);
-            const char *name;
-            for (size_t it = 0; ok && hs_strmap_next(tmp, &it, &name, NULL);)
-                hs_vec_push(&rd->hot_functions, hs_xstrdup(name));
+            hs_vec names = {0};
+            if (ok)
+                hs_strmap_sorted_keys(tmp, &names);
+            for (size_t i = 0; i < names.len; i++)
+                hs_vec_push(&rd->hot_functions, hs_xstrdup(names.items[i]));
+            free(names.items);
             hs_strmap_delete(tmp);
         } else if (strcmp(key, "atomic_wrappers") == 0) {
             ok = load_atomic_wrappers(rd, val, path, err);

@@ -17,6 +17,9 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+/* Inlined: hash tables call hs_table_hash on every lookup. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 void *hs_xmalloc(size_t n)
 {
@@ -261,6 +264,11 @@ unsigned long long hs_hash64(const void *data, size_t n, unsigned long long seed
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+unsigned long long hs_table_hash(const void *data, size_t n)
+{
+    return (unsigned long long)XXH3_64bits(data, n);
 }
 
 char *hs_hex_key(char *buf, const unsigned long long *v, size_t n)

@@ -17,7 +17,7 @@ struct hs_strmap {
 
 static size_t hash_key(const char *k)
 {
-    return (size_t)hs_hash64(k, strlen(k), 0);
+    return (size_t)hs_table_hash(k, strlen(k));
 }
 
 hs_strmap *hs_strmap_create(void)
@@ -104,6 +104,15 @@ const char *hs_strmap_key(const hs_strmap *m, const char *key)
 bool hs_strmap_has(const hs_strmap *m, const char *key)
 {
     return m->keys[find_slot(m, key)] != NULL;
+}
+
+void hs_strmap_sorted_keys(const hs_strmap *m, hs_vec *out)
+{
+    size_t before = out->len;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->keys[i])
+            hs_vec_push(out, m->keys[i]);
+    qsort(out->items + before, out->len - before, sizeof *out->items, hs_compare_strings);
 }
 
 size_t hs_strmap_size(const hs_strmap *m)

@@ -83,8 +83,10 @@ static char *program_text(const hs_ruledata *rd, int repeats, size_t *unmeasured
         if (!found && strcmp(t->name, "clock_gettime") != 0 && strcmp(t->name, "getrusage") != 0)
             (*unmeasured)++; /* a project's wrapper or another platform's API */
     }
-    const char *id;
-    for (size_t it = 0; hs_strmap_next(rd->clock_ids, &it, &id, NULL);) {
+    hs_vec ids = {0};
+    hs_strmap_sorted_keys(rd->clock_ids, &ids);
+    for (size_t i = 0; i < ids.len; i++) {
+        const char *id = ids.items[i];
         bool rusage = strncmp(id, "RUSAGE_", 7) == 0;
         hs_buf_printf(&b, "#ifdef %s\n", id);
         if (rusage)
@@ -95,6 +97,7 @@ static char *program_text(const hs_ruledata *rd, int repeats, size_t *unmeasured
                           id, id);
         hs_buf_puts(&b, "#endif\n");
     }
+    free(ids.items);
     hs_buf_puts(&b,
                 "    measure(\"atomic increment (relaxed)\", [] { counter.fetch_add(1, std::memory_order_relaxed); });\n"
                 "    measure(\"atomic increment (seq_cst)\", [] { counter.fetch_add(1); });\n"

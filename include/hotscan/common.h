@@ -75,8 +75,13 @@ char *hs_read_file(const char *path, size_t *len_out);
 /* The same, failing with EFBIG past `max` bytes (for /dev/zero and the like). */
 char *hs_read_file_max(const char *path, size_t max, size_t *len_out);
 
-/* FNV-1a 64-bit, for fingerprints and content hashes. */
+/* FNV-1a 64-bit, for fingerprints and content hashes. Its values are written to reports,
+ * baselines and patches, so it never changes; it reads one byte at a time, so hash tables
+ * use hs_table_hash. */
 unsigned long long hs_hash64(const void *data, size_t n, unsigned long long seed);
+/* XXH3 64-bit, for hash tables' slots: several times cheaper than hs_hash64 on the long keys
+ * the walk builds. Never written anywhere, so it may change with libxxhash. */
+unsigned long long hs_table_hash(const void *data, size_t n);
 /* Writes `n` numbers as hex digits joined by ':' into `buf` (room for n * 17 bytes) and
  * returns it: a cache key for pointers and offsets, much cheaper than snprintf's "%p". */
 char *hs_hex_key(char *buf, const unsigned long long *v, size_t n);

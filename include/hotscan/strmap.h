@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdbool.h>
 
+#include "hotscan/common.h" /* hs_vec */
+
 typedef struct hs_strmap hs_strmap;
 
 hs_strmap *hs_strmap_create(void);
@@ -30,6 +32,9 @@ size_t hs_strmap_size(const hs_strmap *m);
 
 /* Iteration: for (size_t it = 0; hs_strmap_next(m, &it, &k, &v);) */
 bool hs_strmap_next(const hs_strmap *m, size_t *iter, const char **key, void **value);
+/* Appends the map's keys (its own copies, not to be freed) to `out` in strcmp order: for
+ * anything a person reads, since hs_strmap_next's order is the hash's. */
+void hs_strmap_sorted_keys(const hs_strmap *m, hs_vec *out);
 
 /* A map of lists, each value an hs_vec (common.h) the map owns: hs_strmap_push appends
  * `item` to the list under `key`, made on first use; hs_strmap_delete_lists frees every
