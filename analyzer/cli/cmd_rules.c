@@ -85,7 +85,7 @@ int cmd_rules(int argc, char **argv)
         printf(" %s", key);
         col += strlen(key) + 1;
     }
-    free(keys.items);
+    hs_vec_free(&keys);
     printf("\n");
     if (rd->hot_functions.len) {
         printf("\nHot roots declared in rule data:\n");

@@ -724,7 +724,7 @@ static void print_ignored_arguments(const hs_merge *m)
     for (size_t i = 0; i < args.len; i++)
         fprintf(stderr, " %s", (const char *)args.items[i]);
     fprintf(stderr, "\n");
-    free(args.items);
+    hs_vec_free(&args);
 }
 
 typedef struct {
@@ -836,7 +836,7 @@ static void adjust_commands(const scan_options *o, hs_discovery *disc)
         for (size_t i = 0; i < names.len; i++)
             fprintf(stderr, "%s %s", i ? "," : "", (const char *)names.items[i]);
         fprintf(stderr, "\n");
-        free(names.items);
+        hs_vec_free(&names);
     }
     hs_strmap_delete(dropped);
 }

@@ -549,7 +549,7 @@ bool hs_ruledata_load_text(hs_ruledata *rd, const char *path, const char *text, 
                 hs_strmap_sorted_keys(tmp, &names);
             for (size_t i = 0; i < names.len; i++)
                 hs_vec_push(&rd->hot_functions, hs_xstrdup(names.items[i]));
-            free(names.items);
+            hs_vec_free(&names);
             hs_strmap_delete(tmp);
         } else if (strcmp(key, "atomic_wrappers") == 0) {
             ok = load_atomic_wrappers(rd, val, path, err);

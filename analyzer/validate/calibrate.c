@@ -97,7 +97,7 @@ static char *program_text(const hs_ruledata *rd, int repeats, size_t *unmeasured
                           id, id);
         hs_buf_puts(&b, "#endif\n");
     }
-    free(ids.items);
+    hs_vec_free(&ids);
     hs_buf_puts(&b,
                 "    measure(\"atomic increment (relaxed)\", [] { counter.fetch_add(1, std::memory_order_relaxed); });\n"
                 "    measure(\"atomic increment (seq_cst)\", [] { counter.fetch_add(1); });\n"

@@ -124,6 +124,28 @@ static void test_iteration_visits_each_key_once(void **state)
     hs_strmap_delete(m);
 }
 
+/* What a person reads comes in strcmp order, appended after what `out` already held. */
+static void test_sorted_keys(void **state)
+{
+    (void)state;
+    hs_strmap *m = hs_strmap_create();
+    const char *names[] = {"pread", "epoll_wait", "nanosleep", "accept", "poll", "CLOCK_MONOTONIC"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        hs_strmap_put(m, names[i], NULL);
+    hs_vec out = {0};
+    hs_vec_push(&out, (void *)"kept first");
+    hs_strmap_sorted_keys(m, &out);
+    assert_int_equal(out.len, 7);
+    assert_string_equal(out.items[0], "kept first");
+    const char *want[] = {"CLOCK_MONOTONIC", "accept", "epoll_wait", "nanosleep", "poll", "pread"};
+    for (size_t i = 0; i < 6; i++) {
+        assert_string_equal(out.items[i + 1], want[i]);
+        assert_ptr_equal(out.items[i + 1], hs_strmap_key(m, want[i])); /* the map's copy */
+    }
+    hs_vec_free(&out);
+    hs_strmap_delete(m);
+}
+
 static void test_growth_past_thousands_of_keys(void **state)
 {
     (void)state;
@@ -298,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_null_value_is_present),
         cmocka_unit_test(test_overwrite_returns_previous),
         cmocka_unit_test(test_iteration_visits_each_key_once),
+        cmocka_unit_test(test_sorted_keys),
         cmocka_unit_test(test_growth_past_thousands_of_keys),
         cmocka_unit_test(test_keyset_first_time_only),
         cmocka_unit_test(test_keyset_growth),
