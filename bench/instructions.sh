@@ -13,7 +13,10 @@
 set -euo pipefail
 [ $# -ge 3 ] || { sed -n '2,4p' "$0" | sed 's/^# //' >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind" >&2; exit 2; }
-db=$1 root=$2
+# Absolute paths: each command runs in its own temporary directory. parse_floor takes the
+# database's folder, hotscan either.
+db=$(realpath "$1") root=$(realpath "$2")
+[ -f "$db" ] && db=$(dirname "$db")
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 floor=$here/../build/parse_floor
@@ -37,6 +40,7 @@ f=$(ir "$floor" "${flags[@]}" "$db")
 printf '%-40s %16s %8s\n' run instructions "x floor"
 printf '%-40s %16s %8s\n' "parse floor${flags:+ (database flags)}" "$f" 1.000
 for b in "$@"; do
+    b=$(realpath "$b")
     c=$(ir "$b" scan -q --format json -o /dev/null -j 1 -p "$db" --root "$root")
     printf '%-40s %16s %8s\n' "$b" "$c" "$(python3 -c "print(f'{$c / $f:.3f}')")"
 done
