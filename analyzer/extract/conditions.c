@@ -56,7 +56,7 @@ static bool only_child(CXCursor c, CXCursor *out)
 /* The spelling of a unary operator's first token ("!", "-", ...), compared with `op`. */
 static bool unary_is(CXTranslationUnit tu, CXCursor c, const char *op)
 {
-    CXToken *tok = clang_getToken(tu, clang_getRangeStart(clang_getCursorExtent(c)));
+    CXToken *tok = clang_getToken(tu, hs_cursor_start(c));
     if (!tok)
         return false;
     CXString s = clang_getTokenSpelling(tu, *tok);

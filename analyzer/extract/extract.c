@@ -881,8 +881,50 @@ static unsigned identifier_length(hs_walk *x, CXFile file, unsigned offset)
     return (unsigned)hs_identifier_length(text, size, offset);
 }
 
+/*
+ * clang_getCursorExtent gives a range whose end is past the last token, which it lexes again
+ * to measure (about 1,700 instructions a call, more than anything else the walk asks); most
+ * callers want only the start. For a statement libclang's cursor location is the statement's
+ * getBeginLoc(), which is where its extent (getSourceRange()) starts; for an expression too,
+ * except for the kinds whose location is a name (a DeclRefExpr's, a member's, an implicit
+ * cast's operand's, Objective-C's), which are left to the extent here. The extent of a node
+ * whose end is invalid (error recovery only) is null where the location is not.
+ */
+static bool start_is_location(enum CXCursorKind k)
+{
+    if (clang_isStatement(k))
+        return true;
+    switch (k) {
+    case CXCursor_CallExpr:
+    case CXCursor_UnaryOperator:
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+    case CXCursor_ConditionalOperator:
+    case CXCursor_ParenExpr:
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_LambdaExpr:
+        return true;
+    default:
+        return false;
+    }
+}
+
+CXSourceLocation hs_cursor_start(CXCursor c)
+{
+    if (start_is_location(clang_getCursorKind(c)))
+        return clang_getCursorLocation(c);
+    return clang_getRangeStart(clang_getCursorExtent(c));
+}
+
 bool hs_cursor_pos(hs_walk *x, CXCursor c, hs_pos *start, hs_pos *end)
 {
+    if (!end) {
+        CXFile fb;
+        clang_getExpansionLocation(hs_cursor_start(c), &fb, &start->line, &start->column, &start->offset);
+        start->file = hs_project_file(x, fb);
+        return start->file[0] != '\0';
+    }
     CXSourceRange r = clang_getCursorExtent(c);
     CXSourceLocation b = clang_getRangeStart(r), e = clang_getRangeEnd(r);
     CXFile fb, fe, fs;
@@ -932,7 +974,7 @@ bool hs_written_span(hs_walk *x, CXCursor c, hs_span *out)
     hs_pos start, end;
     if (!hs_cursor_pos(x, c, &start, &end))
         return false;
-    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
+    CXSourceLocation loc = hs_cursor_start(c);
     CXFile sf, ef;
     unsigned soff, eoff;
     clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
@@ -1194,7 +1236,7 @@ char *hs_cursor_source(hs_walk *x, CXCursor c)
     if (!hs_cursor_pos(x, c, &s, &e))
         return hs_xstrdup("");
     CXFile file;
-    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &file, NULL, NULL,
+    clang_getExpansionLocation(hs_cursor_start(c), &file, NULL, NULL,
                                NULL);
     size_t size = 0;
     const char *text = hs_walk_file_contents(x, file, &size);
@@ -1753,7 +1795,7 @@ bool hs_walk_sink_through_parameter(const hs_walk *x)
 
 const char *hs_spelled_text(hs_walk *x, CXCursor c, CXFile *file, unsigned *offset, size_t *size)
 {
-    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
+    CXSourceLocation start = hs_cursor_start(c);
     clang_getSpellingLocation(start, file, NULL, NULL, offset);
     if (!*file)
         return NULL;
@@ -1870,7 +1912,7 @@ static unsigned offset_of(CXSourceLocation loc)
 
 static unsigned start_offset(CXCursor c)
 {
-    return offset_of(clang_getRangeStart(clang_getCursorExtent(c)));
+    return offset_of(hs_cursor_start(c));
 }
 
 static unsigned end_offset(CXCursor c)
@@ -2244,8 +2286,8 @@ static bool range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *
                             bool from_end)
 {
     CXSourceLocation a = from_end ? clang_getRangeEnd(clang_getCursorExtent(from))
-                                  : clang_getRangeStart(clang_getCursorExtent(from));
-    CXSourceLocation b = clang_getRangeStart(clang_getCursorExtent(to));
+                                  : hs_cursor_start(from);
+    CXSourceLocation b = hs_cursor_start(to);
     if (offset_of(b) <= offset_of(a))
         return false;
     /* Tokenize the file as written: locations inside macro expansions point into the
@@ -2376,8 +2418,8 @@ static void walk_switch(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 /* Offsets of a for statement's two header semicolons (at parenthesis depth 1). */
 static void for_header_semicolons(hs_walk *x, CXCursor stmt, CXCursor body, unsigned out[2])
 {
-    CXSourceLocation a = clang_getRangeStart(clang_getCursorExtent(stmt));
-    CXSourceLocation b = clang_getRangeStart(clang_getCursorExtent(body));
+    CXSourceLocation a = hs_cursor_start(stmt);
+    CXSourceLocation b = hs_cursor_start(body);
     CXToken *toks = NULL;
     unsigned n = 0, found = 0, depth = 0;
     out[0] = out[1] = 0;
@@ -2987,7 +3029,7 @@ static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k, const hs_curs
 
 static bool is_unevaluated(hs_walk *x, CXCursor c)
 {
-    CXToken *tok = clang_getToken(x->tu, clang_getRangeStart(clang_getCursorExtent(c)));
+    CXToken *tok = clang_getToken(x->tu, hs_cursor_start(c));
     if (!tok)
         return false;
     CXString s = clang_getTokenSpelling(x->tu, *tok);

@@ -44,6 +44,9 @@ CXSourceLocation hs_walk_location_at(hs_walk *x, CXFile file, unsigned offset);
 const char *hs_spelled_text(hs_walk *x, CXCursor c, CXFile *file, unsigned *offset, size_t *size);
 /* Length of the C identifier starting at text[offset] (0 when there is none). */
 size_t hs_identifier_length(const char *text, size_t size, size_t offset);
+/* clang_getRangeStart(clang_getCursorExtent(c)), without measuring the extent's last token
+ * when libclang's cursor location is that same start (statements and most expressions). */
+CXSourceLocation hs_cursor_start(CXCursor c);
 /* Where a cursor starts (and ends) after macro expansion; for code from a macro the end is
  * that of the macro's name. False outside the project. */
 bool hs_cursor_pos(hs_walk *x, CXCursor c, hs_pos *start, hs_pos *end);

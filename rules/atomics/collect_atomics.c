@@ -515,7 +515,7 @@ typedef struct {
  */
 static json_t *spelled_call(atomic_state *x, CXCursor c)
 {
-    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
+    CXSourceLocation start = hs_cursor_start(c);
     if (clang_Location_isInSystemHeader(start))
         return NULL;
     CXFile file;
@@ -720,7 +720,7 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
     json_object_set_new(fact, "function", json_string(function ? function : ""));
     json_object_set_new(fact, "function_name", json_string(function_name ? function_name : "(a global's initializer)"));
     hs_fact_set_position(fact, &start, &end);
-    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(op_cursor));
+    CXSourceLocation loc = hs_cursor_start(op_cursor);
     CXFile sf, ef;
     unsigned soff, eoff;
     clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);

@@ -610,7 +610,7 @@ static bool identify_use(event_state *x, CXCursor call, const char *function, ev
     const hs_event_api *callee_api = callee_name[0] ? hs_ruledata_find_event(rd, callee_name) : NULL;
     u->callee_listed = callee_api != NULL;
 
-    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
+    CXSourceLocation loc = hs_cursor_start(call);
     CXFile sf, ef;
     unsigned soff, eoff;
     clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
@@ -768,7 +768,7 @@ static bool may_be_event_call(event_state *x, CXCursor call)
     }
     if (named == 2)
         return true;
-    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
+    CXSourceLocation loc = hs_cursor_start(call);
     CXFile sf, ef;
     unsigned soff, eoff;
     clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);

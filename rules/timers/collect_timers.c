@@ -131,7 +131,7 @@ static const char *statement_indent(hs_walk *x, CXCursor call, unsigned offset)
     static char indent[64];
     indent[0] = '\0';
     CXFile file;
-    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(call)), &file, NULL, NULL, NULL);
+    clang_getExpansionLocation(hs_cursor_start(call), &file, NULL, NULL, NULL);
     size_t size = 0;
     const char *text = hs_walk_file_contents(x, file, &size);
     if (!text || offset > size)
@@ -301,7 +301,7 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
         hs_strmap_put(r->keys, sink, (void *)1);
     r->loop_path = hs_loop_path(x);
 
-    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(call));
+    CXSourceLocation loc = hs_cursor_start(call);
     CXFile sf, ef;
     unsigned soff, eoff;
     clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
