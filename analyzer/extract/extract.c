@@ -883,12 +883,12 @@ static unsigned identifier_length(hs_walk *x, CXFile file, unsigned offset)
 
 /*
  * clang_getCursorExtent gives a range whose end is past the last token, which it lexes again
- * to measure (about 1,700 instructions a call, more than anything else the walk asks); most
- * callers want only the start. For a statement libclang's cursor location is the statement's
- * getBeginLoc(), which is where its extent (getSourceRange()) starts; for an expression too,
- * except for the kinds whose location is a name (a DeclRefExpr's, a member's, an implicit
- * cast's operand's, Objective-C's), which are left to the extent here. The extent of a node
- * whose end is invalid (error recovery only) is null where the location is not.
+ * to measure (about 1,700 instructions a call); most callers want only the start. For a
+ * statement libclang's cursor location is the statement's getBeginLoc(), which is where its
+ * extent (getSourceRange()) starts; for an expression too, except for the kinds whose
+ * location is a name (a DeclRefExpr's, a member's, an implicit cast's operand's,
+ * Objective-C's), which are left to the extent here. The extent of a node whose end is
+ * invalid (error recovery only) is null where the location is not.
  */
 static bool start_is_location(enum CXCursorKind k)
 {
@@ -919,14 +919,9 @@ CXSourceLocation hs_cursor_start(CXCursor c)
 
 bool hs_cursor_pos(hs_walk *x, CXCursor c, hs_pos *start, hs_pos *end)
 {
-    if (!end) {
-        CXFile fb;
-        clang_getExpansionLocation(hs_cursor_start(c), &fb, &start->line, &start->column, &start->offset);
-        start->file = hs_project_file(x, fb);
-        return start->file[0] != '\0';
-    }
-    CXSourceRange r = clang_getCursorExtent(c);
-    CXSourceLocation b = clang_getRangeStart(r), e = clang_getRangeEnd(r);
+    /* Without an end, only the start: the extent is not measured. */
+    CXSourceRange r = end ? clang_getCursorExtent(c) : clang_getNullRange();
+    CXSourceLocation b = end ? clang_getRangeStart(r) : hs_cursor_start(c), e = clang_getRangeEnd(r);
     CXFile fb, fe, fs;
     clang_getExpansionLocation(b, &fb, &start->line, &start->column, &start->offset);
     start->file = hs_project_file(x, fb);
@@ -1236,8 +1231,7 @@ char *hs_cursor_source(hs_walk *x, CXCursor c)
     if (!hs_cursor_pos(x, c, &s, &e))
         return hs_xstrdup("");
     CXFile file;
-    clang_getExpansionLocation(hs_cursor_start(c), &file, NULL, NULL,
-                               NULL);
+    clang_getExpansionLocation(hs_cursor_start(c), &file, NULL, NULL, NULL);
     size_t size = 0;
     const char *text = hs_walk_file_contents(x, file, &size);
     if (!text || e.offset > size || e.offset < s.offset)
