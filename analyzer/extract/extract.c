@@ -19,6 +19,7 @@
 #include "inactive.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -3368,21 +3369,72 @@ static void fp_location_bytes(unsigned char *out, CXSourceLocation loc, bool spe
 }
 
 /*
+ * A body's skip key, streamed: XXH3's update costs about as much per call as hashing a
+ * hundred bytes, and the key takes 8 to 20 bytes at a time, so they are gathered here
+ * first. The digest is the same however its input is cut.
+ */
+typedef struct {
+    XXH3_state_t st;
+    size_t len;
+    unsigned char buf[2048];
+} fp_sink;
+
+static void fp_put(fp_sink *s, const void *p, size_t n)
+{
+    if (s->len + n > sizeof s->buf) {
+        XXH3_128bits_update(&s->st, s->buf, s->len);
+        s->len = 0;
+        if (n > sizeof s->buf) {
+            XXH3_128bits_update(&s->st, p, n);
+            return;
+        }
+    }
+    memcpy(s->buf + s->len, p, n);
+    s->len += n;
+}
+
+static XXH128_hash_t fp_sink_digest(fp_sink *s)
+{
+    XXH3_128bits_update(&s->st, s->buf, s->len);
+    s->len = 0;
+    return XXH3_128bits_digest(&s->st);
+}
+
+/*
+ * The inclusion of the file a body is in: a file location (top bit clear) whose raw value
+ * lies in [start, start + size] is in this inclusion (its SLocEntry spans the file's size and
+ * one more for the end), at offset raw - start: what clang_getExpansionLocation and
+ * clang_getSpellingLocation answer for it, without the lookup of its FileID.
+ */
+typedef struct {
+    bool known;
+    unsigned start, size;
+    CXFileUniqueID id;
+} fp_inclusion;
+
+/*
  * Where a cursor is expanded, then where it is written. A location that is not in a macro
  * (the top bit of the raw encoding libclang keeps in int_data clear: SourceLocation's
  * MacroIDBit) is its own spelling, so the same bytes go in twice without asking again.
  */
-static void fp_expansion_and_spelling(XXH3_state_t *st, CXSourceLocation loc)
+static void fp_expansion_and_spelling(fp_sink *s, const fp_inclusion *in, CXSourceLocation loc)
 {
     unsigned char b[HS_FP_LOC_BYTES];
-    fp_location_bytes(b, loc, false);
-    fp_add(st, b, sizeof b);
-    if (!(loc.int_data & HS_MACRO_LOCATION_BIT)) {
-        fp_add(st, b, sizeof b);
+    bool file_location = !(loc.int_data & HS_MACRO_LOCATION_BIT);
+    if (file_location && in->known && loc.int_data >= in->start && loc.int_data - in->start <= in->size) {
+        unsigned offset = loc.int_data - in->start;
+        memcpy(b, in->id.data, sizeof in->id.data);
+        memcpy(b + sizeof in->id.data, &offset, sizeof offset);
+    } else {
+        fp_location_bytes(b, loc, false);
+    }
+    fp_put(s, b, sizeof b);
+    if (file_location) {
+        fp_put(s, b, sizeof b);
         return;
     }
     fp_location_bytes(b, loc, true);
-    fp_add(st, b, sizeof b);
+    fp_put(s, b, sizeof b);
 }
 
 static size_t fp_ref_slot(const void *decl, int kind, size_t cap)
@@ -3486,25 +3538,26 @@ static bool fp_detailed(enum CXCursorKind k)
  * a plain integer in another).
  */
 typedef struct {
-    XXH3_state_t *st;
+    fp_sink *sink;
+    fp_inclusion inclusion;
     hs_fp_refs *refs;
 } fp_args;
 
 static enum CXChildVisitResult fp_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
     fp_args *a = data;
-    XXH3_state_t *st = a->st;
+    fp_sink *st = a->sink;
     int k[2] = {(int)clang_getCursorKind(c), (int)clang_getCursorKind(parent)};
-    fp_add(st, k, sizeof k);
+    fp_put(st, k, sizeof k);
     if (!fp_detailed((enum CXCursorKind)k[0]))
         return CXChildVisit_Recurse;
-    fp_expansion_and_spelling(st, clang_getCursorLocation(c));
+    fp_expansion_and_spelling(st, &a->inclusion, clang_getCursorLocation(c));
     CXCursor ref = clang_getCursorReferenced(c);
     if (clang_Cursor_isNull(ref) || clang_equalCursors(ref, c))
         return CXChildVisit_Recurse;
     hs_fp_ref scratch;
     const hs_fp_ref *r = fp_ref_bytes(a->refs, ref, &scratch);
-    fp_add(st, r->bytes, r->len);
+    fp_put(st, r->bytes, r->len);
     return CXChildVisit_Recurse;
 }
 
@@ -3639,22 +3692,28 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temp
             entry->prefix_pending = true;
         }
     }
-    XXH3_state_t *st = XXH3_createState();
-    XXH3_128bits_reset(st);
-    fp_add(st, &x->context, sizeof x->context);
-    fp_add(st, usr, strlen(usr) + 1);
+    fp_sink sink, *st = &sink;
+    XXH3_INITSTATE(&st->st);
+    XXH3_128bits_reset(&st->st);
+    st->len = 0;
+    fp_put(st, &x->context, sizeof x->context);
+    fp_put(st, usr, strlen(usr) + 1);
     /* Its hot/cold/noreturn attributes, inherited ones too (a TU's earlier prototype can
      * add them): the function entry a skip leaves out must be the walked TU's. */
-    fp_add(st, &temperature, sizeof temperature);
-    fp_add(st, path, strlen(path) + 1);
-    fp_add(st, &b, sizeof b);
-    fp_add(st, &e, sizeof e);
-    XXH128_hash_t sk = skipped_digest(x, file, clang_getRangeStart(r), b);
-    fp_add(st, &sk, sizeof sk);
-    fp_args args = {st, &x->fp_refs};
+    fp_put(st, &temperature, sizeof temperature);
+    fp_put(st, path, strlen(path) + 1);
+    fp_put(st, &b, sizeof b);
+    fp_put(st, &e, sizeof e);
+    CXSourceLocation start = clang_getRangeStart(r);
+    XXH128_hash_t sk = skipped_digest(x, file, start, b);
+    fp_put(st, &sk, sizeof sk);
+    fp_args args = {st, {false, 0, 0, {{0, 0, 0}}}, &x->fp_refs};
+    size_t size = 0;
+    if (!(start.int_data & HS_MACRO_LOCATION_BIT) && start.int_data >= b && hs_walk_file_contents(x, file, &size) &&
+        size <= UINT_MAX - start.int_data && clang_getFileUniqueID(file, &args.inclusion.id) == 0)
+        args.inclusion = (fp_inclusion){true, start.int_data - b, (unsigned)size, args.inclusion.id};
     clang_visitChildren(fn, fp_visitor, &args);
-    XXH128_hash_t h = XXH3_128bits_digest(st);
-    XXH3_freeState(st);
+    XXH128_hash_t h = fp_sink_digest(st);
     XXH128_canonicalFromHash((XXH128_canonical_t *)out, h);
     bool by_body = hs_keyset_has(x->cache->walked, out, 16);
     bool by_learned_body = !by_body && hs_keyset_has(x->cache->learned_walked, out, 16);
