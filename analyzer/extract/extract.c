@@ -68,7 +68,8 @@ typedef struct {
     hs_vec pending_writes;    /* hs_pending* : names written, with offsets */
     hs_vec pending_tests;     /* hs_pending* : conditions, with whether they wait */
     hs_vec pending_exits;     /* hs_pending* : tests that can end a loop (offset: the loop's id) */
-    bool combiners_made, writes_made, tests_made;
+    bool combiners_made, writes_made;
+    unsigned char tests_made; /* 0; 1: tested and version keys less members' (make_tests); 2: all */
     hs_vec combiners;       /* hs_combination*, one for each of pending_combiners, in order */
     hs_vec writes;          /* hs_write*, made from pending_writes */
     hs_strmap *tested_keys; /* names read in conditions -> 1, 2 when the test is a wait */
@@ -159,6 +160,7 @@ struct hs_walk {
     hs_extract_cache *cache;       /* header functions walked before, or NULL */
     hs_strmap *real_paths;         /* the worker's memo of real paths (the cache's), or NULL */
     bool check_text;               /* HOTSCAN_BENCH_CHECK_TEXT: hs_cursor_text asks libclang too */
+    bool no_member_keys;           /* hs_collect_keys leaves members' and elements' keys out */
     unsigned texts_checked, texts_differ;
     const char *main_real;         /* the main file's real path (with a cache) */
     XXH128_hash_t context;         /* digest of the command line and directory */
@@ -1415,7 +1417,8 @@ static void collect_own_key(hs_walk *x, CXCursor c, hs_key_set *set)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     const char *key = NULL;
-    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+    if (k == CXCursor_DeclRefExpr ||
+        ((k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) && !x->no_member_keys)) {
         key = expr_key(x, c);
     } else if (k == CXCursor_CallExpr) {
         void *known = NULL;
@@ -2219,13 +2222,23 @@ const hs_vec *hs_walk_writes(hs_walk *x)
     return &fn->writes;
 }
 
-/* tested_keys and version_keys from the conditions noted. */
-static void make_tests(hs_walk *x)
+/*
+ * tested_keys and version_keys from the conditions noted. A member's or an element's key is
+ * its text ("m:a->b", hs_expr_key), which costs the reading of its tokens: about 30,000
+ * instructions each on haproxy, where a member used in a macro spans the macro's body.
+ * Only a question about such a key (`members`) needs them: the others are answered from
+ * the keys less those, which are the same keys otherwise (a member or element key is
+ * never NULL, and its children's keys are collected either way).
+ */
+static void make_tests(hs_walk *x, bool members)
 {
     hs_walk_function *fn = x->fn;
-    if (fn->tests_made)
+    if (fn->tests_made == 2 || (fn->tests_made == 1 && !members))
         return;
-    fn->tests_made = true;
+    hs_strmap_delete(fn->tested_keys);
+    hs_strmap_delete(fn->version_keys);
+    fn->tests_made = members ? 2 : 1;
+    x->no_member_keys = !members;
     /* The keys are the walk's strings, alive for the TU: the maps borrow them. */
     fn->tested_keys = hs_strmap_create_borrowing();
     fn->version_keys = hs_strmap_create_borrowing();
@@ -2245,17 +2258,24 @@ static void make_tests(hs_walk *x)
         hs_strmap_put(fn->version_keys, versions.keys[k], (void *)1);
     hs_key_set_free(&set);
     hs_key_set_free(&versions);
+    x->no_member_keys = false;
+}
+
+/* A member's or an element's key (make_tests). */
+static bool is_member_key(const char *key)
+{
+    return strncmp(key, "m:", 2) == 0;
 }
 
 int hs_walk_tested(hs_walk *x, const char *key)
 {
-    make_tests(x);
+    make_tests(x, is_member_key(key));
     return (int)(uintptr_t)hs_strmap_get(x->fn->tested_keys, key) - 1;
 }
 
 bool hs_walk_version_key(hs_walk *x, const char *key)
 {
-    make_tests(x);
+    make_tests(x, is_member_key(key));
     return hs_strmap_has(x->fn->version_keys, key);
 }
 

@@ -593,6 +593,7 @@ int f(struct s *p, struct s *q)
     int v = __atomic_load_n(&p->next->b[1], __ATOMIC_SEQ_CST);
     x += p->\
 next->a;
+    q->b[0] = __atomic_load_n(&p->a, __ATOMIC_SEQ_CST); /* a member's key asked: the tests' texts are read */
     x += p->b['1' - 48] + (*q).b[0x1p3 > 1 ? 1 : 0];
     if (p->b[0] > q->b[0] && q->next->b[3] != u8"a b"[0])
         __atomic_fetch_add(&p->next->a, 1, __ATOMIC_SEQ_CST);
