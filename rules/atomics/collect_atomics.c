@@ -310,14 +310,29 @@ static void object_path(CXCursor e, CXCursor decl, CXCursor *root, char **path)
     }
 }
 
-/* A cursor as the consumed set knows it: its hash, where it is expanded, its kind. */
-static void consume_key(CXCursor c, unsigned key[3])
+/*
+ * A cursor as the consumed set knows it. An expression or a statement is its node (the
+ * cursor's data[1], the node clang_hashCursor hashes) and its kind: one node, one key,
+ * without asking where it is (a clang_getExpansionLocation each, about 1,000 instructions).
+ * Other cursors, which no operation consumes, keep clang_hashCursor's hash, where they are
+ * expanded and their kind.
+ */
+typedef struct {
+    uintptr_t node;
+    unsigned kind, offset;
+} consumed_key;
+
+static consumed_key consume_key(CXCursor c)
 {
-    unsigned off = 0;
-    clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
-    key[0] = clang_hashCursor(c);
-    key[1] = off;
-    key[2] = (unsigned)clang_getCursorKind(c);
+    consumed_key key = {0, 0, 0};
+    key.kind = (unsigned)clang_getCursorKind(c);
+    if (clang_isExpression(c.kind) || clang_isStatement(c.kind)) {
+        key.node = (uintptr_t)c.data[1];
+    } else {
+        key.node = clang_hashCursor(c);
+        clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &key.offset);
+    }
+    return key;
 }
 
 /* Marks the DeclRef/MemberRef leaves of an object expression as accounted for. */
@@ -326,9 +341,8 @@ static enum CXChildVisitResult consume_visitor(CXCursor c, CXCursor parent, CXCl
     (void)parent;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_UnaryOperator) {
-        unsigned key[3];
-        consume_key(c, key);
-        hs_keyset_add(data, key, sizeof key);
+        consumed_key key = consume_key(c);
+        hs_keyset_add(data, &key, sizeof key);
     }
     return CXChildVisit_Recurse;
 }
@@ -341,9 +355,8 @@ static void consume(atomic_state *x, CXCursor object)
 
 static bool is_consumed(atomic_state *x, CXCursor c)
 {
-    unsigned key[3];
-    consume_key(c, key);
-    return hs_keyset_has(x->consumed, key, sizeof key);
+    consumed_key key = consume_key(c);
+    return hs_keyset_has(x->consumed, &key, sizeof key);
 }
 
 /* ---- memory orders ------------------------------------------------------------------ */
