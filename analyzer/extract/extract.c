@@ -161,6 +161,12 @@ struct hs_walk {
     hs_strmap *real_paths;         /* the worker's memo of real paths (the cache's), or NULL */
     bool check_text;               /* HOTSCAN_BENCH_CHECK_TEXT: hs_cursor_text asks libclang too */
     bool no_member_keys;           /* hs_collect_keys leaves members' and elements' keys out */
+    /* The inclusion of the file the last function walked starts in: a file location's raw
+     * value in [start, start + size] is at offset raw - start there (offset_of). */
+    struct {
+        bool known;
+        unsigned start, size;
+    } body_file;
     unsigned texts_checked, texts_differ;
     const char *main_real;         /* the main file's real path (with a cache) */
     XXH128_hash_t context;         /* digest of the command line and directory */
@@ -1901,29 +1907,57 @@ static void walk_children(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
     x->parent_kind = saved;
 }
 
-static unsigned offset_of(CXSourceLocation loc)
+/*
+ * A location's expansion offset. One outside macros in the inclusion the walked function
+ * starts in is read from its raw value (a file inclusion's locations are consecutive from
+ * its start, as skipped_digest explains): the statements of a function are mostly there,
+ * and clang_getExpansionLocation looks its FileID up each time.
+ */
+static unsigned offset_of(const hs_walk *x, CXSourceLocation loc)
 {
+    if (!(loc.int_data & HS_MACRO_LOCATION_BIT) && x->body_file.known && loc.int_data >= x->body_file.start &&
+        loc.int_data - x->body_file.start <= x->body_file.size)
+        return loc.int_data - x->body_file.start;
     unsigned off = 0;
     clang_getExpansionLocation(loc, NULL, NULL, NULL, &off);
     return off;
 }
 
-static unsigned start_offset(CXCursor c)
+static unsigned start_offset(const hs_walk *x, CXCursor c)
 {
-    return offset_of(hs_cursor_start(c));
+    return offset_of(x, hs_cursor_start(c));
 }
 
-static unsigned end_offset(CXCursor c)
+static unsigned end_offset(const hs_walk *x, CXCursor c)
 {
-    return offset_of(clang_getRangeEnd(clang_getCursorExtent(c)));
+    return offset_of(x, clang_getRangeEnd(clang_getCursorExtent(c)));
+}
+
+/* body_file for function `fn`: the inclusion its name is written in, unless that is a
+ * macro's or the one noted already. */
+static void note_body_file(hs_walk *x, CXCursor fn)
+{
+    CXSourceLocation at = clang_getCursorLocation(fn);
+    if ((at.int_data & HS_MACRO_LOCATION_BIT) ||
+        (x->body_file.known && at.int_data >= x->body_file.start && at.int_data - x->body_file.start <= x->body_file.size))
+        return;
+    CXFile file = NULL;
+    unsigned offset = 0;
+    size_t size = 0;
+    clang_getExpansionLocation(at, &file, NULL, NULL, &offset);
+    if (at.int_data < offset || !hs_walk_file_contents(x, file, &size) || size > UINT_MAX - (at.int_data - offset))
+        return;
+    x->body_file.known = true;
+    x->body_file.start = at.int_data - offset;
+    x->body_file.size = (unsigned)size;
 }
 
 static bool push_scope(hs_walk *x, CXCursor c, bool is_loop)
 {
     if (x->nscopes >= HS_MAX_NEST)
         return false;
-    x->scopes[x->nscopes].id = start_offset(c);
-    x->scopes[x->nscopes].end = end_offset(c);
+    x->scopes[x->nscopes].id = start_offset(x, c);
+    x->scopes[x->nscopes].end = end_offset(x, c);
     x->scopes[x->nscopes].is_loop = is_loop;
     x->nscopes++;
     return true;
@@ -2057,7 +2091,7 @@ static void walk_arm_when(hs_walk *x, CXCursor node, unsigned arm_index, CXCurso
         walk(x, arm);
     } else {
         x->branches[x->nbranches++] =
-            (hs_branch){start_offset(node), end_offset(node), arm_index, (int)exit, sampled};
+            (hs_branch){start_offset(x, node), end_offset(x, node), arm_index, (int)exit, sampled};
         walk(x, arm);
         x->nbranches--;
     }
@@ -2303,7 +2337,7 @@ static bool range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *
     CXSourceLocation a = from_end ? clang_getRangeEnd(clang_getCursorExtent(from))
                                   : hs_cursor_start(from);
     CXSourceLocation b = hs_cursor_start(to);
-    if (offset_of(b) <= offset_of(a))
+    if (offset_of(x, b) <= offset_of(x, a))
         return false;
     /* Tokenize the file as written: locations inside macro expansions point into the
      * macro's definition, so move both ends to where the expansion is. */
@@ -2447,7 +2481,7 @@ static void for_header_semicolons(hs_walk *x, CXCursor stmt, CXCursor body, unsi
         else if (strcmp(t, ")") == 0)
             depth--;
         else if (strcmp(t, ";") == 0 && depth == 1)
-            out[found++] = offset_of(clang_getTokenLocation(x->tu, toks[i]));
+            out[found++] = offset_of(x, clang_getTokenLocation(x->tu, toks[i]));
         clang_disposeString(s);
     }
     clang_disposeTokens(x->tu, toks, n);
@@ -2490,7 +2524,7 @@ static void walk_loop(hs_walk *x, CXCursor c, const hs_cursor_list *list)
     unsigned body_index = k == CXCursor_DoStmt ? 0 : (kids.len ? kids.len - 1 : 0);
     bool pushed = false;
     for (unsigned i = 0; i < kids.len; i++) {
-        unsigned start = start_offset(kids.items[i]);
+        unsigned start = start_offset(x, kids.items[i]);
         bool once = i != body_index && ((k == CXCursor_ForStmt && start < semis[0]) ||
                                         k == CXCursor_CXXForRangeStmt);
         bool is_cond = i != body_index && !once &&
@@ -2502,7 +2536,7 @@ static void walk_loop(hs_walk *x, CXCursor c, const hs_cursor_list *list)
             x->condition++;
             x->loop_condition++;
             note_tested(x, kids.items[i], true);
-            note_loop_exit(x, kids.items[i], start_offset(c));
+            note_loop_exit(x, kids.items[i], start_offset(x, c));
         }
         walk(x, kids.items[i]);
         if (is_cond) {
@@ -2830,7 +2864,7 @@ static void walk_call(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
         CXCursor a = hs_strip_expr(clang_Cursor_getArgument(c, (unsigned)i));
         if (clang_getCursorKind(a) == CXCursor_UnaryOperator &&
             clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_AddrOf)
-            record_write(x, a, start_offset(c));
+            record_write(x, a, start_offset(x, c));
     }
     walk_children(x, c, kids);
 }
@@ -2920,7 +2954,7 @@ static void walk_binary(hs_walk *x, CXCursor c, const hs_cursor_list *list)
             if (slot)
                 record_stores_in(x, slot, clang_getCursorType(kids.items[0]), kids.items[1], 0);
         }
-        record_write(x, kids.items[0], start_offset(c));
+        record_write(x, kids.items[0], start_offset(x, c));
         walk(x, kids.items[0]);
         walk_assigned_value(x, kids.items[0], false, op == CXBinaryOperator_Assign, kids.items[1]);
     } else {
@@ -3007,7 +3041,7 @@ static void walk_sequence(hs_walk *x, CXCursor c, const hs_cursor_list *list)
     x->parent_kind = clang_getCursorKind(c);
     bool is_block = clang_getCursorKind(c) == CXCursor_CompoundStmt;
     unsigned saved_stmt = x->stmt_start, saved_block = x->block_end;
-    unsigned block_start = is_block ? start_offset(c) : 0, block_end = is_block ? end_offset(c) : 0;
+    unsigned block_start = is_block ? start_offset(x, c) : 0, block_end = is_block ? end_offset(x, c) : 0;
     /*
      * After a statement that always leaves (return, goto, break, continue, throw, abort)
      * the rest of the block is reached some other way (a label): a new segment, recorded
@@ -3017,7 +3051,7 @@ static void walk_sequence(hs_walk *x, CXCursor c, const hs_cursor_list *list)
     unsigned segment = 0;
     for (unsigned i = 0; i < kids.len; i++) {
         if (is_block) {
-            x->stmt_start = start_offset(kids.items[i]);
+            x->stmt_start = start_offset(x, kids.items[i]);
             x->block_end = block_end;
         }
         bool on_error_path = i >= error_from && i < abort_at;
@@ -3137,7 +3171,7 @@ static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k, const hs_curs
     case CXCursor_LambdaExpr: {
         /* A lambda's body runs when it is called, not here: its own straight-line code. */
         unsigned saved = x->lambda;
-        x->lambda = start_offset(c);
+        x->lambda = start_offset(x, c);
         /* Its loops and branches are its own: set the enclosing ones aside. */
         hs_scope scopes[HS_MAX_NEST];
         hs_branch branches[HS_MAX_NEST];
@@ -3157,7 +3191,7 @@ static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k, const hs_curs
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
         if ((op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
              op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec) && kids->len == 1)
-            record_write(x, kids->items[0], start_offset(c));
+            record_write(x, kids->items[0], start_offset(x, c));
         walk_children(x, c, kids);
         return;
     }
@@ -3826,7 +3860,8 @@ static void extract_function(hs_walk *x, CXCursor c)
     emit_function(x, c, temperature, true);
     fn.name = hs_xstrdup(hs_qualified_name(x, c));
     fn.cursor = c;
-    fn.body_end = end_offset(c);
+    note_body_file(x, c);
+    fn.body_end = end_offset(x, c);
     x->fn = &fn;
     x->nscopes = 0;
     x->nbranches = 0;
