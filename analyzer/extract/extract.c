@@ -131,6 +131,27 @@ typedef struct {
  * location's raw value less its offset is where its inclusion begins in the location space. */
 #define HS_MACRO_LOCATION_BIT 0x80000000u
 
+/*
+ * One inclusion of a file in the location space: its locations are consecutive from `start`
+ * (its SLocEntry spans the file's size and one more for the end), so a file location whose
+ * raw value is in [start, start + size] is in it at offset raw - start. That is what
+ * clang_getExpansionLocation and clang_getSpellingLocation answer for it, less the binary
+ * search for its FileID they make each time (inclusion_offset).
+ */
+typedef struct {
+    bool known;
+    unsigned start, size;
+} hs_inclusion;
+
+static bool inclusion_offset(const hs_inclusion *in, CXSourceLocation loc, unsigned *offset)
+{
+    if ((loc.int_data & HS_MACRO_LOCATION_BIT) || !in->known || loc.int_data < in->start ||
+        loc.int_data - in->start > in->size)
+        return false;
+    *offset = loc.int_data - in->start;
+    return true;
+}
+
 /* A range the preprocessor skipped: where it begins in libclang's location space (the raw
  * encoding of a file location), and its begin and end offsets in its file. */
 typedef struct {
@@ -161,12 +182,7 @@ struct hs_walk {
     hs_strmap *real_paths;         /* the worker's memo of real paths (the cache's), or NULL */
     bool check_text;               /* HOTSCAN_BENCH_CHECK_TEXT: hs_cursor_text asks libclang too */
     bool no_member_keys;           /* hs_collect_keys leaves members' and elements' keys out */
-    /* The inclusion of the file the last function walked starts in: a file location's raw
-     * value in [start, start + size] is at offset raw - start there (offset_of). */
-    struct {
-        bool known;
-        unsigned start, size;
-    } body_file;
+    hs_inclusion body_file;        /* the inclusion the last function walked is named in (offset_of) */
     unsigned texts_checked, texts_differ;
     const char *main_real;         /* the main file's real path (with a cache) */
     XXH128_hash_t context;         /* digest of the command line and directory */
@@ -1915,11 +1931,9 @@ static void walk_children(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
  */
 static unsigned offset_of(const hs_walk *x, CXSourceLocation loc)
 {
-    if (!(loc.int_data & HS_MACRO_LOCATION_BIT) && x->body_file.known && loc.int_data >= x->body_file.start &&
-        loc.int_data - x->body_file.start <= x->body_file.size)
-        return loc.int_data - x->body_file.start;
     unsigned off = 0;
-    clang_getExpansionLocation(loc, NULL, NULL, NULL, &off);
+    if (!inclusion_offset(&x->body_file, loc, &off))
+        clang_getExpansionLocation(loc, NULL, NULL, NULL, &off);
     return off;
 }
 
@@ -1933,23 +1947,29 @@ static unsigned end_offset(const hs_walk *x, CXCursor c)
     return offset_of(x, clang_getRangeEnd(clang_getCursorExtent(c)));
 }
 
+/* The inclusion file location `at` is in, and that file (*file); false for a macro's location. */
+static bool inclusion_of(hs_walk *x, CXSourceLocation at, CXFile *file, hs_inclusion *out)
+{
+    unsigned offset = 0;
+    size_t size = 0;
+    if (at.int_data & HS_MACRO_LOCATION_BIT)
+        return false;
+    clang_getExpansionLocation(at, file, NULL, NULL, &offset);
+    if (at.int_data < offset || !hs_walk_file_contents(x, *file, &size) || size > UINT_MAX - (at.int_data - offset))
+        return false;
+    *out = (hs_inclusion){true, at.int_data - offset, (unsigned)size};
+    return true;
+}
+
 /* body_file for function `fn`: the inclusion its name is written in, unless that is a
  * macro's or the one noted already. */
 static void note_body_file(hs_walk *x, CXCursor fn)
 {
     CXSourceLocation at = clang_getCursorLocation(fn);
-    if ((at.int_data & HS_MACRO_LOCATION_BIT) ||
-        (x->body_file.known && at.int_data >= x->body_file.start && at.int_data - x->body_file.start <= x->body_file.size))
-        return;
-    CXFile file = NULL;
-    unsigned offset = 0;
-    size_t size = 0;
-    clang_getExpansionLocation(at, &file, NULL, NULL, &offset);
-    if (at.int_data < offset || !hs_walk_file_contents(x, file, &size) || size > UINT_MAX - (at.int_data - offset))
-        return;
-    x->body_file.known = true;
-    x->body_file.start = at.int_data - offset;
-    x->body_file.size = (unsigned)size;
+    unsigned offset;
+    CXFile file;
+    if (!inclusion_offset(&x->body_file, at, &offset))
+        inclusion_of(x, at, &file, &x->body_file);
 }
 
 static bool push_scope(hs_walk *x, CXCursor c, bool is_loop)
@@ -3454,15 +3474,9 @@ static XXH128_hash_t fp_sink_digest(fp_sink *s)
     return XXH3_128bits_digest(&s->st);
 }
 
-/*
- * The inclusion of the file a body is in: a file location (top bit clear) whose raw value
- * lies in [start, start + size] is in this inclusion (its SLocEntry spans the file's size and
- * one more for the end), at offset raw - start: what clang_getExpansionLocation and
- * clang_getSpellingLocation answer for it, without the lookup of its FileID.
- */
+/* The inclusion a body is named in, and its file's unique ID. */
 typedef struct {
-    bool known;
-    unsigned start, size;
+    hs_inclusion at;
     CXFileUniqueID id;
 } fp_inclusion;
 
@@ -3475,8 +3489,8 @@ static void fp_expansion_and_spelling(fp_sink *s, const fp_inclusion *in, CXSour
 {
     unsigned char b[HS_FP_LOC_BYTES];
     bool file_location = !(loc.int_data & HS_MACRO_LOCATION_BIT);
-    if (file_location && in->known && loc.int_data >= in->start && loc.int_data - in->start <= in->size) {
-        unsigned offset = loc.int_data - in->start;
+    unsigned offset;
+    if (inclusion_offset(&in->at, loc, &offset)) {
         memcpy(b, in->id.data, sizeof in->id.data);
         memcpy(b + sizeof in->id.data, &offset, sizeof offset);
     } else {
@@ -3761,11 +3775,11 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temp
     CXSourceLocation start = clang_getRangeStart(r);
     XXH128_hash_t sk = skipped_digest(x, file, start, b);
     fp_put(st, &sk, sizeof sk);
-    fp_args args = {st, {false, 0, 0, {{0, 0, 0}}}, &x->fp_refs};
-    size_t size = 0;
-    if (!(start.int_data & HS_MACRO_LOCATION_BIT) && start.int_data >= b && hs_walk_file_contents(x, file, &size) &&
-        size <= UINT_MAX - start.int_data && clang_getFileUniqueID(file, &args.inclusion.id) == 0)
-        args.inclusion = (fp_inclusion){true, start.int_data - b, (unsigned)size, args.inclusion.id};
+    fp_args args = {st, {{false, 0, 0}, {{0, 0, 0}}}, &x->fp_refs};
+    CXFile start_file = NULL;
+    if (!inclusion_of(x, start, &start_file, &args.inclusion.at) || start_file != file ||
+        clang_getFileUniqueID(file, &args.inclusion.id) != 0)
+        args.inclusion.at.known = false;
     clang_visitChildren(fn, fp_visitor, &args);
     XXH128_hash_t h = fp_sink_digest(st);
     XXH128_canonicalFromHash((XXH128_canonical_t *)out, h);
