@@ -73,10 +73,23 @@ static bool type_is_integer(CXType t);
 
 /* ---- types and objects ---------------------------------------------------------- */
 
+/*
+ * A canonical type that is built in (int, const unsigned long, double): its spelling names no
+ * atomic, and printing it (clang_getTypeSpelling, about 1,000 instructions) is what the tests
+ * below cost. _Atomic(T) is a kind of its own.
+ */
+static bool is_builtin(CXType canonical)
+{
+    return canonical.kind >= CXType_FirstBuiltin && canonical.kind <= CXType_LastBuiltin;
+}
+
 /* An atomic object, or a built-in array of them; not a container of atomics (std::array). */
 static bool type_is_atomic(CXType t)
 {
-    CXString s = clang_getTypeSpelling(clang_getCanonicalType(t));
+    CXType canonical = clang_getCanonicalType(t);
+    if (is_builtin(canonical))
+        return false;
+    CXString s = clang_getTypeSpelling(canonical);
     const char *n = clang_getCString(s);
     while (strncmp(n, "const ", 6) == 0 || strncmp(n, "volatile ", 9) == 0)
         n += n[0] == 'c' ? 6 : 9;
@@ -89,7 +102,10 @@ static bool type_is_atomic(CXType t)
 
 static bool type_is_c11_atomic(CXType t)
 {
-    CXString s = clang_getTypeSpelling(clang_getCanonicalType(t));
+    CXType canonical = clang_getCanonicalType(t);
+    if (is_builtin(canonical))
+        return false;
+    CXString s = clang_getTypeSpelling(canonical);
     bool r = strncmp(clang_getCString(s), "_Atomic", 7) == 0;
     clang_disposeString(s);
     return r;
@@ -1148,7 +1164,10 @@ static void plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor d
 /* A container of atomics (std::array<std::atomic<T>, N>, std::vector<...>). */
 static bool type_contains_atomics(CXType t)
 {
-    CXString s = clang_getTypeSpelling(clang_getCanonicalType(t));
+    CXType canonical = clang_getCanonicalType(t);
+    if (is_builtin(canonical))
+        return false;
+    CXString s = clang_getTypeSpelling(canonical);
     bool r = strstr(clang_getCString(s), "std::atomic<") != NULL;
     clang_disposeString(s);
     return r;
