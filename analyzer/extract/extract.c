@@ -1320,17 +1320,21 @@ CXCursor hs_strip_expr(CXCursor c)
         if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr &&
             k != CXCursor_CXXStaticCastExpr && k != CXCursor_CXXFunctionalCastExpr)
             return c;
-        hs_cursor_list kids;
-        hs_children(c, &kids);
-        if (kids.len != 1) {
-            /* A cast's first child may be its type reference; the expression is last. */
-            if (kids.len == 0 || k == CXCursor_UnexposedExpr) {
-                hs_cursor_list_free(&kids);
-                return c;
-            }
+        /* The body's list, borrowed, when it answers (hs_children would copy it). */
+        hs_cursor_list kids = {NULL, 0, 0};
+        unsigned n = 0;
+        const CXCursor *listed = body_children(c, &n);
+        if (!listed) {
+            hs_children(c, &kids);
+            listed = kids.items;
+            n = kids.len;
         }
-        CXCursor next = kids.items[kids.len - 1];
+        /* A cast's first child may be its type reference; the expression is last. */
+        bool keep = n == 0 || (n != 1 && k == CXCursor_UnexposedExpr);
+        CXCursor next = keep ? c : listed[n - 1];
         hs_cursor_list_free(&kids);
+        if (keep)
+            return c;
         c = next;
     }
 }
