@@ -438,6 +438,19 @@ static const CXCursor *body_children(CXCursor c, unsigned *count)
     return current_body->kids + n->first;
 }
 
+/* The children of `c`, *count of them: borrowed from the body being walked when its list
+ * answers, else listed into *owned (free it with hs_cursor_list_free either way). */
+static const CXCursor *children_of(CXCursor c, hs_cursor_list *owned, unsigned *count)
+{
+    *owned = (hs_cursor_list){NULL, 0, 0};
+    const CXCursor *listed = body_children(c, count);
+    if (listed)
+        return listed;
+    hs_children(c, owned);
+    *count = owned->len;
+    return owned->items;
+}
+
 static enum CXChildVisitResult body_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
     hs_body *b = data;
@@ -1320,15 +1333,9 @@ CXCursor hs_strip_expr(CXCursor c)
         if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr &&
             k != CXCursor_CXXStaticCastExpr && k != CXCursor_CXXFunctionalCastExpr)
             return c;
-        /* The body's list, borrowed, when it answers (hs_children would copy it). */
-        hs_cursor_list kids = {NULL, 0, 0};
+        hs_cursor_list kids;
         unsigned n = 0;
-        const CXCursor *listed = body_children(c, &n);
-        if (!listed) {
-            hs_children(c, &kids);
-            listed = kids.items;
-            n = kids.len;
-        }
+        const CXCursor *listed = children_of(c, &kids, &n);
         /* A cast's first child may be its type reference; the expression is last. */
         bool keep = n == 0 || (n != 1 && k == CXCursor_UnexposedExpr);
         CXCursor next = keep ? c : listed[n - 1];
@@ -1951,15 +1958,13 @@ static unsigned end_offset(const hs_walk *x, CXCursor c)
     return offset_of(x, clang_getRangeEnd(clang_getCursorExtent(c)));
 }
 
-/* The inclusion file location `at` is in, and that file (*file); false for a macro's location. */
-static bool inclusion_of(hs_walk *x, CXSourceLocation at, CXFile *file, hs_inclusion *out)
+/* The inclusion of `file` that location `at` is in, `offset` being where clang_getExpansionLocation
+ * puts `at` in `file`; false for a macro's location. */
+static bool inclusion_at(hs_walk *x, CXFile file, CXSourceLocation at, unsigned offset, hs_inclusion *out)
 {
-    unsigned offset = 0;
     size_t size = 0;
-    if (at.int_data & HS_MACRO_LOCATION_BIT)
-        return false;
-    clang_getExpansionLocation(at, file, NULL, NULL, &offset);
-    if (at.int_data < offset || !hs_walk_file_contents(x, *file, &size) || size > UINT_MAX - (at.int_data - offset))
+    if ((at.int_data & HS_MACRO_LOCATION_BIT) || at.int_data < offset || !hs_walk_file_contents(x, file, &size) ||
+        size > UINT_MAX - (at.int_data - offset))
         return false;
     *out = (hs_inclusion){true, at.int_data - offset, (unsigned)size};
     return true;
@@ -1970,10 +1975,12 @@ static bool inclusion_of(hs_walk *x, CXSourceLocation at, CXFile *file, hs_inclu
 static void note_body_file(hs_walk *x, CXCursor fn)
 {
     CXSourceLocation at = clang_getCursorLocation(fn);
-    unsigned offset;
-    CXFile file;
-    if (!inclusion_offset(&x->body_file, at, &offset))
-        inclusion_of(x, at, &file, &x->body_file);
+    unsigned offset = 0;
+    if ((at.int_data & HS_MACRO_LOCATION_BIT) || inclusion_offset(&x->body_file, at, &offset))
+        return;
+    CXFile file = NULL;
+    clang_getExpansionLocation(at, &file, NULL, NULL, &offset);
+    inclusion_at(x, file, at, offset, &x->body_file);
 }
 
 static bool push_scope(hs_walk *x, CXCursor c, bool is_loop)
@@ -3128,13 +3135,10 @@ static void walk(hs_walk *x, CXCursor c)
     const hs_cursor_list *saved_kids = x->kids;
     /* Listed once here for the hooks (hs_walk_children) and the handlers below; in a body's
      * list, borrowed from it (the handlers only read it). */
-    hs_cursor_list kids;
+    hs_cursor_list owned;
     unsigned n = 0;
-    const CXCursor *listed = body_children(c, &n);
-    if (listed)
-        kids = (hs_cursor_list){(CXCursor *)listed, n, n};
-    else
-        hs_children(c, &kids);
+    const CXCursor *listed = children_of(c, &owned, &n);
+    hs_cursor_list kids = {(CXCursor *)listed, n, n};
     x->kids = &kids;
     x->walk_parent_kind = saved;
     hooks_cursor(x, c);
@@ -3144,8 +3148,7 @@ static void walk(hs_walk *x, CXCursor c)
     walk_node(x, c, k, &kids);
     x->parent_kind = saved;
     x->walk_parent_kind = saved_walk_parent;
-    if (!listed)
-        hs_cursor_list_free(&kids);
+    hs_cursor_list_free(&owned);
 }
 
 static void walk_node(hs_walk *x, CXCursor c, enum CXCursorKind k, const hs_cursor_list *kids)
@@ -3674,10 +3677,10 @@ static void read_skipped_ranges(hs_walk *x)
  */
 static XXH128_hash_t skipped_digest(hs_walk *x, CXFile file, CXSourceLocation start, unsigned offset)
 {
-    size_t size = 0;
-    bool by_inclusion = !(start.int_data & HS_MACRO_LOCATION_BIT) && start.int_data >= offset &&
-                        hs_walk_file_contents(x, file, &size) != NULL;
-    unsigned first = by_inclusion ? start.int_data - offset : 0;
+    hs_inclusion in = {false, 0, 0};
+    bool by_inclusion = inclusion_at(x, file, start, offset, &in);
+    unsigned first = in.start;
+    size_t size = in.size;
     char key[40];
     /* Pointers never have the top bit set in user space; inclusion keys do. */
     hs_hex_key(key, (unsigned long long[]){by_inclusion ? (1ull << 63) | first : (uintptr_t)file}, 1);
@@ -3780,9 +3783,7 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temp
     XXH128_hash_t sk = skipped_digest(x, file, start, b);
     fp_put(st, &sk, sizeof sk);
     fp_args args = {st, {{false, 0, 0}, {{0, 0, 0}}}, &x->fp_refs};
-    CXFile start_file = NULL;
-    if (!inclusion_of(x, start, &start_file, &args.inclusion.at) || start_file != file ||
-        clang_getFileUniqueID(file, &args.inclusion.id) != 0)
+    if (!inclusion_at(x, file, start, b, &args.inclusion.at) || clang_getFileUniqueID(file, &args.inclusion.id) != 0)
         args.inclusion.at.known = false;
     clang_visitChildren(fn, fp_visitor, &args);
     XXH128_hash_t h = fp_sink_digest(st);

@@ -342,7 +342,7 @@ static consumed_key consume_key(CXCursor c)
 {
     consumed_key key = {0, 0, 0};
     key.kind = (unsigned)clang_getCursorKind(c);
-    if (clang_isExpression(c.kind) || clang_isStatement(c.kind)) {
+    if (clang_isExpression(key.kind) || clang_isStatement(key.kind)) {
         key.node = (uintptr_t)c.data[1];
     } else {
         key.node = clang_hashCursor(c);
