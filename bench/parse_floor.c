@@ -5,12 +5,15 @@
  * does not know, which hotscan leaves out too (analyzer/extract/arg_filter.c), and nothing
  * else (no walk, no facts). Prints "TUs CPU-SECONDS". Built with hotscan (build/parse_floor).
  *
- * usage: parse_floor [--database-flags] BUILD_DIR
+ * usage: parse_floor [--database-flags] [--shard I/N] BUILD_DIR
  * --database-flags parses with each command as written (plus only -Wno-unknown-warning-option
  * and -ferror-limit=50, as the floor did before hotscan added -w), unknown options included:
  * what a plain libclang parse of the tree costs, to show what hotscan's own flags save.
  * With PARSE_FLOOR_EACH=1 it also prints "CPU-SECONDS PATH" per TU on stderr (the TU's share
  * of the floor: bench/prefilter_bound.py --costs).
+ * --shard I/N parses only the entries whose index modulo N is I (0 <= I < N): N such
+ * processes run side by side are the floor of a -j N scan, on the same cores sharing the
+ * same caches (bench/run.sh's "parse floor -j N" row).
  */
 #define _GNU_SOURCE
 #include <clang-c/CXCompilationDatabase.h>
@@ -34,12 +37,24 @@ static double cpu_seconds(void)
 
 int main(int argc, char **argv)
 {
-    int as_written = argc == 3 && strcmp(argv[1], "--database-flags") == 0;
-    if (argc != 2 + as_written) {
-        fprintf(stderr, "usage: parse_floor [--database-flags] BUILD_DIR\n");
+    int as_written = 0;
+    unsigned shard = 0, nshards = 1;
+    int a0 = 1;
+    for (; a0 < argc - 1; a0++) {
+        if (strcmp(argv[a0], "--database-flags") == 0) {
+            as_written = 1;
+        } else if (strcmp(argv[a0], "--shard") == 0 && a0 + 1 < argc - 1 &&
+                   sscanf(argv[a0 + 1], "%u/%u", &shard, &nshards) == 2 && nshards > 0 && shard < nshards) {
+            a0++;
+        } else {
+            break;
+        }
+    }
+    if (a0 != argc - 1) {
+        fprintf(stderr, "usage: parse_floor [--database-flags] [--shard I/N] BUILD_DIR\n");
         return 2;
     }
-    argv += as_written;
+    argv += a0 - 1;
     static const char *const hotscan_extra[] = {HS_PARSE_EXTRA_ARGS};
     static const char *const plain_extra[] = {"-Wno-unknown-warning-option", "-ferror-limit=50"};
     const char *const *extra = as_written ? plain_extra : hotscan_extra;
@@ -61,6 +76,8 @@ int main(int argc, char **argv)
     const char *each_env = getenv("PARSE_FLOOR_EACH");
     int each = each_env && *each_env && strcmp(each_env, "0") != 0;
     for (unsigned i = 0; i < n; i++) {
+        if (i % nshards != shard)
+            continue;
         CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, i);
         CXString dir = clang_CompileCommand_getDirectory(cmd);
         if (chdir(clang_getCString(dir)) != 0) {
