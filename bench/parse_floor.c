@@ -5,7 +5,7 @@
  * does not know, which hotscan leaves out too (analyzer/extract/arg_filter.c), and nothing
  * else (no walk, no facts). Prints "TUs CPU-SECONDS". Built with hotscan (build/parse_floor).
  *
- * usage: parse_floor [--database-flags] [--shard I/N] BUILD_DIR
+ * usage: parse_floor [--database-flags] [--shard I/N] [--visit MODE] BUILD_DIR
  * --database-flags parses with each command as written (plus only -Wno-unknown-warning-option
  * and -ferror-limit=50, as the floor did before hotscan added -w), unknown options included:
  * what a plain libclang parse of the tree costs, to show what hotscan's own flags save.
@@ -14,6 +14,16 @@
  * --shard I/N parses only the entries whose index modulo N is I (0 <= I < N): N such
  * processes run side by side are the floor of a -j N scan, on the same cores sharing the
  * same caches (bench/run.sh's "parse floor -j N" row).
+ * --visit MODE also visits each parsed TU with libclang's cursor API, doing nothing with what
+ * it sees, to measure what any libclang-based extractor pays above the parse (docs/
+ * performance.md, "session 31"; count instructions with valgrind --tool=callgrind):
+ *   1  the main file's function definitions' bodies, every cursor (clang_visitChildren)
+ *   2  the bodies of every function defined outside system headers
+ *   3  as 2, asking each cursor's kind and expansion location (file, line, column, offset)
+ *   4  as 1 with kinds and expansion locations, plus the USR of each call's callee and of
+ *      each function, variable and field declared outside system headers: the least a
+ *      cross-TU call graph with positions needs
+ * It then also prints the bodies, cursors and USRs it counted.
  */
 #define _GNU_SOURCE
 #include <clang-c/CXCompilationDatabase.h>
@@ -35,10 +45,68 @@ static double cpu_seconds(void)
            ru.ru_stime.tv_usec / 1e6;
 }
 
+
+/* What --visit counts. */
+typedef struct {
+    int mode;
+    unsigned long bodies, cursors, usrs;
+} visit_counts;
+
+static enum CXChildVisitResult body_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    visit_counts *v = data;
+    v->cursors++;
+    if (v->mode >= 3) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        CXFile file;
+        unsigned line, column, offset;
+        clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &column, &offset);
+        if (v->mode == 4 && k == CXCursor_CallExpr) {
+            CXCursor callee = clang_getCursorReferenced(c);
+            if (!clang_Cursor_isNull(callee)) {
+                CXString usr = clang_getCursorUSR(callee);
+                v->usrs += clang_getCString(usr)[0] != 0;
+                clang_disposeString(usr);
+            }
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    visit_counts *v = data;
+    CXSourceLocation at = clang_getCursorLocation(c);
+    if (clang_Location_isInSystemHeader(at))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_StructDecl || k == CXCursor_ClassDecl)
+        return CXChildVisit_Recurse;
+    if (v->mode == 4) {
+        CXFile file;
+        unsigned line, column, offset;
+        clang_getExpansionLocation(at, &file, &line, &column, &offset);
+        if (k == CXCursor_FunctionDecl || k == CXCursor_VarDecl || k == CXCursor_FieldDecl) {
+            CXString usr = clang_getCursorUSR(c);
+            v->usrs++;
+            clang_disposeString(usr);
+        }
+    }
+    if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod) && clang_isCursorDefinition(c) &&
+        (v->mode == 2 || v->mode == 3 || clang_Location_isFromMainFile(at))) {
+        v->bodies++;
+        clang_visitChildren(c, body_visitor, v);
+    }
+    return CXChildVisit_Continue;
+}
+
 int main(int argc, char **argv)
 {
     int as_written = 0;
     unsigned shard = 0, nshards = 1;
+    visit_counts visit = {0, 0, 0, 0};
     int a0 = 1;
     for (; a0 < argc - 1; a0++) {
         if (strcmp(argv[a0], "--database-flags") == 0) {
@@ -46,12 +114,15 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[a0], "--shard") == 0 && a0 + 1 < argc - 1 &&
                    sscanf(argv[a0 + 1], "%u/%u", &shard, &nshards) == 2 && nshards > 0 && shard < nshards) {
             a0++;
+        } else if (strcmp(argv[a0], "--visit") == 0 && a0 + 1 < argc - 1 &&
+                   sscanf(argv[a0 + 1], "%d", &visit.mode) == 1 && visit.mode >= 1 && visit.mode <= 4) {
+            a0++;
         } else {
             break;
         }
     }
     if (a0 != argc - 1) {
-        fprintf(stderr, "usage: parse_floor [--database-flags] [--shard I/N] BUILD_DIR\n");
+        fprintf(stderr, "usage: parse_floor [--database-flags] [--shard I/N] [--visit 1-4] BUILD_DIR\n");
         return 2;
     }
     argv += a0 - 1;
@@ -110,6 +181,8 @@ int main(int argc, char **argv)
         if (clang_parseTranslationUnit2FullArgv(index, NULL, args, (int)(nkept + nextra), NULL, 0, options, &tu) ==
             CXError_Success) {
             parsed++;
+            if (visit.mode)
+                clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visitor, &visit);
             clang_disposeTranslationUnit(tu);
         }
         if (each) {
@@ -127,7 +200,10 @@ int main(int argc, char **argv)
         free(args);
     }
     double cpu = cpu_seconds() - t0;
-    printf("%u %.3f\n", parsed, cpu);
+    if (visit.mode)
+        printf("%u %.3f bodies=%lu cursors=%lu usrs=%lu\n", parsed, cpu, visit.bodies, visit.cursors, visit.usrs);
+    else
+        printf("%u %.3f\n", parsed, cpu);
     hs_arg_filter_delete(filter);
     clang_disposeIndex(index);
     clang_CompileCommands_dispose(cmds);
