@@ -20,9 +20,10 @@
  *   1  the main file's function definitions' bodies, every cursor (clang_visitChildren)
  *   2  the bodies of every function defined outside system headers
  *   3  as 2, asking each cursor's kind and expansion location (file, line, column, offset)
- *   4  as 1 with kinds and expansion locations, plus the USR of each call's callee and of
- *      each function, variable and field declared outside system headers: the least a
- *      cross-TU call graph with positions needs
+ *   4  as 1 with kinds and expansion locations, plus the expansion location of each
+ *      declaration outside system headers and the USR of each call's callee and of each
+ *      function, variable and field declared there: the least a cross-TU call graph with
+ *      positions needs
  * It then also prints the bodies, cursors and USRs it counted.
  */
 #define _GNU_SOURCE
@@ -44,7 +45,6 @@ static double cpu_seconds(void)
     return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
            ru.ru_stime.tv_usec / 1e6;
 }
-
 
 /* What --visit counts. */
 typedef struct {
