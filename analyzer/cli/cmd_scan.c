@@ -1210,7 +1210,8 @@ static int run_scan(scan_options *o, char **paths, int npaths)
                              * workers then cache only the TUs that left nothing out). */
                             .full_facts = !o->extract_only && (o->facts_dir != NULL || cache != NULL),
                             .progress = !o->quiet && isatty(STDERR_FILENO),
-                            .on_result = hs_merge_tu_result, .user = &merge};
+                            .on_result = hs_merge_tu_result, .user = &merge,
+                            .on_result_drops_facts = true};
     int status = 0;
     if (o->judge)
         replay_facts(&disc, &merge);

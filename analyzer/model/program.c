@@ -62,6 +62,7 @@ void hs_program_delete(hs_program *p)
     hs_strmap_delete_lists(p->overriders, NULL);
     hs_strmap_delete(p->functions);
     hs_keyset_delete(p->seen);
+    hs_buf_free(&p->fact_key);
     hs_intern_delete(p->strings);
     free(p);
 }
@@ -102,20 +103,49 @@ static const char *str(json_t *o, const char *k)
     return s ? s : "";
 }
 
-/* True the first time a key is offered: facts seen by several TUs count once. Only the
- * key's digest is kept. */
-static bool first_time(hs_program *p, const char *key)
+/*
+ * The de-duplication keys ("call|caller|callee|file|line|column" and the like), built in
+ * the model's scratch buffer without printf: one is made for every fact of every TU, and
+ * vasprintf was a tenth of the supervisor's instructions. The bytes are what
+ * "%s|%s|...|%u" would print.
+ */
+static hs_buf *key_start(hs_program *p, const char *tag)
 {
-    return hs_keyset_add(p->seen, key, strlen(key));
+    p->fact_key.len = 0;
+    hs_buf_append(&p->fact_key, tag, strlen(tag));
+    return &p->fact_key;
+}
+
+static void key_str(hs_buf *key, const char *s)
+{
+    hs_buf_append(key, "|", 1);
+    hs_buf_append(key, s, strlen(s));
+}
+
+static void key_int(hs_buf *key, long long v)
+{
+    char num[24];
+    int n = snprintf(num, sizeof num, "%lld", v);
+    hs_buf_append(key, "|", 1);
+    hs_buf_append(key, num, (size_t)n);
+}
+
+/* True the first time the key is offered: facts seen by several TUs count once. Only the
+ * key's digest is kept. */
+static bool key_first_time(hs_program *p, const hs_buf *key)
+{
+    return hs_keyset_add(p->seen, key->data, key->len);
 }
 
 bool hs_program_first_fact(hs_program *p, const char *kind, json_t *fact)
 {
-    char *key = hs_printf("%s|%s|%u|%s|%s|%lld", kind, str(fact, "file"), hs_facts_uint(fact, "offset"),
-                          str(fact, "function"), str(fact, "var"), hs_facts_int(fact, "ordinal", 0));
-    bool r = first_time(p, key);
-    free(key);
-    return r;
+    hs_buf *key = key_start(p, kind);
+    key_str(key, str(fact, "file"));
+    key_int(key, hs_facts_uint(fact, "offset"));
+    key_str(key, str(fact, "function"));
+    key_str(key, str(fact, "var"));
+    key_int(key, hs_facts_int(fact, "ordinal", 0));
+    return key_first_time(p, key);
 }
 
 void hs_program_end_merge(hs_program *p)
@@ -188,11 +218,13 @@ void hs_program_merge(hs_program *p, json_t *facts)
     json_array_foreach(json_object_get(facts, "calls"), i, cj) {
         const char *slot = str(cj, "slot");
         if (slot[0]) {
-            char *key = hs_printf("icall|%s|%s|%s|%u|%u", str(cj, "caller"), slot, str(cj, "file"),
-                                  hs_facts_uint(cj, "line"), hs_facts_uint(cj, "column"));
-            bool fresh = first_time(p, key);
-            free(key);
-            if (!fresh)
+            hs_buf *key = key_start(p, "icall");
+            key_str(key, str(cj, "caller"));
+            key_str(key, slot);
+            key_str(key, str(cj, "file"));
+            key_int(key, hs_facts_uint(cj, "line"));
+            key_int(key, hs_facts_uint(cj, "column"));
+            if (!key_first_time(p, key))
                 continue;
             hs_indirect_site *site = hs_xcalloc(1, sizeof *site);
             site->caller = hs_program_function(p, str(cj, "caller"), NULL);
@@ -210,11 +242,13 @@ void hs_program_merge(hs_program *p, json_t *facts)
             hs_vec_push(&p->indirect_sites, site);
             continue;
         }
-        char *key = hs_printf("call|%s|%s|%s|%u|%u", str(cj, "caller"), str(cj, "callee"),
-                              str(cj, "file"), hs_facts_uint(cj, "line"), hs_facts_uint(cj, "column"));
-        bool fresh = first_time(p, key);
-        free(key);
-        if (!fresh)
+        hs_buf *key = key_start(p, "call");
+        key_str(key, str(cj, "caller"));
+        key_str(key, str(cj, "callee"));
+        key_str(key, str(cj, "file"));
+        key_int(key, hs_facts_uint(cj, "line"));
+        key_int(key, hs_facts_uint(cj, "column"));
+        if (!key_first_time(p, key))
             continue;
         hs_function *caller = hs_program_function(p, str(cj, "caller"), NULL);
         hs_function *callee = hs_program_function(p, str(cj, "callee"), str(cj, "callee_name"));
@@ -236,18 +270,18 @@ void hs_program_merge(hs_program *p, json_t *facts)
     }
     json_t *sj;
     json_array_foreach(json_object_get(facts, "fn_stores"), i, sj) {
-        char *key = hs_printf("store|%s|%s", str(sj, "slot"), str(sj, "function"));
-        bool fresh = first_time(p, key);
-        free(key);
-        if (fresh)
+        hs_buf *key = key_start(p, "store");
+        key_str(key, str(sj, "slot"));
+        key_str(key, str(sj, "function"));
+        if (key_first_time(p, key))
             hs_strmap_push(p->slot_targets, str(sj, "slot"),
                          hs_program_function(p, str(sj, "function"), str(sj, "function_name")));
     }
     json_array_foreach(json_object_get(facts, "overrides"), i, sj) {
-        char *key = hs_printf("override|%s|%s", str(sj, "method"), str(sj, "base"));
-        bool fresh = first_time(p, key);
-        free(key);
-        if (!fresh)
+        hs_buf *key = key_start(p, "override");
+        key_str(key, str(sj, "method"));
+        key_str(key, str(sj, "base"));
+        if (!key_first_time(p, key))
             continue;
         hs_program_function(p, str(sj, "base"), str(sj, "base_name"));
         hs_strmap_push(p->overriders, str(sj, "base"),

@@ -80,6 +80,7 @@ struct hs_program {
     hs_vec edges;          /* hs_call_edge* */
     hs_keyset *seen;       /* digests of the de-duplication keys of merged facts; NULL once
                               hs_program_end_merge ran */
+    hs_buf fact_key;       /* scratch for hs_program_first_fact's keys */
     size_t translation_units;
     /* Indirect calls, until hs_program_resolve_indirect turns them into edges. */
     hs_vec indirect_sites;   /* hs_indirect_site* : calls through a slot */

@@ -47,6 +47,10 @@ typedef struct {
      */
     void (*on_result)(size_t index, hs_tu_result *result, void *user);
     void *user;
+    /* on_result drops result->facts before it returns and keeps no jansson value read from
+     * them (hs_merge_tu_result): each document is then read into an arena that is taken
+     * back whole after the call (json_arena.h). */
+    bool on_result_drops_facts;
 } hs_pool_options;
 
 #define HS_TU_MEMORY_DEFAULT (-1LL)
