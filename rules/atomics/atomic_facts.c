@@ -100,9 +100,9 @@ static const char *const form_names[] = {
 static void read_plain_uses(hs_intern *in, json_t *counts, const char *kind, hs_plain_uses *out)
 {
     out->count = hs_facts_int(counts, kind, 0);
-    char *at = hs_printf("%s_at", kind);
+    char at[64]; /* "<kind>_at": the kinds are read_plain's names, all short */
+    snprintf(at, sizeof at, "%s_at", kind);
     hs_facts_place(in, counts, at, &out->first);
-    free(at);
 }
 
 static void read_plain(hs_intern *in, json_t *counts, hs_atomic_plain *out)
