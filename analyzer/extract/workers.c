@@ -496,10 +496,14 @@ static char *death_reason(int status, const struct rusage *ru, long long mem_lim
     /* Killed by a signal after growing to half the cap or more: the cap, most likely. */
     if (WIFSIGNALED(status) && mem_limit > 0 && (long long)ru->ru_maxrss * 1024 >= mem_limit / 2)
         return out_of_memory_message(mem_limit);
+    /* libclang's parse runs under its crash recovery (a crash there comes back as an
+     * error, not a dead worker), so a dead worker is as likely hotscan's own walk or a
+     * cursor query during it: the message names neither. */
     if (WIFSIGNALED(status))
-        return hs_printf("the parser crashed (signal %d: %s); this TU was skipped",
+        return hs_printf("the worker crashed on this TU, in libclang or in hotscan's analysis (signal %d: %s); "
+                         "this TU was skipped",
                          WTERMSIG(status), strsignal(WTERMSIG(status)));
-    return hs_printf("the parser exited unexpectedly (status %d); this TU was skipped",
+    return hs_printf("the worker exited unexpectedly on this TU (status %d); this TU was skipped",
                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
