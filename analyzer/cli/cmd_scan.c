@@ -849,8 +849,7 @@ static void adjust_commands(const scan_options *o, hs_discovery *disc)
  */
 static hs_facts_cache *open_cache(const scan_options *o, const hs_discovery *disc, const hs_ruledata *rd)
 {
-    const char *off = getenv("HOTSCAN_NO_CACHE");
-    if (o->no_cache || (off && off[0] && strcmp(off, "0") != 0))
+    if (o->no_cache || hs_env_flag("HOTSCAN_NO_CACHE"))
         return NULL;
     char *dir = NULL;
     if (o->cache_dir)
@@ -920,8 +919,7 @@ static bool decide_prefilter(const scan_options *o, const hs_ruledata *rd, const
                              const hs_discovery *disc, bool **out)
 {
     *out = NULL;
-    const char *env = getenv("HOTSCAN_PREFILTER");
-    bool on = o->prefilter || (env && env[0] && strcmp(env, "0") != 0);
+    bool on = o->prefilter || hs_env_flag("HOTSCAN_PREFILTER");
     if (!on || disc->tus.len == 0)
         return true;
     if (o->profile) {

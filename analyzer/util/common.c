@@ -362,10 +362,15 @@ void hs_malloc_for_parsing(void)
 #endif
 }
 
+bool hs_env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && v[0] && strcmp(v, "0") != 0;
+}
+
 void hs_memory_trace(const char *step)
 {
-    const char *on = getenv("HOTSCAN_MEMORY_TRACE");
-    if (!on || !*on || strcmp(on, "0") == 0)
+    if (!hs_env_flag("HOTSCAN_MEMORY_TRACE"))
         return;
     long rss = 0, hwm = 0;
     char line[256];

@@ -117,7 +117,7 @@ static void unmap_region(hs_json_arena *a)
 
 hs_json_arena *hs_json_arena_create(void)
 {
-    if (getenv("HOTSCAN_NO_JSON_ARENA"))
+    if (hs_env_flag("HOTSCAN_NO_JSON_ARENA"))
         return NULL; /* bench and debugging: jansson on malloc alone */
     size_t slot = MAX_ARENAS;
     for (size_t i = 0; i < MAX_ARENAS && slot == MAX_ARENAS; i++)
@@ -173,11 +173,9 @@ void hs_json_arena_reset(hs_json_arena *a)
             want *= 2;
         size_t old = a->size;
         unmap_region(a);
-        if (!map_region(a, want < ARENA_MAX_SIZE ? want : ARENA_MAX_SIZE) && !map_region(a, old)) {
-            /* No address space even for the old size: go on with malloc alone. */
-            a->base = NULL;
-            a->size = 0;
-        }
+        /* With no address space even for the old size, base stays NULL: malloc alone. */
+        if (!map_region(a, want < ARENA_MAX_SIZE ? want : ARENA_MAX_SIZE))
+            map_region(a, old);
     } else if (a->used) {
         POISON(a->base, a->used);
         if (a->used > ARENA_KEEP_RESIDENT)

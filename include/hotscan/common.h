@@ -100,6 +100,10 @@ double hs_cpu_seconds_with_children(void);
 void hs_malloc_for_documents(void);
 void hs_malloc_for_parsing(void);
 
+/* True when the environment variable `name` is set to anything but "" or "0": how every
+ * HOTSCAN_* switch is read (HOTSCAN_NO_CACHE, HOTSCAN_PREFILTER, ...). */
+bool hs_env_flag(const char *name);
+
 /* With HOTSCAN_MEMORY_TRACE set (to anything but "" or "0"): one line on stderr,
  * "hotscan: memory: STEP: rss R MB, peak P MB, heap H MB" (VmRSS and VmHWM of this process,
  * glibc's heap in use), for reading where a scan's supervisor peaks (docs/performance.md).

@@ -25,7 +25,8 @@
 
 typedef struct hs_json_arena hs_json_arena;
 
-/* NULL when the arena cannot be made (no address space, or too many arenas): the caller
+/* NULL when the arena cannot be made (no address space, or too many arenas) or is turned
+ * off (HOTSCAN_NO_JSON_ARENA set, not "0", for benchmarks and debugging): the caller
  * then goes on without one, and the enter/leave/reset calls below accept NULL. The first
  * arena installs the allocator in jansson (json_set_alloc_funcs): make it before other
  * threads use jansson. */

@@ -125,6 +125,10 @@ static void test_no_arena_is_allowed(void **state)
     assert_false(hs_json_arena_holds_all(NULL));
     setenv("HOTSCAN_NO_JSON_ARENA", "1", 1);
     assert_null(hs_json_arena_create());
+    setenv("HOTSCAN_NO_JSON_ARENA", "0", 1); /* "0" is off, as for every HOTSCAN_* switch */
+    hs_json_arena *on = hs_json_arena_create();
+    assert_non_null(on);
+    hs_json_arena_delete(on);
     unsetenv("HOTSCAN_NO_JSON_ARENA");
     /* Two arenas at once, each with its own range. */
     hs_json_arena *a = hs_json_arena_create(), *b = hs_json_arena_create();
