@@ -370,9 +370,13 @@ typedef struct {
 /* The body being walked, or NULL: what hs_children answers from (one at a time). */
 static const hs_body *current_body;
 
+/* clang_isStatement || clang_isExpression, which libclang defines as these two ranges of
+ * Index.h's kinds; written out because body_find asks it of every cursor the walk lists
+ * (2.5 million times on 20 haproxy TUs), where two calls into libclang cost more than the
+ * lookup. */
 static bool is_statement_or_expression(enum CXCursorKind k)
 {
-    return clang_isStatement(k) || clang_isExpression(k);
+    return (k >= CXCursor_FirstStmt && k <= CXCursor_LastStmt) || (k >= CXCursor_FirstExpr && k <= CXCursor_LastExpr);
 }
 
 /* Whether two cursors are one node (above). */
@@ -970,11 +974,15 @@ bool hs_cursor_pos(hs_walk *x, CXCursor c, hs_pos *start, hs_pos *end)
         return false;
     if (!end)
         return true;
-    unsigned sline, scol, soff;
-    clang_getSpellingLocation(b, &fs, &sline, &scol, &soff);
+    /* A file location is its own spelling: only one in a macro needs asking. */
+    bool in_macro = false;
+    if (b.int_data & HS_MACRO_LOCATION_BIT) {
+        unsigned soff;
+        clang_getSpellingLocation(b, &fs, NULL, NULL, &soff);
+        in_macro = (fs != fb || soff != start->offset);
+    }
     clang_getExpansionLocation(e, &fe, &end->line, &end->column, &end->offset);
     end->file = start->file;
-    bool in_macro = (fs != fb || soff != start->offset);
     if (in_macro || fe != fb || end->offset < start->offset) {
         /* Inside a macro expansion: the range a person sees is the macro's name. */
         unsigned n = identifier_length(x, fb, start->offset);
@@ -1004,17 +1012,34 @@ static size_t skip_parens(const char *text, size_t size, size_t i)
     return 0;
 }
 
+bool hs_location_in_macro(CXSourceLocation loc, CXFile *file, unsigned *offset)
+{
+    CXFile ef = NULL;
+    unsigned eoff = 0;
+    bool in_macro = false;
+    if (file || offset || (loc.int_data & HS_MACRO_LOCATION_BIT))
+        clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
+    if (loc.int_data & HS_MACRO_LOCATION_BIT) {
+        CXFile sf = NULL;
+        unsigned soff = 0;
+        clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
+        in_macro = sf != ef || soff != eoff;
+    }
+    if (file)
+        *file = ef;
+    if (offset)
+        *offset = eoff;
+    return in_macro;
+}
+
 bool hs_written_span(hs_walk *x, CXCursor c, hs_span *out)
 {
     memset(out, 0, sizeof *out);
     hs_pos start, end;
     if (!hs_cursor_pos(x, c, &start, &end))
         return false;
-    CXSourceLocation loc = hs_cursor_start(c);
-    CXFile sf, ef;
-    unsigned soff, eoff;
-    clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
-    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
+    CXFile ef;
+    bool in_macro = hs_location_in_macro(hs_cursor_start(c), &ef, NULL);
     size_t size = 0;
     const char *text = hs_walk_file_contents(x, ef, &size);
     if (!text)
@@ -1022,7 +1047,7 @@ bool hs_written_span(hs_walk *x, CXCursor c, hs_span *out)
     out->file = start.file;
     out->offset = start.offset;
     out->length = end.offset - start.offset;
-    if (sf != ef || soff != eoff) {
+    if (in_macro) {
         /* The macro's name, then its arguments when it takes any. */
         size_t i = start.offset + hs_identifier_length(text, size, start.offset);
         out->macro_name = hs_xstrndup(text + start.offset, i - start.offset);
@@ -1050,14 +1075,14 @@ void hs_span_free(hs_span *s)
 
 void hs_fact_set_position(json_t *fact, const hs_pos *start, const hs_pos *end)
 {
-    json_object_set_new(fact, "file", json_string(start->file));
-    json_object_set_new(fact, "line", json_integer(start->line));
-    json_object_set_new(fact, "column", json_integer(start->column));
-    json_object_set_new(fact, "offset", json_integer(start->offset));
+    json_object_set_new_nocheck(fact, "file", json_string(start->file));
+    json_object_set_new_nocheck(fact, "line", json_integer(start->line));
+    json_object_set_new_nocheck(fact, "column", json_integer(start->column));
+    json_object_set_new_nocheck(fact, "offset", json_integer(start->offset));
     if (end) {
-        json_object_set_new(fact, "end_line", json_integer(end->line));
-        json_object_set_new(fact, "end_column", json_integer(end->column));
-        json_object_set_new(fact, "length", json_integer(end->offset - start->offset));
+        json_object_set_new_nocheck(fact, "end_line", json_integer(end->line));
+        json_object_set_new_nocheck(fact, "end_column", json_integer(end->column));
+        json_object_set_new_nocheck(fact, "length", json_integer(end->offset - start->offset));
     }
 }
 
@@ -1546,7 +1571,7 @@ json_t *hs_branch_path(const hs_walk *x)
 bool hs_json_set_string(json_t *obj, const char *key, const char *s)
 {
     json_t *v = s ? json_string(s) : NULL;
-    return v && json_object_set_new(obj, key, v) == 0;
+    return v && json_object_set_new_nocheck(obj, key, v) == 0;
 }
 
 /* ---- what collectors may read of the walk's context ------------------------------- */
@@ -1656,13 +1681,13 @@ unsigned hs_walk_innermost_loop(const hs_walk *x)
 static void add_edge_context(hs_walk *x, json_t *edge, CXCursor call)
 {
     if (x->rare)
-        json_object_set_new(edge, "rare", json_string(x->rare));
+        json_object_set_new_nocheck(edge, "rare", json_string(x->rare));
     unsigned loop = innermost_loop_id(x);
     if (loop)
-        json_object_set_new(edge, "loop", json_integer(loop));
+        json_object_set_new_nocheck(edge, "loop", json_integer(loop));
     json_t *guards = hs_walk_guards_json(x);
     if (guards)
-        json_object_set_new(edge, "guards", guards);
+        json_object_set_new_nocheck(edge, "guards", guards);
     /* Constant arguments: a callee's arm that a parameter decides may be dead for this call. */
     int nargs = clang_Cursor_getNumArguments(call);
     json_t *consts = NULL;
@@ -1678,7 +1703,7 @@ static void add_edge_context(hs_walk *x, json_t *edge, CXCursor call)
         json_array_append_new(consts, pair);
     }
     if (consts)
-        json_object_set_new(edge, "const_args", consts);
+        json_object_set_new_nocheck(edge, "const_args", consts);
 }
 
 bool hs_walk_in_condition(const hs_walk *x)
@@ -2844,15 +2869,15 @@ static void walk_call(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
             json_t *edge = json_object();
             if (hs_json_set_string(edge, "caller", x->fn->usr) && hs_json_set_string(edge, "callee", usr) &&
                 hs_json_set_string(edge, "callee_name", qname) && hs_json_set_string(edge, "file", pos.file)) {
-                json_object_set_new(edge, "line", json_integer(pos.line));
-                json_object_set_new(edge, "column", json_integer(pos.column));
-                json_object_set_new(edge, "in_loop", json_boolean(hs_in_loop(x)));
-                json_object_set_new(edge, "error_path", json_boolean(x->error_path > 0));
-                json_object_set_new(edge, "callee_noreturn", json_boolean(hs_function_never_returns(x, callee)));
+                json_object_set_new_nocheck(edge, "line", json_integer(pos.line));
+                json_object_set_new_nocheck(edge, "column", json_integer(pos.column));
+                json_object_set_new_nocheck(edge, "in_loop", json_boolean(hs_in_loop(x)));
+                json_object_set_new_nocheck(edge, "error_path", json_boolean(x->error_path > 0));
+                json_object_set_new_nocheck(edge, "callee_noreturn", json_boolean(hs_function_never_returns(x, callee)));
                 /* A virtual call may reach any override: the merge adds those edges. */
                 if (!x->no_indirect && clang_getCursorKind(callee) == CXCursor_CXXMethod &&
                     clang_Cursor_isDynamicCall(c))
-                    json_object_set_new(edge, "virtual", json_true());
+                    json_object_set_new_nocheck(edge, "virtual", json_true());
                 add_edge_context(x, edge, c);
                 json_array_append_new(x->calls, edge);
             } else {
@@ -2870,10 +2895,10 @@ static void walk_call(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
             json_t *edge = json_object();
             if (hs_json_set_string(edge, "caller", x->fn->usr) && hs_json_set_string(edge, "slot", slot) &&
                 hs_json_set_string(edge, "via", via ? via : "") && hs_json_set_string(edge, "file", pos.file)) {
-                json_object_set_new(edge, "line", json_integer(pos.line));
-                json_object_set_new(edge, "column", json_integer(pos.column));
-                json_object_set_new(edge, "in_loop", json_boolean(hs_in_loop(x)));
-                json_object_set_new(edge, "error_path", json_boolean(x->error_path > 0));
+                json_object_set_new_nocheck(edge, "line", json_integer(pos.line));
+                json_object_set_new_nocheck(edge, "column", json_integer(pos.column));
+                json_object_set_new_nocheck(edge, "in_loop", json_boolean(hs_in_loop(x)));
+                json_object_set_new_nocheck(edge, "error_path", json_boolean(x->error_path > 0));
                 add_edge_context(x, edge, c);
                 json_array_append_new(x->calls, edge);
             } else {
@@ -3242,10 +3267,10 @@ static void emit_function(hs_walk *x, CXCursor c, int temperature, bool defined)
         json_decref(f);
         return;
     }
-    json_object_set_new(f, "defined", json_boolean(defined));
-    json_object_set_new(f, "hot", json_boolean((temperature & 1) != 0));
-    json_object_set_new(f, "cold", json_boolean((temperature & 2) != 0));
-    json_object_set_new(f, "noreturn", json_boolean((temperature & 4) != 0));
+    json_object_set_new_nocheck(f, "defined", json_boolean(defined));
+    json_object_set_new_nocheck(f, "hot", json_boolean((temperature & 1) != 0));
+    json_object_set_new_nocheck(f, "cold", json_boolean((temperature & 2) != 0));
+    json_object_set_new_nocheck(f, "noreturn", json_boolean((temperature & 4) != 0));
     hs_fact_set_position(f, &pos, NULL);
     json_array_append_new(x->functions, f);
 }
@@ -3630,8 +3655,13 @@ static enum CXChildVisitResult fp_visitor(CXCursor c, CXCursor parent, CXClientD
     if (!fp_detailed((enum CXCursorKind)k[0]))
         return CXChildVisit_Recurse;
     fp_expansion_and_spelling(st, &a->inclusion, clang_getCursorLocation(c));
+    /* A declaration refers to itself (clang_getCursorReferenced gives the cursor back; the
+     * variable is the one declaration among the detailed kinds), and cursors of two kinds
+     * are never equal: libclang is asked neither question when the answer is known. */
+    if (k[0] == CXCursor_VarDecl)
+        return CXChildVisit_Recurse;
     CXCursor ref = clang_getCursorReferenced(c);
-    if (clang_Cursor_isNull(ref) || clang_equalCursors(ref, c))
+    if (clang_Cursor_isNull(ref) || (ref.kind == c.kind && clang_equalCursors(ref, c)))
         return CXChildVisit_Recurse;
     hs_fp_ref scratch;
     const hs_fp_ref *r = fp_ref_bytes(a->refs, ref, &scratch);
@@ -4251,22 +4281,22 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     x.overrides = json_array();
     x.stores_seen = hs_strmap_create();
     json_t *facts = json_object();
-    json_object_set_new(facts, "facts_version", json_integer(HS_FACTS_VERSION));
-    json_object_set_new(facts, "tu", json_string(in->file));
-    json_object_set_new(facts, "default_flags", json_boolean(in->default_flags));
+    json_object_set_new_nocheck(facts, "facts_version", json_integer(HS_FACTS_VERSION));
+    json_object_set_new_nocheck(facts, "tu", json_string(in->file));
+    json_object_set_new_nocheck(facts, "default_flags", json_boolean(in->default_flags));
     x.collectors = hs_collectors_all(&x.ncollectors);
     x.states = hs_xcalloc(x.ncollectors ? x.ncollectors : 1, sizeof(void *));
     for (size_t i = 0; i < x.ncollectors; i++)
         x.states[i] = x.collectors[i]->tu_start ? x.collectors[i]->tu_start(&x) : NULL;
     clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visitor, &x);
-    json_object_set_new(facts, "functions", x.functions);
-    json_object_set_new(facts, "calls", x.calls);
-    json_object_set_new(facts, "fn_stores", x.fn_stores);
+    json_object_set_new_nocheck(facts, "functions", x.functions);
+    json_object_set_new_nocheck(facts, "calls", x.calls);
+    json_object_set_new_nocheck(facts, "fn_stores", x.fn_stores);
     if (json_array_size(x.skipped_bodies))
-        json_object_set_new(facts, "skipped_bodies", x.skipped_bodies);
+        json_object_set_new_nocheck(facts, "skipped_bodies", x.skipped_bodies);
     else
         json_decref(x.skipped_bodies);
-    json_object_set_new(facts, "overrides", x.overrides);
+    json_object_set_new_nocheck(facts, "overrides", x.overrides);
     /* Each family's lists, in table order: clock_reads, atomics, events, event_objects. */
     for (size_t i = 0; i < x.ncollectors; i++)
         if (x.collectors[i]->tu_end)
@@ -4274,12 +4304,12 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     free(x.states);
     if (x.check_text)
         fprintf(stderr, "hotscan: text check: %s: %u texts, %u differ\n", in->file, x.texts_checked, x.texts_differ);
-    json_object_set_new(facts, "parse_errors", parse_errors(tu, ignored));
-    json_object_set_new(facts, "error_count", json_integer(errors));
-    json_object_set_new(facts, "ignored_arguments", ignored);
+    json_object_set_new_nocheck(facts, "parse_errors", parse_errors(tu, ignored));
+    json_object_set_new_nocheck(facts, "error_count", json_integer(errors));
+    json_object_set_new_nocheck(facts, "ignored_arguments", ignored);
     json_t *inputs = json_array();
     clang_getInclusions(tu, add_input, inputs);
-    json_object_set_new(facts, "inputs", inputs);
+    json_object_set_new_nocheck(facts, "inputs", inputs);
     const char *key;
     void *value;
     file_table_free(&x.files);

@@ -122,12 +122,22 @@ static void key_str(hs_buf *key, const char *s)
     hs_buf_append(key, s, strlen(s));
 }
 
+/* The digits "%lld" prints, written from the end of the buffer: snprintf was 5% of the
+ * supervisor, for two numbers a fact. */
 static void key_int(hs_buf *key, long long v)
 {
     char num[24];
-    int n = snprintf(num, sizeof num, "%lld", v);
-    hs_buf_append(key, "|", 1);
-    hs_buf_append(key, num, (size_t)n);
+    size_t i = sizeof num;
+    /* As unsigned, so the most negative value needs no special case. */
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do {
+        num[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        num[--i] = '-';
+    num[--i] = '|';
+    hs_buf_append(key, num + i, sizeof num - i);
 }
 
 /* True the first time the key is offered: facts seen by several TUs count once. Only the

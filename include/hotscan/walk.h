@@ -82,10 +82,16 @@ bool hs_key_set_has(const hs_key_set *set, const char *key);
 bool hs_key_set_meets(const hs_key_set *set, const hs_strmap *keys);
 void hs_key_set_free(hs_key_set *set); /* and leaves it empty */
 void hs_fact_set_position(json_t *fact, const hs_pos *start, const hs_pos *end);
+/* Whether `loc` is written somewhere other than where it is expanded (inside a macro
+ * expansion), and where it is expanded (*file, *offset; either may be NULL). A location
+ * outside any macro is its own spelling, so only one inside a macro costs the second ask. */
+bool hs_location_in_macro(CXSourceLocation loc, CXFile *file, unsigned *offset);
 /* obj[key] = the string `s`; false, obj unchanged, when `s` is NULL or not UTF-8 (where
- * json_pack's "s" would fail the whole object: the caller drops it). Facts on the walk's hot
- * paths are built with this and json_object_set_new: json_pack parses its format on every
- * call, thousands of instructions for a call edge. */
+ * json_pack's "s" would fail the whole object: the caller drops it). `key` is an ASCII
+ * literal: it is not checked. Facts on the walk's hot paths are built with this and
+ * json_object_set_new_nocheck (the keys are literals; json_object_set_new would check each
+ * one for UTF-8): json_pack parses its format on every call, thousands of instructions for
+ * a call edge. */
 bool hs_json_set_string(json_t *obj, const char *key, const char *s);
 typedef struct {
     CXCursor *items;

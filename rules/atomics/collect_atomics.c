@@ -33,6 +33,7 @@ typedef struct {
     json_t *atomics;         /* the facts' "atomics" */
     hs_keyset *consumed;     /* cursors an atomic operation already accounted for (consume_key) */
     hs_ptrmap *type_classes; /* declaration (its data[0]) -> what its type is to this collector */
+    hs_ptrmap *atomic_types; /* canonical type (data[0], kind) -> 2 atomic, 1 not (atomic_type) */
     hs_strmap *plain_uses;   /* USR -> json summary of non-atomic uses of an integer */
     hs_strmap *wrapper_of;   /* qualified name -> 2 + index of the wrapper it calls, 1 for none */
     const char **wrapper_names; /* each wrapper's "name", read out of the rule data once */
@@ -98,6 +99,25 @@ static bool type_is_atomic(CXType t)
              (strstr(n, "_Atomic") && strchr(n, '[') && !strchr(n, '<'));
     clang_disposeString(s);
     return r;
+}
+
+/*
+ * type_is_atomic, remembered per canonical type for the TU: the walk asks it of every
+ * declaration and of every assignment's target, and printing the type is most of it. A
+ * canonical type is one node of the TU's AST (data[0], its qualifiers in the pointer's low
+ * bits), so equal keys are the same type.
+ */
+static bool atomic_type(atomic_state *x, CXType t)
+{
+    CXType canonical = clang_getCanonicalType(t);
+    if (is_builtin(canonical))
+        return false;
+    uintptr_t known = (uintptr_t)hs_ptrmap_get(x->atomic_types, canonical.data[0], (int)canonical.kind);
+    if (!known) {
+        known = type_is_atomic(canonical) ? 2 : 1;
+        hs_ptrmap_put(x->atomic_types, canonical.data[0], (int)canonical.kind, (void *)known);
+    }
+    return known == 2;
 }
 
 static bool type_is_c11_atomic(CXType t)
@@ -581,8 +601,8 @@ static json_t *place_json(const char *file, unsigned line, unsigned column)
         json_decref(place);
         return NULL;
     }
-    json_object_set_new(place, "line", json_integer(line));
-    json_object_set_new(place, "column", json_integer(column));
+    json_object_set_new_nocheck(place, "line", json_integer(line));
+    json_object_set_new_nocheck(place, "column", json_integer(column));
     return place;
 }
 
@@ -615,9 +635,9 @@ static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CX
         int index = parameter_index(decl, &function);
         char *id = hs_printf("param:%s:%d", hs_cursor_usr_cached(x->walk, function), index);
         char *name = hs_printf("%s(parameter %d)", hs_qualified_name(x->walk, function), index);
-        json_object_set_new(fact, "var", json_string(id));
-        json_object_set_new(fact, "var_name", json_string(name));
-        json_object_set_new(fact, "var_visible", json_false());
+        json_object_set_new_nocheck(fact, "var", json_string(id));
+        json_object_set_new_nocheck(fact, "var_name", json_string(name));
+        json_object_set_new_nocheck(fact, "var_visible", json_false());
         free(id);
         free(name);
         return;
@@ -630,26 +650,26 @@ static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CX
     /* A field or global that holds a pointer to the atomic (`std::atomic<int> *c; *c += 1`):
      * the operation is on whatever it points to, an object its identity does not name. */
     if (clang_getCanonicalType(vt).kind == CXType_Pointer) {
-        json_object_set_new(fact, "through_pointer", json_true());
+        json_object_set_new_nocheck(fact, "through_pointer", json_true());
         vt = clang_getPointeeType(vt);
     }
     long long vsize = clang_Type_getSizeOf(vt);
     if (vsize > 0 && vsize < (long long)sizeof(int))
-        json_object_set_new(fact, "value_narrow", json_true());
+        json_object_set_new_nocheck(fact, "value_narrow", json_true());
     object_path(object_expr, decl, &root, &path);
     char *usr = hs_xstrdup(hs_cursor_usr_cached(x->walk, root));
     if (path) {
         char *id = hs_printf("%s%s", usr, path);
-        json_object_set_new(fact, "var", json_string(id));
+        json_object_set_new_nocheck(fact, "var", json_string(id));
         char *name = hs_printf("%s%s", hs_qualified_name(x->walk, root), path);
-        json_object_set_new(fact, "var_name", json_string(name));
+        json_object_set_new_nocheck(fact, "var_name", json_string(name));
         remember_name(x, root, id, name);
         free(id);
         free(name);
-        json_object_set_new(fact, "var_field", json_string(hs_cursor_usr_cached(x->walk, decl)));
+        json_object_set_new_nocheck(fact, "var_field", json_string(hs_cursor_usr_cached(x->walk, decl)));
     } else {
-        json_object_set_new(fact, "var", json_string(usr));
-        json_object_set_new(fact, "var_name", json_string(hs_qualified_name(x->walk, root)));
+        json_object_set_new_nocheck(fact, "var", json_string(usr));
+        json_object_set_new_nocheck(fact, "var_name", json_string(hs_qualified_name(x->walk, root)));
         remember_name(x, root, usr, hs_qualified_name(x->walk, root));
     }
     free(usr);
@@ -658,11 +678,11 @@ static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CX
     CXSourceLocation dloc = clang_getCursorLocation(root);
     CXFile dfile;
     clang_getExpansionLocation(dloc, &dfile, &dpos.line, &dpos.column, &dpos.offset);
-    json_object_set_new(fact, "var_visible", json_boolean(hs_location_is_project(x->walk, dloc)));
+    json_object_set_new_nocheck(fact, "var_visible", json_boolean(hs_location_is_project(x->walk, dloc)));
     if (hs_location_is_project(x->walk, dloc)) {
         hs_pos p2;
         if (hs_cursor_pos(x->walk, root, &p2, NULL))
-            json_object_set_new(fact, "var_decl", place_json(p2.file, dpos.line, dpos.column));
+            json_object_set_new_nocheck(fact, "var_decl", place_json(p2.file, dpos.line, dpos.column));
     }
 }
 
@@ -695,13 +715,13 @@ static void note_accessor(atomic_state *x, const char *function, json_t *fact, C
     if (!json_object_get(id, "var") || !hs_cursor_pos(x->walk, at, &start, &end))
         return;
     json_t *returns = json_deep_copy(id);
-    json_object_set_new(returns, "op", json_string("returns"));
-    json_object_set_new(returns, "order", json_string("n/a"));
-    json_object_set_new(returns, "function", json_string(function));
-    json_object_set_new(returns, "text", json_string(""));
+    json_object_set_new_nocheck(returns, "op", json_string("returns"));
+    json_object_set_new_nocheck(returns, "order", json_string("n/a"));
+    json_object_set_new_nocheck(returns, "function", json_string(function));
+    json_object_set_new_nocheck(returns, "text", json_string(""));
     hs_fact_set_position(returns, &start, &end);
     /* Apart from the load at the same place in the merge's one-fact-per-place key. */
-    json_object_set_new(returns, "ordinal", json_integer(-1));
+    json_object_set_new_nocheck(returns, "ordinal", json_integer(-1));
     json_array_append_new(x->atomics, returns);
 }
 
@@ -713,10 +733,10 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
     if (!hs_cursor_pos(x->walk, op_cursor, &start, &end))
         return NULL;
     json_t *fact = json_object();
-    json_object_set_new(fact, "op", json_string(op->op));
-    json_object_set_new(fact, "order", json_string(op->order));
-    json_object_set_new(fact, "form", json_string(op->form));
-    json_object_set_new(fact, "api", json_string(op->api));
+    json_object_set_new_nocheck(fact, "op", json_string(op->op));
+    json_object_set_new_nocheck(fact, "order", json_string(op->order));
+    json_object_set_new_nocheck(fact, "form", json_string(op->form));
+    json_object_set_new_nocheck(fact, "api", json_string(op->api));
     /* A load compared for equality, or masked in a test: a sequence lock's or a
      * version's check (`if (v & 1)`, `load() != v`), never a counter's. */
     bool version_check = strcmp(op->op, "load") == 0 &&
@@ -724,81 +744,76 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
                           (hs_walk_in_mask(x->walk) &&
                            (hs_walk_in_condition(x->walk) || hs_walk_in_comparison(x->walk))));
     const char *use = version_check ? "version_check" : result_use(x);
-    json_object_set_new(fact, "use", json_string(use));
+    json_object_set_new_nocheck(fact, "use", json_string(use));
     int limit = strcmp(use, "condition") == 0 || strcmp(use, "loop_condition") == 0 ? limit_comparison(x, op_cursor) : -1;
     if (limit >= 0) {
-        json_object_set_new(fact, "limit_test", json_true());
+        json_object_set_new_nocheck(fact, "limit_test", json_true());
         if (strcmp(op->op, "load") == 0)
             note_bound_test(x, limit, fact, op_cursor, clang_getNullCursor(), clang_getNullCursor());
     }
     if (op->value_const >= 0)
-        json_object_set_new(fact, "value_constant", json_boolean(op->value_const == 1));
+        json_object_set_new_nocheck(fact, "value_constant", json_boolean(op->value_const == 1));
     if (op->value_const == 1 && !clang_Cursor_isNull(op->value_arg)) {
         CXEvalResult ev = clang_Cursor_Evaluate(op->value_arg);
         if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
-            json_object_set_new(fact, "value", json_integer(clang_EvalResult_getAsLongLong(ev)));
+            json_object_set_new_nocheck(fact, "value", json_integer(clang_EvalResult_getAsLongLong(ev)));
         if (ev)
             clang_EvalResult_dispose(ev);
     }
     char *sink = hs_sink_key(x->walk);
     if (sink)
-        json_object_set_new(fact, "sink", json_string(sink));
+        json_object_set_new_nocheck(fact, "sink", json_string(sink));
     free(sink);
     const char *function = hs_walk_function_usr(x->walk);
     const char *function_name = hs_walk_function_name(x->walk);
-    json_object_set_new(fact, "function", json_string(function ? function : ""));
-    json_object_set_new(fact, "function_name", json_string(function_name ? function_name : "(a global's initializer)"));
+    json_object_set_new_nocheck(fact, "function", json_string(function ? function : ""));
+    json_object_set_new_nocheck(fact, "function_name", json_string(function_name ? function_name : "(a global's initializer)"));
     hs_fact_set_position(fact, &start, &end);
-    CXSourceLocation loc = hs_cursor_start(op_cursor);
-    CXFile sf, ef;
-    unsigned soff, eoff;
-    clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
-    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
-    json_object_set_new(fact, "macro", json_boolean(sf != ef || soff != eoff));
+    json_object_set_new_nocheck(fact, "macro", json_boolean(hs_location_in_macro(hs_cursor_start(op_cursor), NULL, NULL)));
     char *text = hs_cursor_source(x->walk, op_cursor);
-    json_object_set_new(fact, "text", json_string(text));
+    json_object_set_new_nocheck(fact, "text", json_string(text));
     free(text);
     /* What a fix-it rewrites: the code as written, its parts, and for code written in
      * a macro's definition, where that definition spells it. */
     hs_span span;
     if (hs_written_span(x->walk, op_cursor, &span)) {
         json_t *spanned = json_object();
-        json_object_set_new(spanned, "offset", json_integer(span.offset));
-        json_object_set_new(spanned, "length", json_integer(span.length));
+        json_object_set_new_nocheck(spanned, "offset", json_integer(span.offset));
+        json_object_set_new_nocheck(spanned, "length", json_integer(span.length));
         if (hs_json_set_string(spanned, "text", span.text))
-            json_object_set_new(fact, "span", spanned);
+            json_object_set_new_nocheck(fact, "span", spanned);
         else
             json_decref(spanned); /* text that is not UTF-8: no span, as with json_pack */
         if (span.macro_name) {
-            json_object_set_new(fact, "macro_name", json_string(span.macro_name));
+            json_object_set_new_nocheck(fact, "macro_name", json_string(span.macro_name));
             json_t *spelled = spelled_call(x, op_cursor);
             if (spelled)
-                json_object_set_new(fact, "spelled", spelled);
+                json_object_set_new_nocheck(fact, "spelled", spelled);
         }
         hs_span_free(&span);
     }
     if (!clang_Cursor_isNull(op->object)) {
         char *object = hs_cursor_source(x->walk, op->object);
-        json_object_set_new(fact, "object_text", json_string(object));
+        json_object_set_new_nocheck(fact, "object_text", json_string(object));
         free(object);
     }
     if (!clang_Cursor_isNull(op->value_arg) || !clang_Cursor_isNull(op->operand_value)) {
         char *value = hs_cursor_source(x->walk, clang_Cursor_isNull(op->operand_value) ? op->value_arg : op->operand_value);
         /* Said apart from the text: json_string() refuses text that is not UTF-8 (a Latin-1
          * string literal), and a missing operand must not read as "no operand". */
-        json_object_set_new(fact, "value_operand", json_true());
-        json_object_set_new(fact, "value_text", json_string(value));
+        json_object_set_new_nocheck(fact, "value_operand", json_true());
+        json_object_set_new_nocheck(fact, "value_text", json_string(value));
         free(value);
     }
     if (!clang_Cursor_isNull(op->order_arg)) {
         hs_pos os, oe;
         if (hs_cursor_pos(x->walk, op->order_arg, &os, &oe) && oe.offset > os.offset) {
-            json_object_set_new(fact, "order_offset", json_integer(os.offset));
-            json_object_set_new(fact, "order_length", json_integer(oe.offset - os.offset));
+            json_object_set_new_nocheck(fact, "order_offset", json_integer(os.offset));
+            json_object_set_new_nocheck(fact, "order_length", json_integer(oe.offset - os.offset));
         }
     }
     /* An ordinal keeps two operations at one macro expansion apart in the merge. */
-    json_object_set_new(fact, "ordinal", json_integer(hs_site_ordinal(x->walk, "atomic", start.file, start.offset)));
+    json_object_set_new_nocheck(fact, "ordinal", json_integer(hs_site_ordinal(x->walk, "atomic", start.file, start.offset)));
     return fact;
 }
 
@@ -1259,7 +1274,7 @@ static void judge_bound_tests(atomic_state *x)
         const ordering_range *r = x->orderings.items[t->ordering];
         if (indexes_with(x, r->operands[0]) || indexes_with(x, r->operands[1])) {
             if (t->fact)
-                json_object_set_new(t->fact, "bounds_index", json_true());
+                json_object_set_new_nocheck(t->fact, "bounds_index", json_true());
             else
                 plain_use(x, t->use, t->object, t->decl, "loads_bounds_index");
         }
@@ -1318,11 +1333,11 @@ static void atomics_function_end(void *state, hs_walk *w)
         const char *op = json_string_value(json_object_get(fact, "op"));
         bool add = op && (strcmp(op, "fetch_add") == 0 || strcmp(op, "add_fetch") == 0);
         if (tested >= 0 && use && strcmp(use, "value") == 0 && !add) {
-            json_object_set_new(fact, "use", json_string(tested == 1 ? "loop_condition" : "condition"));
-            json_object_set_new(fact, "through_sink", json_true());
+            json_object_set_new_nocheck(fact, "use", json_string(tested == 1 ? "loop_condition" : "condition"));
+            json_object_set_new_nocheck(fact, "through_sink", json_true());
         }
         if (sink && op && strcmp(op, "load") == 0 && hs_walk_version_key(w, sink))
-            json_object_set_new(fact, "use", json_string("version_check"));
+            json_object_set_new_nocheck(fact, "use", json_string("version_check"));
     }
 }
 
@@ -1336,7 +1351,7 @@ static enum CXChildVisitResult initializer_visitor(CXCursor c, CXCursor parent, 
     hs_children(c, &kids);
     if (kids.len == 1) {
         CXCursor decl = object_decl(kids.items[0]);
-        if (!clang_Cursor_isNull(decl) && type_is_atomic(clang_getCursorType(decl))) {
+        if (!clang_Cursor_isNull(decl) && atomic_type(x, clang_getCursorType(decl))) {
             atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "&",
                            .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
                            .object = NO_CURSOR, .operand_value = NO_CURSOR};
@@ -1354,7 +1369,7 @@ static void atomics_declaration(void *state, hs_walk *w, CXCursor var)
 {
     (void)w;
     atomic_state *x = state;
-    if (type_is_atomic(clang_getCursorType(var))) {
+    if (atomic_type(x, clang_getCursorType(var))) {
         char *usr = hs_xstrdup(hs_cursor_usr_cached(x->walk, var));
         remember_name(x, var, usr, hs_qualified_name(x->walk, var));
         free(usr);
@@ -1370,6 +1385,7 @@ static void *atomics_tu_start(hs_walk *w)
     x->atomics = json_array();
     x->consumed = hs_keyset_create();
     x->type_classes = hs_ptrmap_create();
+    x->atomic_types = hs_ptrmap_create();
     x->plain_uses = hs_strmap_create();
     x->wrapper_of = hs_strmap_create();
     x->names = hs_strmap_create();
@@ -1426,13 +1442,13 @@ static void record_compiled_out_mentions(atomic_state *x, hs_walk *w)
         hs_pos at;
         if (hs_walk_compiled_out_use(w, json_string_value(json_array_get(names, 0)), &at)) {
             json_t *fact = json_object();
-            json_object_set_new(fact, "var", json_string(usr));
-            json_object_set_new(fact, "var_name", json_string(json_string_value(json_array_get(names, 1))));
-            json_object_set_new(fact, "op", json_string("inactive"));
-            json_object_set_new(fact, "order", json_string("n/a"));
-            json_object_set_new(fact, "text", json_string(json_string_value(json_array_get(names, 0))));
+            json_object_set_new_nocheck(fact, "var", json_string(usr));
+            json_object_set_new_nocheck(fact, "var_name", json_string(json_string_value(json_array_get(names, 1))));
+            json_object_set_new_nocheck(fact, "op", json_string("inactive"));
+            json_object_set_new_nocheck(fact, "order", json_string("n/a"));
+            json_object_set_new_nocheck(fact, "text", json_string(json_string_value(json_array_get(names, 0))));
             hs_fact_set_position(fact, &at, NULL);
-            json_object_set_new(fact, "ordinal", json_integer(0));
+            json_object_set_new_nocheck(fact, "ordinal", json_integer(0));
             json_array_append_new(x->atomics, fact);
         }
         json_decref(names);
@@ -1448,14 +1464,15 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
     record_compiled_out_mentions(x, w);
     resolve_accessor_calls(x);
     for (size_t it = 0; hs_strmap_next(x->plain_uses, &it, &usr, &sum);) {
-        json_object_set_new(sum, "file", json_string(hs_walk_tu_file(w)));
-        json_object_set_new(sum, "offset", json_integer(0));
-        json_object_set_new(sum, "ordinal", json_integer(0));
+        json_object_set_new_nocheck(sum, "file", json_string(hs_walk_tu_file(w)));
+        json_object_set_new_nocheck(sum, "offset", json_integer(0));
+        json_object_set_new_nocheck(sum, "ordinal", json_integer(0));
         json_array_append(x->atomics, sum);
     }
-    json_object_set_new(facts, "atomics", x->atomics);
+    json_object_set_new_nocheck(facts, "atomics", x->atomics);
     hs_keyset_delete(x->consumed);
     hs_ptrmap_delete(x->type_classes);
+    hs_ptrmap_delete(x->atomic_types);
     for (size_t it = 0; hs_strmap_next(x->plain_uses, &it, &usr, &sum);)
         json_decref(sum);
     hs_strmap_delete(x->plain_uses);
@@ -1658,11 +1675,11 @@ static void on_condition_call(atomic_state *x, CXCursor call, CXCursor callee, c
     json_t *fact = build_fact(x, call, &op);
     if (!fact)
         return;
-    json_object_set_new(fact, "accessor_of", json_string(hs_cursor_usr_cached(x->walk, callee)));
+    json_object_set_new_nocheck(fact, "accessor_of", json_string(hs_cursor_usr_cached(x->walk, callee)));
     /* A callee defined in the main file is walked in this TU: no other TU can know better. */
     CXCursor def = clang_getCursorDefinition(callee);
     if (!clang_Cursor_isNull(def) && clang_Location_isFromMainFile(clang_getCursorLocation(def)))
-        json_object_set_new(fact, "accessor_local", json_true());
+        json_object_set_new_nocheck(fact, "accessor_local", json_true());
     json_array_append_new(x->atomics, fact);
 }
 
@@ -1692,7 +1709,7 @@ static void on_dependent_member(atomic_state *x, CXCursor c)
                         .object = NO_CURSOR, .operand_value = NO_CURSOR};
         json_t *fact = build_fact(x, c, &op);
         if (fact) {
-            json_object_set_new(fact, "dependent_member", json_string(text + start));
+            json_object_set_new_nocheck(fact, "dependent_member", json_string(text + start));
             json_array_append_new(x->atomics, fact);
         }
     }
@@ -1722,7 +1739,7 @@ static void on_project_call(atomic_state *x, CXCursor call, CXCursor callee, con
             hs_children(arg, &kids);
             if (kids.len == 1 && !is_offsetof_idiom(kids.items[0])) {
                 CXType t = clang_getCursorType(kids.items[0]);
-                if (type_is_atomic(t) || type_is_integer(t))
+                if (atomic_type(x, t) || type_is_integer(t))
                     object = kids.items[0];
             }
             hs_cursor_list_free(&kids);
@@ -1742,8 +1759,8 @@ static void on_project_call(atomic_state *x, CXCursor call, CXCursor callee, con
         record(x, call, object, decl, &e);
         if (json_array_size(x->atomics) > before) {
             json_t *fact = json_array_get(x->atomics, before);
-            json_object_set_new(fact, "callee", json_string(hs_cursor_usr_cached(x->walk, callee)));
-            json_object_set_new(fact, "arg", json_integer(i));
+            json_object_set_new_nocheck(fact, "callee", json_string(hs_cursor_usr_cached(x->walk, callee)));
+            json_object_set_new_nocheck(fact, "arg", json_integer(i));
         }
     }
 }
@@ -1822,15 +1839,15 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
             else if (op == CXUnaryOperator_PostDec)
                 on_c11_operator(x, c, kids.items[0], "fetch_sub", "--", clang_getNullCursor());
             if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec && !is_consumed(x, kids.items[0]) &&
-                !type_is_atomic(clang_getCursorType(kids.items[0])))
+                !atomic_type(x, clang_getCursorType(kids.items[0])))
                 on_plain_object(x, c, kids.items[0], "writes_computed");
             if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) && is_offsetof_idiom(kids.items[0]))
                 consume(x, c);
             if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) &&
-                !type_is_atomic(clang_getCursorType(kids.items[0])))
+                !atomic_type(x, clang_getCursorType(kids.items[0])))
                 on_plain_object(x, c, kids.items[0], "address_taken");
             else if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) &&
-                     type_is_atomic(clang_getCursorType(kids.items[0]))) {
+                     atomic_type(x, clang_getCursorType(kids.items[0]))) {
                 /* The address goes somewhere hotscan does not follow: an escape. */
                 CXCursor decl = object_decl(kids.items[0]);
                 if (!clang_Cursor_isNull(decl)) {
@@ -1860,7 +1877,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
             op != CXBinaryOperator_OrAssign && op != CXBinaryOperator_XorAssign)
             return;
         const hs_cursor_list kids = *hs_walk_children(w);
-        if (kids.len == 2 && !type_is_atomic(clang_getCursorType(kids.items[0]))) {
+        if (kids.len == 2 && !atomic_type(x, clang_getCursorType(kids.items[0]))) {
             bool constant = op == CXBinaryOperator_Assign && is_constant(kids.items[1]);
             on_plain_object(x, c, kids.items[0], constant ? "writes_constant" : "writes_computed");
         } else if (kids.len == 2) {

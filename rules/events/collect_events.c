@@ -351,17 +351,17 @@ static void on_declaration(event_state *x, CXCursor c)
     char *display = object_display_name(x, c);
     CXString type = clang_getTypeSpelling(clang_getCursorType(c));
     json_t *fact = json_object();
-    json_object_set_new(fact, "object", json_string(usr));
-    json_object_set_new(fact, "object_name", json_string(display));
-    json_object_set_new(fact, "type", json_string(clang_getCString(type)));
-    json_object_set_new(fact, "declaration_kind",
+    json_object_set_new_nocheck(fact, "object", json_string(usr));
+    json_object_set_new_nocheck(fact, "object_name", json_string(display));
+    json_object_set_new_nocheck(fact, "type", json_string(clang_getCString(type)));
+    json_object_set_new_nocheck(fact, "declaration_kind",
                         json_string(clang_getCursorKind(c) == CXCursor_FieldDecl ? "field" : "variable"));
-    json_object_set_new(fact, "definition", json_boolean(clang_isCursorDefinition(c)));
-    json_object_set_new(fact, "array", json_boolean(type_is_array(clang_getCursorType(c))));
-    json_object_set_new(fact, "function", json_string(""));
+    json_object_set_new_nocheck(fact, "definition", json_boolean(clang_isCursorDefinition(c)));
+    json_object_set_new_nocheck(fact, "array", json_boolean(type_is_array(clang_getCursorType(c))));
+    json_object_set_new_nocheck(fact, "function", json_string(""));
     hs_fact_set_position(fact, &start, &end);
     char *text = hs_cursor_source(x->walk, c);
-    json_object_set_new(fact, "text", json_string(text));
+    json_object_set_new_nocheck(fact, "text", json_string(text));
     json_array_append_new(x->event_objects, fact);
     free(text);
     clang_disposeString(type);
@@ -715,24 +715,24 @@ static void on_call(event_state *x, CXCursor call)
     char *object_name = clang_Cursor_isNull(decl) ? hs_xstrdup("") : object_display_name(x, decl);
 
     json_t *fact = json_object();
-    json_object_set_new(fact, "api", json_string(u.api_name));
-    json_object_set_new(fact, "kind", json_string(u.api->kind));
-    json_object_set_new(fact, "object", json_string(object));
-    json_object_set_new(fact, "object_name", json_string(object_name));
-    json_object_set_new(fact, "object_text", json_string(object_text ? object_text : ""));
+    json_object_set_new_nocheck(fact, "api", json_string(u.api_name));
+    json_object_set_new_nocheck(fact, "kind", json_string(u.api->kind));
+    json_object_set_new_nocheck(fact, "object", json_string(object));
+    json_object_set_new_nocheck(fact, "object_name", json_string(object_name));
+    json_object_set_new_nocheck(fact, "object_text", json_string(object_text ? object_text : ""));
     /* Where the object is declared, for objects whose type is not a listed event type
      * (a project's HANDLE events): the rule points there when no declaration fact does. */
     hs_pos dpos;
     if (!clang_Cursor_isNull(decl) && declaration_pos(x, decl, &dpos))
-        json_object_set_new(fact, "object_declaration",
+        json_object_set_new_nocheck(fact, "object_declaration",
                             json_pack("{s:s, s:I, s:I}", "file", dpos.file, "line",
                                       (json_int_t)dpos.line, "column", (json_int_t)dpos.column));
-    json_object_set_new(fact, "function", json_string(function));
-    json_object_set_new(fact, "function_name", json_string(function_name));
-    json_object_set_new(fact, "macro", json_boolean(u.from_macro));
+    json_object_set_new_nocheck(fact, "function", json_string(function));
+    json_object_set_new_nocheck(fact, "function_name", json_string(function_name));
+    json_object_set_new_nocheck(fact, "macro", json_boolean(u.from_macro));
     hs_fact_set_position(fact, &start, &end);
-    json_object_set_new(fact, "text", json_string(text));
-    json_object_set_new(fact, "ordinal", json_integer(uses_at(x, function, start.offset)));
+    json_object_set_new_nocheck(fact, "text", json_string(text));
+    json_object_set_new_nocheck(fact, "ordinal", json_integer(uses_at(x, function, start.offset)));
     json_array_append_new(x->events, fact);
     free(text);
     free(object_text);
@@ -768,12 +768,9 @@ static bool may_be_event_call(event_state *x, CXCursor call)
     }
     if (named == 2)
         return true;
-    CXSourceLocation loc = hs_cursor_start(call);
-    CXFile sf, ef;
-    unsigned soff, eoff;
-    clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
-    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
-    if (sf == ef && soff == eoff)
+    CXFile ef;
+    unsigned eoff;
+    if (!hs_location_in_macro(hs_cursor_start(call), &ef, &eoff))
         return false;
     size_t size = 0;
     const char *text = ef ? hs_walk_file_contents(x->walk, ef, &size) : NULL;
@@ -832,8 +829,8 @@ static void events_tu_end(void *state, hs_walk *w, json_t *facts)
 {
     (void)w;
     event_state *x = state;
-    json_object_set_new(facts, "events", x->events);
-    json_object_set_new(facts, "event_objects", x->event_objects);
+    json_object_set_new_nocheck(facts, "events", x->events);
+    json_object_set_new_nocheck(facts, "event_objects", x->event_objects);
     hs_ptrmap_delete(x->event_types);
     hs_ptrmap_delete(x->callee_names);
     free(x);

@@ -309,57 +309,57 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     bool in_macro = sf != ef || soff != eoff;
 
     json_t *fact = json_object();
-    json_object_set_new(fact, "api", json_string(qname));
-    json_object_set_new(fact, "clock", json_string(api->clock));
-    json_object_set_new(fact, "clock_id", clock_id ? json_string(clock_id) : json_null());
-    json_object_set_new(fact, "cost", json_string(hs_cost_name(cost)));
-    json_object_set_new(fact, "function", json_string(hs_walk_function_usr(x)));
-    json_object_set_new(fact, "function_name", json_string(hs_walk_function_name(x)));
+    json_object_set_new_nocheck(fact, "api", json_string(qname));
+    json_object_set_new_nocheck(fact, "clock", json_string(api->clock));
+    json_object_set_new_nocheck(fact, "clock_id", clock_id ? json_string(clock_id) : json_null());
+    json_object_set_new_nocheck(fact, "cost", json_string(hs_cost_name(cost)));
+    json_object_set_new_nocheck(fact, "function", json_string(hs_walk_function_usr(x)));
+    json_object_set_new_nocheck(fact, "function_name", json_string(hs_walk_function_name(x)));
     hs_fact_set_position(fact, &start, &end);
-    json_object_set_new(fact, "macro", json_boolean(in_macro));
+    json_object_set_new_nocheck(fact, "macro", json_boolean(in_macro));
     /* The macro the source calls (`NOW()`), for messages: the source does not say clock(). */
     hs_span written;
     if (in_macro && hs_written_span(x, call, &written)) {
         if (written.macro_name)
-            json_object_set_new(fact, "macro_name", json_string(written.macro_name));
+            json_object_set_new_nocheck(fact, "macro_name", json_string(written.macro_name));
         hs_span_free(&written);
     }
     char *text = hs_cursor_source(x, call);
-    json_object_set_new(fact, "text", json_string(text));
+    json_object_set_new_nocheck(fact, "text", json_string(text));
     free(text);
-    json_object_set_new(fact, "in_loop", json_boolean(hs_in_loop(x)));
+    json_object_set_new_nocheck(fact, "in_loop", json_boolean(hs_in_loop(x)));
     r->loop_id = hs_walk_innermost_loop(x);
-    json_object_set_new(fact, "loop_path", json_string(r->loop_path));
-    json_object_set_new(fact, "branches", hs_branch_path(x));
-    json_object_set_new(fact, "sink", sink ? json_string(sink) : json_null());
+    json_object_set_new_nocheck(fact, "loop_path", json_string(r->loop_path));
+    json_object_set_new_nocheck(fact, "branches", hs_branch_path(x));
+    json_object_set_new_nocheck(fact, "sink", sink ? json_string(sink) : json_null());
     if (sink_text)
-        json_object_set_new(fact, "sink_text", json_string(sink_text));
+        json_object_set_new_nocheck(fact, "sink_text", json_string(sink_text));
     else if (assigned_text)
-        json_object_set_new(fact, "sink_text", json_string(assigned_text));
-    json_object_set_new(fact, "out_param", json_boolean(api->out_arg >= 0 && api->out_arg < nargs &&
+        json_object_set_new_nocheck(fact, "sink_text", json_string(assigned_text));
+    json_object_set_new_nocheck(fact, "out_param", json_boolean(api->out_arg >= 0 && api->out_arg < nargs &&
                                                         sink_text != NULL));
     if (clock_arg)
-        json_object_set_new(fact, "clock_arg", clock_arg);
-    json_object_set_new(fact, "stmt_offset", json_integer(hs_walk_statement_start(x)));
-    json_object_set_new(fact, "stmt_indent", json_string(statement_indent(x, call, hs_walk_statement_start(x))));
-    json_object_set_new(fact, "block_end", json_integer(hs_walk_block_end(x)));
+        json_object_set_new_nocheck(fact, "clock_arg", clock_arg);
+    json_object_set_new_nocheck(fact, "stmt_offset", json_integer(hs_walk_statement_start(x)));
+    json_object_set_new_nocheck(fact, "stmt_indent", json_string(statement_indent(x, call, hs_walk_statement_start(x))));
+    json_object_set_new_nocheck(fact, "block_end", json_integer(hs_walk_block_end(x)));
     CXString type = clang_getTypeSpelling(clang_getCursorType(call));
-    json_object_set_new(fact, "type", json_string(clang_getCString(type)));
+    json_object_set_new_nocheck(fact, "type", json_string(clang_getCString(type)));
     clang_disposeString(type);
-    json_object_set_new(fact, "result_used",
+    json_object_set_new_nocheck(fact, "result_used",
                         json_boolean(hs_walk_parent_kind(x) != CXCursor_CompoundStmt || sink != NULL));
-    json_object_set_new(fact, "error_path", json_boolean(hs_walk_on_error_path(x)));
-    json_object_set_new(fact, "in_variadic", json_boolean(hs_walk_function_variadic(x)));
+    json_object_set_new_nocheck(fact, "error_path", json_boolean(hs_walk_on_error_path(x)));
+    json_object_set_new_nocheck(fact, "in_variadic", json_boolean(hs_walk_function_variadic(x)));
     if (hs_walk_rare(x))
-        json_object_set_new(fact, "rare", json_string(hs_walk_rare(x)));
+        json_object_set_new_nocheck(fact, "rare", json_string(hs_walk_rare(x)));
     json_t *guards = hs_walk_guards_json(x);
     if (guards)
-        json_object_set_new(fact, "guards", guards);
-    json_object_set_new(fact, "seq", json_integer(t->call_seq));
-    json_object_set_new(fact, "blocking_seq", json_integer(t->blocking_seq));
-    json_object_set_new(fact, "sampled_in_loop", json_boolean(sampled_inside_innermost_loop(x)));
-    json_object_set_new(fact, "lambda", json_integer(hs_walk_lambda(x)));
-    json_object_set_new(fact, "ordinal", json_integer((json_int_t)t->reads.len));
+        json_object_set_new_nocheck(fact, "guards", guards);
+    json_object_set_new_nocheck(fact, "seq", json_integer(t->call_seq));
+    json_object_set_new_nocheck(fact, "blocking_seq", json_integer(t->blocking_seq));
+    json_object_set_new_nocheck(fact, "sampled_in_loop", json_boolean(sampled_inside_innermost_loop(x)));
+    json_object_set_new_nocheck(fact, "lambda", json_integer(hs_walk_lambda(x)));
+    json_object_set_new_nocheck(fact, "ordinal", json_integer((json_int_t)t->reads.len));
     r->fact = fact;
     hs_vec_push(&t->reads, r);
     free(sink);
@@ -425,12 +425,12 @@ static void finish_value_calls(timers *t, hs_walk *x)
             json_t *site = json_object();
             if (hs_json_set_string(site, "function", hs_walk_function_usr(x)) &&
                 hs_json_set_string(site, "file", v->pos.file)) {
-                json_object_set_new(site, "line", json_integer(v->pos.line));
-                json_object_set_new(site, "column", json_integer(v->pos.column));
-                json_object_set_new(site, "offset", json_integer(v->pos.offset));
-                json_object_set_new(site, "use", json_string(use));
+                json_object_set_new_nocheck(site, "line", json_integer(v->pos.line));
+                json_object_set_new_nocheck(site, "column", json_integer(v->pos.column));
+                json_object_set_new_nocheck(site, "offset", json_integer(v->pos.offset));
+                json_object_set_new_nocheck(site, "use", json_string(use));
                 if (v->sink_field)
-                    json_object_set_new(site, "field", json_string(v->sink_field));
+                    json_object_set_new_nocheck(site, "field", json_string(v->sink_field));
                 json_array_append_new(t->timed_calls, site);
             } else {
                 json_decref(site);
@@ -541,20 +541,20 @@ static void finish_reads(timers *t, hs_walk *x)
     }
     for (size_t i = 0; i < n; i++) {
         timer_read *r = t->reads.items[i];
-        json_object_set_new(r->fact, "elapsed_with", elapsed[i]);
-        json_object_set_new(r->fact, "vs_static", json_boolean(vs_static[i]));
-        json_object_set_new(r->fact, "printed", json_boolean(printed[i]));
-        json_object_set_new(r->fact, "returned", json_boolean(returned[i]));
+        json_object_set_new_nocheck(r->fact, "elapsed_with", elapsed[i]);
+        json_object_set_new_nocheck(r->fact, "vs_static", json_boolean(vs_static[i]));
+        json_object_set_new_nocheck(r->fact, "printed", json_boolean(printed[i]));
+        json_object_set_new_nocheck(r->fact, "returned", json_boolean(returned[i]));
         bool blocking = r->loop_path[0] && hs_strmap_has(t->blocking_loops, innermost_loop(r->loop_path));
-        json_object_set_new(r->fact, "loop_blocking", json_boolean(blocking));
+        json_object_set_new_nocheck(r->fact, "loop_blocking", json_boolean(blocking));
         /* Only the reading decides when its loop ends: a deadline spin (`for (;;) { now =
          * ...; if (now >= deadline) break; }`) or a retry (`while (time(&t) == -1)`). The
          * loop exists to read the clock: that is its job, not an overhead. A loop that also
          * ends on something else (a list's end, a flag) does work the reading slows. */
         bool decides_exit = r->loop_id && hs_walk_loop_ends_only_on(x, r->loop_id, r->keys);
-        json_object_set_new(r->fact, "decides_loop_exit", json_boolean(decides_exit));
-        json_object_set_new(r->fact, "function_blocks", json_boolean(t->blocks_unconditionally));
-        json_object_set_new(r->fact, "function_waits", json_boolean(t->waits_in_loop));
+        json_object_set_new_nocheck(r->fact, "decides_loop_exit", json_boolean(decides_exit));
+        json_object_set_new_nocheck(r->fact, "function_blocks", json_boolean(t->blocks_unconditionally));
+        json_object_set_new_nocheck(r->fact, "function_waits", json_boolean(t->waits_in_loop));
         /* The first later write to the name holding this reading, for the reuse fix-it. */
         const char *sink = json_string_value(json_object_get(r->fact, "sink"));
         json_int_t modified = -1;
@@ -566,7 +566,7 @@ static void finish_reads(timers *t, hs_walk *x)
                 (modified < 0 || off < modified))
                 modified = off;
         }
-        json_object_set_new(r->fact, "sink_modified_at", modified >= 0 ? json_integer(modified) : json_null());
+        json_object_set_new_nocheck(r->fact, "sink_modified_at", modified >= 0 ? json_integer(modified) : json_null());
         json_array_append(t->clock_reads, r->fact);
     }
     free(elapsed);
@@ -590,14 +590,14 @@ static void timers_tu_end(void *state, hs_walk *x, json_t *facts)
 {
     (void)x;
     timers *t = state;
-    json_object_set_new(facts, "clock_reads", t->clock_reads);
-    json_object_set_new(facts, "timed_calls", t->timed_calls);
+    json_object_set_new_nocheck(facts, "clock_reads", t->clock_reads);
+    json_object_set_new_nocheck(facts, "timed_calls", t->timed_calls);
     json_t *fields = json_array();
     const char *field;
     json_t *unused;
     json_object_foreach(t->interval_fields, field, unused) json_array_append_new(fields, json_string(field));
     json_decref(t->interval_fields);
-    json_object_set_new(facts, "interval_fields", fields);
+    json_object_set_new_nocheck(facts, "interval_fields", fields);
     hs_ptrmap_delete(t->apis);
     free(t);
 }
