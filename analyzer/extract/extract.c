@@ -1343,7 +1343,7 @@ const char *hs_qualified_name(hs_walk *x, CXCursor decl)
             pn = hs_xstrdup("(anonymous)");
         }
         if (!skip && pn[0]) {
-            char *joined = hs_printf("%s::%s", pn, name);
+            char *joined = hs_strjoin3(pn, "::", name);
             free(name);
             name = joined;
         }
@@ -1406,14 +1406,14 @@ static char *make_expr_key(hs_walk *x, CXCursor c)
         CXCursor ref = clang_getCursorReferenced(c);
         enum CXCursorKind rk = clang_getCursorKind(ref);
         if (rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl || rk == CXCursor_FieldDecl) {
-            return hs_printf("v:%s", hs_cursor_usr_cached(x, ref));
+            return hs_strjoin3("v:", hs_cursor_usr_cached(x, ref), "");
         }
         return NULL;
     }
     if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr ||
         (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref)) {
         char *text = hs_cursor_text(x, c);
-        char *key = hs_printf("m:%s", text);
+        char *key = hs_strjoin3("m:", text, "");
         free(text);
         return key;
     }
@@ -1525,12 +1525,31 @@ void hs_collect_keys(hs_walk *x, CXCursor c, hs_key_set *set)
     clang_visitChildren(c, collect_keys_visitor, &a);
 }
 
+/* The key is "kind:file:offset", made on the stack (one per fact; the map copies it). */
 int hs_site_ordinal(hs_walk *x, const char *kind, const char *file, unsigned offset)
 {
-    char *key = hs_printf("%s:%s:%u", kind, file, offset);
+    char small[512], *key = small;
+    size_t nk = strlen(kind), nf = strlen(file);
+    if (nk + nf + 13 > sizeof small)
+        key = hs_xmalloc(nk + nf + 13);
+    memcpy(key, kind, nk);
+    key[nk] = ':';
+    memcpy(key + nk + 1, file, nf);
+    char digits[11];
+    size_t nd = 0;
+    do {
+        digits[nd++] = (char)('0' + offset % 10);
+        offset /= 10;
+    } while (offset);
+    char *p = key + nk + 1 + nf;
+    *p++ = ':';
+    while (nd)
+        *p++ = digits[--nd];
+    *p = '\0';
     int n = (int)(intptr_t)hs_strmap_get(x->fact_sites, key);
     hs_strmap_put(x->fact_sites, key, (void *)(intptr_t)(n + 1));
-    free(key);
+    if (key != small)
+        free(key);
     return n;
 }
 
@@ -2377,7 +2396,7 @@ char *hs_sink_key(hs_walk *x)
     if (!x->has_sink)
         return NULL;
     if (x->sink_is_decl)
-        return hs_printf("v:%s", hs_cursor_usr_cached(x, x->sink));
+        return hs_strjoin3("v:", hs_cursor_usr_cached(x, x->sink), "");
     return hs_expr_key(x, x->sink);
 }
 

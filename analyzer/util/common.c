@@ -64,6 +64,16 @@ char *hs_xstrndup(const char *s, size_t n)
     return p;
 }
 
+char *hs_strjoin3(const char *a, const char *b, const char *c)
+{
+    size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+    char *p = hs_xmalloc(na + nb + nc + 1);
+    memcpy(p, a, na);
+    memcpy(p + na, b, nb);
+    memcpy(p + na + nb, c, nc + 1);
+    return p;
+}
+
 char *hs_printf(const char *fmt, ...)
 {
     va_list ap;
