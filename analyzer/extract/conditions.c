@@ -70,15 +70,15 @@ static bool unary_is(CXTranslationUnit tu, CXCursor c, const char *op)
 bool hs_condition_constant(CXCursor c, long long *value)
 {
     c = strip(c);
-    enum CXCursorKind k = clang_getCursorKind(c);
+    enum CXCursorKind k = hs_cursor_kind(c);
     bool literal = k == CXCursor_IntegerLiteral || k == CXCursor_CharacterLiteral ||
                    k == CXCursor_CXXBoolLiteralExpr || k == CXCursor_GNUNullExpr ||
                    k == CXCursor_CXXNullPtrLiteralExpr || k == CXCursor_UnaryOperator;
     if (k == CXCursor_DeclRefExpr)
-        literal = clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_EnumConstantDecl;
+        literal = hs_cursor_kind(clang_getCursorReferenced(c)) == CXCursor_EnumConstantDecl;
     if (k == CXCursor_UnaryOperator) {
         CXCursor sub;
-        literal = only_child(c, &sub) && clang_getCursorKind(strip(sub)) == CXCursor_IntegerLiteral;
+        literal = only_child(c, &sub) && hs_cursor_kind(strip(sub)) == CXCursor_IntegerLiteral;
     }
     if (!literal)
         return false;
@@ -100,7 +100,7 @@ static void callee_name(CXCursor call, char *out, size_t size)
 {
     out[0] = '\0';
     CXCursor callee = clang_getCursorReferenced(call);
-    if (clang_Cursor_isNull(callee))
+    if (hs_cursor_is_null(callee))
         return;
     CXString s = clang_getCursorSpelling(callee);
     snprintf(out, size, "%s", clang_getCString(s));
@@ -110,7 +110,7 @@ static void callee_name(CXCursor call, char *out, size_t size)
 static enum CXChildVisitResult find_errno(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+    if (hs_cursor_kind(c) == CXCursor_CallExpr) {
         char name[64];
         callee_name(c, name, sizeof name);
         /* errno is a macro over one of these (glibc, musl, BSDs, macOS). */
@@ -120,7 +120,7 @@ static enum CXChildVisitResult find_errno(CXCursor c, CXCursor parent, CXClientD
             return CXChildVisit_Break;
         }
     }
-    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+    if (hs_cursor_kind(c) == CXCursor_DeclRefExpr) {
         CXString s = clang_getCursorSpelling(c);
         bool hit = strcmp(clang_getCString(s), "errno") == 0;
         clang_disposeString(s);
@@ -146,14 +146,14 @@ bool hs_condition_static_storage(CXCursor c)
 {
     for (int depth = 0; depth < 16; depth++) {
         c = strip(c);
-        enum CXCursorKind k = clang_getCursorKind(c);
+        enum CXCursorKind k = hs_cursor_kind(c);
         if (k == CXCursor_DeclRefExpr) {
             CXCursor d = clang_getCursorReferenced(c);
-            if (clang_getCursorKind(d) != CXCursor_VarDecl)
+            if (hs_cursor_kind(d) != CXCursor_VarDecl)
                 return false;
             enum CX_StorageClass sc = clang_Cursor_getStorageClass(d);
             CXCursor parent = clang_getCursorSemanticParent(d);
-            enum CXCursorKind pk = clang_getCursorKind(parent);
+            enum CXCursorKind pk = hs_cursor_kind(parent);
             bool file_scope = pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace;
             return file_scope || sc == CX_SC_Static || sc == CX_SC_Extern;
         }
@@ -179,7 +179,7 @@ static bool exceeds_global(CXCursor big, CXCursor small)
 const char *hs_condition_rare(CXTranslationUnit tu, CXCursor cond, bool truth)
 {
     cond = strip(cond);
-    enum CXCursorKind k = clang_getCursorKind(cond);
+    enum CXCursorKind k = hs_cursor_kind(cond);
     if (k == CXCursor_UnaryOperator && unary_is(tu, cond, "!")) {
         CXCursor sub;
         return only_child(cond, &sub) ? hs_condition_rare(tu, sub, !truth) : NULL;
@@ -246,7 +246,7 @@ const char *hs_condition_rare(CXTranslationUnit tu, CXCursor cond, bool truth)
 bool hs_arm_returns_error(CXCursor arm)
 {
     CXCursor last = arm;
-    if (clang_getCursorKind(arm) == CXCursor_CompoundStmt) {
+    if (hs_cursor_kind(arm) == CXCursor_CompoundStmt) {
         hs_cursor_list kids;
         hs_children(arm, &kids);
         bool any = kids.len > 0;
@@ -256,7 +256,7 @@ bool hs_arm_returns_error(CXCursor arm)
         if (!any)
             return false;
     }
-    if (clang_getCursorKind(last) != CXCursor_ReturnStmt)
+    if (hs_cursor_kind(last) != CXCursor_ReturnStmt)
         return false;
     CXCursor value;
     long long v;
@@ -267,10 +267,10 @@ bool hs_arm_returns_error(CXCursor arm)
 static int parameter_index(CXCursor fn, CXCursor c)
 {
     c = strip(c);
-    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+    if (hs_cursor_kind(c) != CXCursor_DeclRefExpr)
         return -1;
     CXCursor d = clang_getCursorReferenced(c);
-    if (clang_getCursorKind(d) != CXCursor_ParmDecl)
+    if (hs_cursor_kind(d) != CXCursor_ParmDecl)
         return -1;
     int n = clang_Cursor_getNumArguments(fn);
     for (int i = 0; i < n; i++)
@@ -294,7 +294,7 @@ bool hs_condition_param_guard(CXTranslationUnit tu, CXCursor fn, CXCursor cond, 
         *nonzero = truth;
         return true;
     }
-    enum CXCursorKind k = clang_getCursorKind(cond);
+    enum CXCursorKind k = hs_cursor_kind(cond);
     if (k == CXCursor_UnaryOperator && unary_is(tu, cond, "!")) {
         CXCursor sub;
         return only_child(cond, &sub) && hs_condition_param_guard(tu, fn, sub, !truth, param, nonzero);

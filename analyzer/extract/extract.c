@@ -609,7 +609,7 @@ static enum CXChildVisitResult pattern_member_visitor(CXCursor c, CXCursor paren
 {
     (void)parent;
     pattern_search *s = data;
-    if (clang_getCursorKind(c) != clang_getCursorKind(s->member) ||
+    if (hs_cursor_kind(c) != hs_cursor_kind(s->member) ||
         !clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(s->member)))
         return CXChildVisit_Continue;
     CXString n = clang_getCursorSpelling(c);
@@ -631,16 +631,16 @@ static enum CXChildVisitResult pattern_member_visitor(CXCursor c, CXCursor paren
 static CXCursor instantiated_from(CXCursor decl)
 {
     CXCursor t = clang_getSpecializedCursorTemplate(decl);
-    if (clang_Cursor_isNull(t) && clang_getCursorKind(decl) == CXCursor_FieldDecl) {
+    if (hs_cursor_is_null(t) && hs_cursor_kind(decl) == CXCursor_FieldDecl) {
         CXCursor pattern = clang_getSpecializedCursorTemplate(clang_getCursorSemanticParent(decl));
-        if (!clang_Cursor_isNull(pattern)) {
+        if (!hs_cursor_is_null(pattern)) {
             pattern_search s = {decl, clang_getNullCursor(), clang_getCursorSpelling(decl)};
             clang_visitChildren(pattern, pattern_member_visitor, &s);
             clang_disposeString(s.name);
             t = s.found;
         }
     }
-    if (clang_Cursor_isNull(t) || !clang_equalLocations(clang_getCursorLocation(t), clang_getCursorLocation(decl)))
+    if (hs_cursor_is_null(t) || !clang_equalLocations(clang_getCursorLocation(t), clang_getCursorLocation(decl)))
         return clang_getNullCursor();
     return t;
 }
@@ -658,7 +658,7 @@ char *hs_cursor_usr(CXCursor c)
 {
     for (int depth = 0; depth < 8; depth++) { /* a member template of a member class... */
         CXCursor from = instantiated_from(c);
-        if (clang_Cursor_isNull(from))
+        if (hs_cursor_is_null(from))
             break;
         c = from;
     }
@@ -957,7 +957,7 @@ static bool start_is_location(enum CXCursorKind k)
 
 CXSourceLocation hs_cursor_start(CXCursor c)
 {
-    if (start_is_location(clang_getCursorKind(c)))
+    if (start_is_location(hs_cursor_kind(c)))
         return clang_getCursorLocation(c);
     return clang_getRangeStart(clang_getCursorExtent(c));
 }
@@ -1316,7 +1316,7 @@ static bool is_scope_kind(enum CXCursorKind k)
  * the cursor's kind). Owned by the cache. */
 const char *hs_cursor_usr_cached(hs_walk *x, CXCursor decl)
 {
-    int kind = (int)clang_getCursorKind(decl);
+    int kind = (int)hs_cursor_kind(decl);
     char *usr = hs_ptrmap_get(x->usrs, decl.data[0], kind);
     if (!usr) {
         usr = hs_cursor_usr(decl);
@@ -1328,14 +1328,14 @@ const char *hs_cursor_usr_cached(hs_walk *x, CXCursor decl)
 /* "ns::Class::method", inline namespaces (std::chrono::_V2) left out. */
 const char *hs_qualified_name(hs_walk *x, CXCursor decl)
 {
-    int kind = (int)clang_getCursorKind(decl);
+    int kind = (int)hs_cursor_kind(decl);
     const char *cached = hs_ptrmap_get(x->qualnames, decl.data[0], kind);
     if (cached)
         return cached;
     char *name = cursor_spelling(decl);
     CXCursor p = clang_getCursorSemanticParent(decl);
-    while (!clang_Cursor_isNull(p) && is_scope_kind(clang_getCursorKind(p))) {
-        bool skip = clang_getCursorKind(p) == CXCursor_Namespace && clang_Cursor_isInlineNamespace(p);
+    while (!hs_cursor_is_null(p) && is_scope_kind(hs_cursor_kind(p))) {
+        bool skip = hs_cursor_kind(p) == CXCursor_Namespace && clang_Cursor_isInlineNamespace(p);
         char *pn = cursor_spelling(p);
         /* "struct (unnamed at /abs/path.c:18:8)" says nothing useful in a message. */
         if (strstr(pn, "(unnamed") || strstr(pn, "(anonymous")) {
@@ -1357,7 +1357,7 @@ const char *hs_qualified_name(hs_walk *x, CXCursor decl)
 CXCursor hs_strip_expr(CXCursor c)
 {
     for (;;) {
-        enum CXCursorKind k = clang_getCursorKind(c);
+        enum CXCursorKind k = hs_cursor_kind(c);
         if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr &&
             k != CXCursor_CXXStaticCastExpr && k != CXCursor_CXXFunctionalCastExpr)
             return c;
@@ -1394,7 +1394,7 @@ static const char *expr_key(hs_walk *x, CXCursor c);
 static char *make_expr_key(hs_walk *x, CXCursor c)
 {
     c = hs_strip_expr(c);
-    enum CXCursorKind k = clang_getCursorKind(c);
+    enum CXCursorKind k = hs_cursor_kind(c);
     if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
         hs_cursor_list kids;
         hs_children(c, &kids);
@@ -1404,7 +1404,7 @@ static char *make_expr_key(hs_walk *x, CXCursor c)
     }
     if (k == CXCursor_DeclRefExpr) {
         CXCursor ref = clang_getCursorReferenced(c);
-        enum CXCursorKind rk = clang_getCursorKind(ref);
+        enum CXCursorKind rk = hs_cursor_kind(ref);
         if (rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl || rk == CXCursor_FieldDecl) {
             return hs_strjoin3("v:", hs_cursor_usr_cached(x, ref), "");
         }
@@ -1423,7 +1423,7 @@ static char *make_expr_key(hs_walk *x, CXCursor c)
 /* hs_expr_key's key as the walk's string, made once per expression node and TU. */
 static const char *expr_key(hs_walk *x, CXCursor c)
 {
-    enum CXCursorKind kind = clang_getCursorKind(c);
+    enum CXCursorKind kind = hs_cursor_kind(c);
     bool memo = clang_isExpression(kind);
     void *known = NULL;
     if (memo && hs_ptrmap_find(x->node_keys, c.data[1], (int)kind, &known))
@@ -1476,7 +1476,7 @@ void hs_key_set_free(hs_key_set *set)
 /* The key cursor `c` itself adds to a key set: a name's, or a call's ("r:hash"). */
 static void collect_own_key(hs_walk *x, CXCursor c, hs_key_set *set)
 {
-    enum CXCursorKind k = clang_getCursorKind(c);
+    enum CXCursorKind k = hs_cursor_kind(c);
     const char *key = NULL;
     if (k == CXCursor_DeclRefExpr ||
         ((k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) && !x->no_member_keys)) {
@@ -1799,10 +1799,10 @@ static bool reads_any(hs_walk *x, CXCursor c, const hs_strmap *keys)
 static CXCursor member_field(CXCursor c)
 {
     c = hs_strip_expr(c);
-    if (clang_getCursorKind(c) != CXCursor_MemberRefExpr)
+    if (hs_cursor_kind(c) != CXCursor_MemberRefExpr)
         return clang_getNullCursor();
     CXCursor field = clang_getCursorReferenced(c);
-    return clang_getCursorKind(field) == CXCursor_FieldDecl ? field : clang_getNullCursor();
+    return hs_cursor_kind(field) == CXCursor_FieldDecl ? field : clang_getNullCursor();
 }
 
 char *hs_walk_sink_field(const hs_walk *x)
@@ -1810,7 +1810,7 @@ char *hs_walk_sink_field(const hs_walk *x)
     if (!x->has_sink || x->sink_is_decl)
         return NULL;
     CXCursor field = member_field(x->sink);
-    return clang_Cursor_isNull(field) ? NULL : hs_cursor_usr(field);
+    return hs_cursor_is_null(field) ? NULL : hs_cursor_usr(field);
 }
 
 json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys)
@@ -1826,7 +1826,7 @@ json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys)
             p->fields_made = true;
             for (unsigned side = 0; side < 2; side++) {
                 CXCursor field = member_field(p->cursors[side]);
-                p->fields[side] = clang_Cursor_isNull(field) ? NULL : hs_cursor_usr_cached(x, field);
+                p->fields[side] = hs_cursor_is_null(field) ? NULL : hs_cursor_usr_cached(x, field);
             }
         }
         /* The combination's key sets are those of p's operands. */
@@ -1852,9 +1852,9 @@ bool hs_walk_sink_through_parameter(const hs_walk *x)
     CXCursor c = x->sink;
     for (int depth = 0; depth < 16; depth++) {
         c = hs_strip_expr(c);
-        enum CXCursorKind k = clang_getCursorKind(c);
+        enum CXCursorKind k = hs_cursor_kind(c);
         if (k == CXCursor_DeclRefExpr)
-            return depth > 0 && clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_ParmDecl;
+            return depth > 0 && hs_cursor_kind(clang_getCursorReferenced(c)) == CXCursor_ParmDecl;
         if (k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr)
             return false;
         hs_cursor_list kids;
@@ -1913,7 +1913,7 @@ static enum CXChildVisitResult attr_visitor(CXCursor c, CXCursor parent, CXClien
     void **args = data;
     hs_walk *x = args[0];
     int *flags = args[1];
-    if (!clang_isAttribute(clang_getCursorKind(c)))
+    if (!clang_isAttribute(hs_cursor_kind(c)))
         return CXChildVisit_Continue;
     char *name = attribute_name(x, c);
     if (name) {
@@ -1940,7 +1940,7 @@ static int function_temperature(hs_walk *x, CXCursor fn)
 {
     /* Asked for every call's callee (does it return?): the type's spelling and the
      * attributes' text are read once per declaration. */
-    int kind = (int)clang_getCursorKind(fn);
+    int kind = (int)hs_cursor_kind(fn);
     uintptr_t cached = (uintptr_t)hs_ptrmap_get(x->temperatures, fn.data[0], kind);
     if (cached)
         return (int)(cached - 1);
@@ -1975,7 +1975,7 @@ static void walk(hs_walk *x, CXCursor c);
 static void walk_children(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
 {
     enum CXCursorKind saved = x->parent_kind;
-    x->parent_kind = clang_getCursorKind(c);
+    x->parent_kind = hs_cursor_kind(c);
     for (unsigned i = 0; i < kids->len; i++)
         walk(x, kids->items[i]);
     x->parent_kind = saved;
@@ -2058,13 +2058,13 @@ static bool is_abort_call(hs_walk *x, CXCursor c)
 {
     c = hs_strip_expr(c);
     /* The usual crash macro: `do { log(...); abort(); } while (0)`. */
-    if (clang_getCursorKind(c) == CXCursor_DoStmt) {
+    if (hs_cursor_kind(c) == CXCursor_DoStmt) {
         hs_cursor_list kids;
         hs_children(c, &kids);
         long long v;
         bool once = kids.len == 2 && hs_condition_constant(kids.items[1], &v) && v == 0;
         bool aborts = false;
-        if (once && clang_getCursorKind(kids.items[0]) == CXCursor_CompoundStmt) {
+        if (once && hs_cursor_kind(kids.items[0]) == CXCursor_CompoundStmt) {
             hs_cursor_list body;
             hs_children(kids.items[0], &body);
             for (unsigned i = 0; i < body.len && !aborts; i++)
@@ -2074,10 +2074,10 @@ static bool is_abort_call(hs_walk *x, CXCursor c)
         hs_cursor_list_free(&kids);
         return aborts;
     }
-    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+    if (hs_cursor_kind(c) != CXCursor_CallExpr)
         return false;
     CXCursor callee = clang_getCursorReferenced(c);
-    if (clang_Cursor_isNull(callee))
+    if (hs_cursor_is_null(callee))
         return false;
     const char *q = hs_qualified_name(x, callee);
     for (size_t i = 0; abort_calls[i]; i++)
@@ -2100,7 +2100,7 @@ static const char *const noreturn_calls[] = {
  */
 static unsigned exit_until(hs_walk *x, CXCursor stmt)
 {
-    enum CXCursorKind k = clang_getCursorKind(stmt);
+    enum CXCursorKind k = hs_cursor_kind(stmt);
     switch (k) {
     case CXCursor_ReturnStmt:
     case CXCursor_GotoStmt:
@@ -2127,12 +2127,12 @@ static unsigned exit_until(hs_walk *x, CXCursor stmt)
     case CXCursor_UnexposedExpr:
     case CXCursor_CallExpr: {
         CXCursor s = hs_strip_expr(stmt);
-        if (clang_getCursorKind(s) == CXCursor_CXXThrowExpr)
+        if (hs_cursor_kind(s) == CXCursor_CXXThrowExpr)
             return x->fn->body_end;
-        if (clang_getCursorKind(s) != CXCursor_CallExpr)
+        if (hs_cursor_kind(s) != CXCursor_CallExpr)
             return 0;
         CXCursor callee = clang_getCursorReferenced(s);
-        if (clang_Cursor_isNull(callee))
+        if (hs_cursor_is_null(callee))
             return 0;
         const char *q = hs_qualified_name(x, callee);
         for (size_t i = 0; noreturn_calls[i]; i++)
@@ -2155,7 +2155,7 @@ static void walk_arm_when(hs_walk *x, CXCursor node, unsigned arm_index, CXCurso
 {
     const char *saved_rare = x->rare;
     int saved_guards = x->nguards;
-    if (!clang_Cursor_isNull(cond)) {
+    if (!hs_cursor_is_null(cond)) {
         if (!x->rare)
             x->rare = hs_condition_rare(x->tu, cond, truth);
         if (!x->rare && hs_arm_returns_error(arm))
@@ -2186,7 +2186,7 @@ static void walk_arm(hs_walk *x, CXCursor node, unsigned arm_index, CXCursor arm
 static enum CXChildVisitResult find_sampling(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
+    if (hs_cursor_kind(c) == CXCursor_BinaryOperator) {
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
         if (op == CXBinaryOperator_Rem || op == CXBinaryOperator_And) {
             *(bool *)data = true;
@@ -2200,7 +2200,7 @@ static enum CXChildVisitResult find_sampling(CXCursor c, CXCursor parent, CXClie
 static bool is_sampling_condition(CXCursor cond)
 {
     bool found = false;
-    if (clang_getCursorKind(cond) == CXCursor_BinaryOperator) {
+    if (hs_cursor_kind(cond) == CXCursor_BinaryOperator) {
         void *unused = NULL;
         find_sampling(cond, clang_getNullCursor(), &found);
         (void)unused;
@@ -2232,7 +2232,7 @@ static void note_loop_exit(hs_walk *x, CXCursor cond, unsigned loop_id)
 static void split_logical(CXCursor c, hs_cursor_list *out)
 {
     CXCursor s = hs_strip_expr(c);
-    if (clang_getCursorKind(s) == CXCursor_BinaryOperator) {
+    if (hs_cursor_kind(s) == CXCursor_BinaryOperator) {
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(s);
         if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
             hs_cursor_list kids;
@@ -2280,7 +2280,7 @@ static enum CXChildVisitResult version_visitor(CXCursor c, CXCursor parent, CXCl
 {
     (void)parent;
     collect_args *a = data;
-    if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
+    if (hs_cursor_kind(c) == CXCursor_BinaryOperator) {
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
         if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE || op == CXBinaryOperator_And ||
             op == CXBinaryOperator_Rem) {
@@ -2495,7 +2495,7 @@ static void walk_conditional(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 
 static bool is_case_label(CXCursor c)
 {
-    enum CXCursorKind k = clang_getCursorKind(c);
+    enum CXCursorKind k = hs_cursor_kind(c);
     return k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt;
 }
 
@@ -2510,7 +2510,7 @@ static void walk_switch(hs_walk *x, CXCursor c, const hs_cursor_list *list)
     x->condition--;
     CXCursor body = kids.items[kids.len - 1];
     bool pushed = push_scope(x, c, false);
-    if (clang_getCursorKind(body) != CXCursor_CompoundStmt) {
+    if (hs_cursor_kind(body) != CXCursor_CompoundStmt) {
         walk_arm(x, c, 0, body, 0);
     } else {
         hs_cursor_list stmts;
@@ -2578,7 +2578,7 @@ static bool condition_is_false(CXCursor cond)
 
 static void walk_loop(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
-    enum CXCursorKind k = clang_getCursorKind(c);
+    enum CXCursorKind k = hs_cursor_kind(c);
     hs_cursor_list kids = *list;
     CXCursor *cond = k == CXCursor_DoStmt && kids.len == 2      ? &kids.items[1]
                      : k == CXCursor_WhileStmt && kids.len >= 2 ? &kids.items[kids.len - 2]
@@ -2657,7 +2657,7 @@ static CXCursor strip_value(CXCursor c)
 {
     for (int guard = 0; guard < 16; guard++) {
         c = hs_strip_expr(c);
-        if (clang_getCursorKind(c) != CXCursor_UnaryOperator)
+        if (hs_cursor_kind(c) != CXCursor_UnaryOperator)
             return c;
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
         if (op != CXUnaryOperator_Deref && op != CXUnaryOperator_AddrOf)
@@ -2678,21 +2678,21 @@ static CXCursor strip_value(CXCursor c)
 static const char *slot_of(hs_walk *x, CXCursor e)
 {
     e = strip_value(e);
-    enum CXCursorKind k = clang_getCursorKind(e);
+    enum CXCursorKind k = hs_cursor_kind(e);
     if (k == CXCursor_ArraySubscriptExpr) {
         hs_cursor_list kids;
         hs_children(e, &kids);
         CXCursor base = kids.len ? kids.items[0] : clang_getNullCursor();
         hs_cursor_list_free(&kids);
-        if (clang_Cursor_isNull(base))
+        if (hs_cursor_is_null(base))
             return NULL;
         e = strip_value(base);
-        k = clang_getCursorKind(e);
+        k = hs_cursor_kind(e);
     }
     if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
         return NULL;
     CXCursor d = clang_getCursorReferenced(e);
-    enum CXCursorKind dk = clang_getCursorKind(d);
+    enum CXCursorKind dk = hs_cursor_kind(d);
     if (dk == CXCursor_FieldDecl || (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 1))
         return hs_cursor_usr_cached(x, d);
     return NULL;
@@ -2702,10 +2702,10 @@ static const char *slot_of(hs_walk *x, CXCursor e)
 static CXCursor function_of_value(CXCursor e)
 {
     e = strip_value(e);
-    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+    if (hs_cursor_kind(e) != CXCursor_DeclRefExpr)
         return clang_getNullCursor();
     CXCursor d = clang_getCursorReferenced(e);
-    return !clang_Cursor_isNull(d) && is_function_kind(clang_getCursorKind(d)) ? d : clang_getNullCursor();
+    return !hs_cursor_is_null(d) && is_function_kind(hs_cursor_kind(d)) ? d : clang_getNullCursor();
 }
 
 static void record_store(hs_walk *x, const char *slot, CXCursor fn, CXCursor at)
@@ -2743,9 +2743,9 @@ static void record_stores_in(hs_walk *x, const char *slot, CXType t, CXCursor va
     if (depth > 8 || x->no_indirect)
         return;
     CXCursor e = hs_strip_expr(value);
-    if (clang_getCursorKind(e) != CXCursor_InitListExpr) {
+    if (hs_cursor_kind(e) != CXCursor_InitListExpr) {
         CXCursor fn = function_of_value(e);
-        if (!clang_Cursor_isNull(fn))
+        if (!hs_cursor_is_null(fn))
             record_store(x, slot, fn, e);
         return;
     }
@@ -2762,8 +2762,8 @@ static void record_stores_in(hs_walk *x, const char *slot, CXType t, CXCursor va
             hs_cursor_list parts;
             hs_children(v, &parts);
             /* A designated initializer: MemberRef designators, then the value. */
-            if (clang_getCursorKind(v) == CXCursor_UnexposedExpr && parts.len >= 2 &&
-                clang_getCursorKind(parts.items[0]) == CXCursor_MemberRef) {
+            if (hs_cursor_kind(v) == CXCursor_UnexposedExpr && parts.len >= 2 &&
+                hs_cursor_kind(parts.items[0]) == CXCursor_MemberRef) {
                 field = clang_getCursorReferenced(parts.items[parts.len - 2]);
                 v = parts.items[parts.len - 1];
                 CXCursor first = clang_getCursorReferenced(parts.items[0]);
@@ -2775,7 +2775,7 @@ static void record_stores_in(hs_walk *x, const char *slot, CXType t, CXCursor va
                 field = fields.items[next++];
             }
             hs_cursor_list_free(&parts);
-            if (clang_Cursor_isNull(field) || clang_getCursorKind(field) != CXCursor_FieldDecl)
+            if (hs_cursor_is_null(field) || hs_cursor_kind(field) != CXCursor_FieldDecl)
                 continue;
             record_stores_in(x, hs_cursor_usr_cached(x, field), clang_getCursorType(field), v, depth + 1);
         }
@@ -2788,7 +2788,7 @@ static void record_stores_in(hs_walk *x, const char *slot, CXType t, CXCursor va
             hs_cursor_list parts;
             hs_children(v, &parts);
             /* `[3] = f`: the value is the designated initializer's last child. */
-            if (clang_getCursorKind(v) == CXCursor_UnexposedExpr && parts.len >= 2)
+            if (hs_cursor_kind(v) == CXCursor_UnexposedExpr && parts.len >= 2)
                 v = parts.items[parts.len - 1];
             hs_cursor_list_free(&parts);
             record_stores_in(x, slot, array ? elem : t, v, depth + 1);
@@ -2802,10 +2802,10 @@ static void record_stores_in(hs_walk *x, const char *slot, CXType t, CXCursor va
 static void record_decl_stores(hs_walk *x, CXCursor decl, const hs_cursor_list *kids)
 {
     for (unsigned i = 0; i < kids->len; i++) {
-        if (!clang_isExpression(clang_getCursorKind(kids->items[i])))
+        if (!clang_isExpression(hs_cursor_kind(kids->items[i])))
             continue;
         /* Most declarations have no initializer: only those pay for the USR. */
-        const char *slot = clang_getCursorKind(decl) == CXCursor_FieldDecl ||
+        const char *slot = hs_cursor_kind(decl) == CXCursor_FieldDecl ||
                                    clang_Cursor_hasVarDeclGlobalStorage(decl) == 1
                                ? hs_cursor_usr_cached(x, decl)
                                : NULL;
@@ -2856,7 +2856,7 @@ static char *via_text(hs_walk *x, CXCursor callee)
         free(t);
     }
     CXCursor e = strip_value(callee);
-    if (clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr) {
+    if (hs_cursor_kind(e) == CXCursor_ArraySubscriptExpr) {
         hs_cursor_list kids;
         hs_children(e, &kids);
         if (kids.len)
@@ -2878,7 +2878,7 @@ CXCursor hs_first_child(CXCursor c)
 static void walk_call(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
 {
     CXCursor callee = clang_getCursorReferenced(c);
-    bool names_function = !clang_Cursor_isNull(callee) && is_function_kind(clang_getCursorKind(callee));
+    bool names_function = !hs_cursor_is_null(callee) && is_function_kind(hs_cursor_kind(callee));
     const char *qname = names_function ? hs_qualified_name(x, callee) : NULL;
     hooks_call(x, c, callee, qname);
     if (names_function) {
@@ -2894,7 +2894,7 @@ static void walk_call(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
                 json_object_set_new_nocheck(edge, "error_path", json_boolean(x->error_path > 0));
                 json_object_set_new_nocheck(edge, "callee_noreturn", json_boolean(hs_function_never_returns(x, callee)));
                 /* A virtual call may reach any override: the merge adds those edges. */
-                if (!x->no_indirect && clang_getCursorKind(callee) == CXCursor_CXXMethod &&
+                if (!x->no_indirect && hs_cursor_kind(callee) == CXCursor_CXXMethod &&
                     clang_Cursor_isDynamicCall(c))
                     json_object_set_new_nocheck(edge, "virtual", json_true());
                 add_edge_context(x, edge, c);
@@ -2907,7 +2907,7 @@ static void walk_call(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
         /* A call through a pointer held in a variable, field or array element: recorded by
          * its slot (no "callee"); the merge adds an edge to each function stored there. */
         CXCursor ce = kids->len ? kids->items[0] : clang_getNullCursor(); /* the callee expression */
-        const char *slot = clang_Cursor_isNull(ce) || x->no_indirect ? NULL : slot_of(x, ce);
+        const char *slot = hs_cursor_is_null(ce) || x->no_indirect ? NULL : slot_of(x, ce);
         hs_pos pos;
         if (slot && slot[0] && hs_cursor_pos(x, c, &pos, NULL)) {
             char *via = via_text(x, ce);
@@ -2929,7 +2929,7 @@ static void walk_call(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
     /* Values passed together to one call may be combined (a diff function); a variadic
      * call (printf, a logger) only prints them. */
     int nargs = clang_Cursor_getNumArguments(c);
-    bool variadic = !clang_Cursor_isNull(callee) && clang_Cursor_isVariadic(callee);
+    bool variadic = !hs_cursor_is_null(callee) && clang_Cursor_isVariadic(callee);
     if (nargs >= 2 && !variadic) {
         CXCursor *args = hs_xcalloc((size_t)nargs, sizeof(CXCursor));
         for (int i = 0; i < nargs; i++)
@@ -2940,7 +2940,7 @@ static void walk_call(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
     /* Arguments passed by address may be written. */
     for (int i = 0; i < nargs; i++) {
         CXCursor a = hs_strip_expr(clang_Cursor_getArgument(c, (unsigned)i));
-        if (clang_getCursorKind(a) == CXCursor_UnaryOperator &&
+        if (hs_cursor_kind(a) == CXCursor_UnaryOperator &&
             clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_AddrOf)
             record_write(x, a, start_offset(x, c));
     }
@@ -3045,7 +3045,7 @@ static void walk_var_decl(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
 {
     record_decl_stores(x, c, kids);
     for (unsigned i = 0; i < kids->len; i++) {
-        enum CXCursorKind k = clang_getCursorKind(kids->items[i]);
+        enum CXCursorKind k = hs_cursor_kind(kids->items[i]);
         if (clang_isExpression(k))
             walk_assigned_value(x, c, true, true, kids->items[i]);
         else
@@ -3060,7 +3060,7 @@ static void walk_var_decl(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
 static enum CXChildVisitResult find_transfer(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    enum CXCursorKind k = clang_getCursorKind(c);
+    enum CXCursorKind k = hs_cursor_kind(c);
     if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt ||
         k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_CXXThrowExpr) {
         *(bool *)data = true;
@@ -3088,12 +3088,12 @@ static bool is_abort_call(hs_walk *x, CXCursor c);
  * a call to an abort-like function (is_abort_call). */
 static bool always_leaves(CXCursor stmt, bool aborts)
 {
-    enum CXCursorKind k = clang_getCursorKind(stmt);
+    enum CXCursorKind k = hs_cursor_kind(stmt);
     if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt ||
         k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt)
         return true;
     CXCursor e = hs_strip_expr(stmt);
-    return clang_getCursorKind(e) == CXCursor_CXXThrowExpr || aborts;
+    return hs_cursor_kind(e) == CXCursor_CXXThrowExpr || aborts;
 }
 
 static void walk_sequence(hs_walk *x, CXCursor c, const hs_cursor_list *list)
@@ -3116,8 +3116,8 @@ static void walk_sequence(hs_walk *x, CXCursor c, const hs_cursor_list *list)
             break;
         }
     enum CXCursorKind saved = x->parent_kind;
-    x->parent_kind = clang_getCursorKind(c);
-    bool is_block = clang_getCursorKind(c) == CXCursor_CompoundStmt;
+    x->parent_kind = hs_cursor_kind(c);
+    bool is_block = hs_cursor_kind(c) == CXCursor_CompoundStmt;
     unsigned saved_stmt = x->stmt_start, saved_block = x->block_end;
     unsigned block_start = is_block ? start_offset(x, c) : 0, block_end = is_block ? end_offset(x, c) : 0;
     /*
@@ -3176,7 +3176,7 @@ static bool is_unevaluated(hs_walk *x, CXCursor c)
  */
 static void walk(hs_walk *x, CXCursor c)
 {
-    enum CXCursorKind k = clang_getCursorKind(c);
+    enum CXCursorKind k = hs_cursor_kind(c);
     enum CXCursorKind saved = x->parent_kind;
     enum CXCursorKind saved_walk_parent = x->walk_parent_kind;
     const hs_cursor_list *saved_kids = x->kids;
@@ -3583,7 +3583,7 @@ static hs_fp_ref *fp_ref_find(hs_fp_refs *t, const void *decl, int kind)
  */
 static const hs_fp_ref *fp_ref_bytes(hs_fp_refs *t, CXCursor ref, hs_fp_ref *scratch)
 {
-    enum CXCursorKind rk = clang_getCursorKind(ref);
+    enum CXCursorKind rk = hs_cursor_kind(ref);
     /* A declaration cursor's place and type are its node's (data[0]); keep to those. */
     const void *decl = clang_isDeclaration(rk) ? ref.data[0] : NULL;
     if (decl && t->cap) {
@@ -3602,7 +3602,7 @@ static const hs_fp_ref *fp_ref_bytes(hs_fp_refs *t, CXCursor ref, hs_fp_ref *scr
         memcpy(made.bytes + made.len, &tk, sizeof tk);
         made.len += sizeof tk;
         CXCursor td = clang_getTypeDeclaration(type);
-        if (!clang_Cursor_isNull(td)) {
+        if (!hs_cursor_is_null(td)) {
             fp_location_bytes(made.bytes + made.len, clang_getCursorLocation(td), false);
             made.len += HS_FP_LOC_BYTES;
         }
@@ -3669,7 +3669,7 @@ static enum CXChildVisitResult fp_visitor(CXCursor c, CXCursor parent, CXClientD
 {
     fp_args *a = data;
     fp_sink *st = a->sink;
-    int k[2] = {(int)clang_getCursorKind(c), (int)clang_getCursorKind(parent)};
+    int k[2] = {(int)hs_cursor_kind(c), (int)hs_cursor_kind(parent)};
     fp_put(st, k, sizeof k);
     if (!fp_detailed((enum CXCursorKind)k[0]))
         return CXChildVisit_Recurse;
@@ -3680,7 +3680,7 @@ static enum CXChildVisitResult fp_visitor(CXCursor c, CXCursor parent, CXClientD
     if (k[0] == CXCursor_VarDecl)
         return CXChildVisit_Recurse;
     CXCursor ref = clang_getCursorReferenced(c);
-    if (clang_Cursor_isNull(ref) || (ref.kind == c.kind && clang_equalCursors(ref, c)))
+    if (hs_cursor_is_null(ref) || (ref.kind == c.kind && clang_equalCursors(ref, c)))
         return CXChildVisit_Recurse;
     hs_fp_ref scratch;
     const hs_fp_ref *r = fp_ref_bytes(a->refs, ref, &scratch);
@@ -3897,7 +3897,7 @@ static XXH128_hash_t context_digest(const hs_tu_input *in)
 
 static void extract_function(hs_walk *x, CXCursor c)
 {
-    if (clang_getCursorKind(c) == CXCursor_CXXMethod && !x->no_indirect)
+    if (hs_cursor_kind(c) == CXCursor_CXXMethod && !x->no_indirect)
         record_overrides(x, c);
     int temperature = function_temperature(x, c);
     if (!clang_isCursorDefinition(c)) {
@@ -3951,7 +3951,7 @@ static void extract_function(hs_walk *x, CXCursor c)
     hs_cursor_list kids;
     hs_children(c, &kids);
     for (unsigned i = 0; i < kids.len; i++) {
-        enum CXCursorKind k = clang_getCursorKind(kids.items[i]);
+        enum CXCursorKind k = hs_cursor_kind(kids.items[i]);
         /* The body and constructor initializers; parameters and attributes hold no code. */
         if (k == CXCursor_CompoundStmt || k == CXCursor_MemberRef || clang_isExpression(k) ||
             k == CXCursor_CXXTryStmt)
@@ -3971,7 +3971,7 @@ static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClient
 {
     (void)parent;
     hs_walk *x = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
+    enum CXCursorKind k = hs_cursor_kind(c);
     bool scope = k == CXCursor_Namespace || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
                  k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate || k == CXCursor_LinkageSpec ||
                  k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnexposedDecl;

@@ -133,7 +133,7 @@ static bool type_is_c11_atomic(CXType t)
 
 static bool is_atomic_ref_constructor(CXCursor callee)
 {
-    if (clang_getCursorKind(callee) != CXCursor_Constructor)
+    if (hs_cursor_kind(callee) != CXCursor_Constructor)
         return false;
     CXString s = clang_getCursorSpelling(callee);
     bool r = strstr(clang_getCString(s), "atomic_ref") != NULL;
@@ -154,7 +154,7 @@ static CXCursor atomic_ref_initializer(CXCursor var)
     CXCursor r = clang_getNullCursor();
     for (unsigned i = 0; i < kids.len; i++) {
         CXCursor k = hs_strip_expr(kids.items[i]);
-        if (clang_getCursorKind(k) == CXCursor_CallExpr && is_atomic_ref_constructor(clang_getCursorReferenced(k)))
+        if (hs_cursor_kind(k) == CXCursor_CallExpr && is_atomic_ref_constructor(clang_getCursorReferenced(k)))
             r = k;
     }
     hs_cursor_list_free(&kids);
@@ -191,7 +191,7 @@ static CXCursor object_decl(CXCursor e)
 {
     for (int guard = 0; guard < 32; guard++) {
         e = hs_strip_expr(e);
-        enum CXCursorKind k = clang_getCursorKind(e);
+        enum CXCursorKind k = hs_cursor_kind(e);
         if (k == CXCursor_UnaryOperator) {
             enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
             if (op != CXUnaryOperator_AddrOf && op != CXUnaryOperator_Deref)
@@ -211,7 +211,7 @@ static CXCursor object_decl(CXCursor e)
             continue;
         } else if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
             CXCursor d = clang_getCursorReferenced(e);
-            enum CXCursorKind dk = clang_getCursorKind(d);
+            enum CXCursorKind dk = hs_cursor_kind(d);
             if (dk == CXCursor_FieldDecl)
                 return d;
             if (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 1)
@@ -222,7 +222,7 @@ static CXCursor object_decl(CXCursor e)
                 return d;
             /* A named std::atomic_ref local: the object it was made from. */
             CXCursor init = dk == CXCursor_VarDecl ? atomic_ref_initializer(d) : clang_getNullCursor();
-            if (!clang_Cursor_isNull(init)) {
+            if (!hs_cursor_is_null(init)) {
                 e = init;
                 continue;
             }
@@ -256,12 +256,12 @@ static void object_path(CXCursor e, CXCursor decl, CXCursor *root, char **path)
 {
     *root = decl;
     *path = NULL;
-    if (clang_getCursorKind(decl) != CXCursor_FieldDecl)
+    if (hs_cursor_kind(decl) != CXCursor_FieldDecl)
         return;
     /* Find the member expression naming decl: e stripped of &, *, [] and atomic_ref. */
     for (int guard = 0; guard < 32; guard++) {
         e = hs_strip_expr(e);
-        enum CXCursorKind k = clang_getCursorKind(e);
+        enum CXCursorKind k = hs_cursor_kind(e);
         if (k == CXCursor_MemberRefExpr && clang_equalCursors(clang_getCursorReferenced(e), decl))
             break;
         if (k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr && k != CXCursor_CallExpr)
@@ -276,11 +276,11 @@ static void object_path(CXCursor e, CXCursor decl, CXCursor *root, char **path)
         hs_children(e, &kids);
         CXCursor next = kids.len ? kids.items[0] : clang_getNullCursor();
         hs_cursor_list_free(&kids);
-        if (clang_Cursor_isNull(next))
+        if (hs_cursor_is_null(next))
             return;
         e = next;
     }
-    if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+    if (hs_cursor_kind(e) != CXCursor_MemberRefExpr)
         return;
     char *fields = NULL; /* ".a.b", outermost first */
     CXCursor at = decl;
@@ -290,14 +290,14 @@ static void object_path(CXCursor e, CXCursor decl, CXCursor *root, char **path)
         hs_children(e, &kids);
         CXCursor base = kids.len ? hs_strip_expr(kids.items[0]) : clang_getNullCursor();
         hs_cursor_list_free(&kids);
-        if (clang_Cursor_isNull(base))
+        if (hs_cursor_is_null(base))
             break;
         enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(base)).kind;
         if (tk == CXType_Pointer || tk == CXType_LValueReference || tk == CXType_RValueReference)
             break; /* `->`: the object may be any instance */
         /* Through element accesses of arrays (not of pointers) and std::array. */
         for (int g2 = 0; g2 < 8; g2++) {
-            enum CXCursorKind bk = clang_getCursorKind(base);
+            enum CXCursorKind bk = hs_cursor_kind(base);
             CXCursor inner = clang_getNullCursor();
             if (bk == CXCursor_ArraySubscriptExpr) {
                 hs_cursor_list ak;
@@ -311,7 +311,7 @@ static void object_path(CXCursor e, CXCursor decl, CXCursor *root, char **path)
                     inner = hs_strip_expr(clang_Cursor_getArgument(base, 0));
                 clang_disposeString(nm);
             }
-            if (clang_Cursor_isNull(inner))
+            if (hs_cursor_is_null(inner))
                 break;
             enum CXTypeKind ik = clang_getCanonicalType(clang_getCursorType(inner)).kind;
             if (ik == CXType_Pointer || ik == CXType_LValueReference || ik == CXType_RValueReference) {
@@ -320,10 +320,10 @@ static void object_path(CXCursor e, CXCursor decl, CXCursor *root, char **path)
             }
             base = inner;
         }
-        if (clang_Cursor_isNull(base))
+        if (hs_cursor_is_null(base))
             break;
         CXCursor owner = clang_getCursorReferenced(base);
-        enum CXCursorKind bk = clang_getCursorKind(base), ok = clang_getCursorKind(owner);
+        enum CXCursorKind bk = hs_cursor_kind(base), ok = hs_cursor_kind(owner);
         bool field = bk == CXCursor_MemberRefExpr && ok == CXCursor_FieldDecl;
         bool global = bk == CXCursor_DeclRefExpr && ok == CXCursor_VarDecl &&
                       clang_Cursor_hasVarDeclGlobalStorage(owner) == 1 &&
@@ -361,7 +361,7 @@ typedef struct {
 static consumed_key consume_key(CXCursor c)
 {
     consumed_key key = {0, 0, 0};
-    key.kind = (unsigned)clang_getCursorKind(c);
+    key.kind = (unsigned)hs_cursor_kind(c);
     if (clang_isExpression(key.kind) || clang_isStatement(key.kind)) {
         key.node = (uintptr_t)c.data[1];
     } else {
@@ -375,7 +375,7 @@ static consumed_key consume_key(CXCursor c)
 static enum CXChildVisitResult consume_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    enum CXCursorKind k = clang_getCursorKind(c);
+    enum CXCursorKind k = hs_cursor_kind(c);
     if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_UnaryOperator) {
         consumed_key key = consume_key(c);
         hs_keyset_add(data, &key, sizeof key);
@@ -629,7 +629,7 @@ static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CX
 {
     CXCursor root;
     char *path;
-    if (clang_getCursorKind(decl) == CXCursor_ParmDecl) {
+    if (hs_cursor_kind(decl) == CXCursor_ParmDecl) {
         /* "param:<function USR>:<index>": the wrapper's object parameter. */
         CXCursor function;
         int index = parameter_index(decl, &function);
@@ -753,7 +753,7 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
     }
     if (op->value_const >= 0)
         json_object_set_new_nocheck(fact, "value_constant", json_boolean(op->value_const == 1));
-    if (op->value_const == 1 && !clang_Cursor_isNull(op->value_arg)) {
+    if (op->value_const == 1 && !hs_cursor_is_null(op->value_arg)) {
         CXEvalResult ev = clang_Cursor_Evaluate(op->value_arg);
         if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
             json_object_set_new_nocheck(fact, "value", json_integer(clang_EvalResult_getAsLongLong(ev)));
@@ -792,20 +792,20 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
         }
         hs_span_free(&span);
     }
-    if (!clang_Cursor_isNull(op->object)) {
+    if (!hs_cursor_is_null(op->object)) {
         char *object = hs_cursor_source(x->walk, op->object);
         json_object_set_new_nocheck(fact, "object_text", json_string(object));
         free(object);
     }
-    if (!clang_Cursor_isNull(op->value_arg) || !clang_Cursor_isNull(op->operand_value)) {
-        char *value = hs_cursor_source(x->walk, clang_Cursor_isNull(op->operand_value) ? op->value_arg : op->operand_value);
+    if (!hs_cursor_is_null(op->value_arg) || !hs_cursor_is_null(op->operand_value)) {
+        char *value = hs_cursor_source(x->walk, hs_cursor_is_null(op->operand_value) ? op->value_arg : op->operand_value);
         /* Said apart from the text: json_string() refuses text that is not UTF-8 (a Latin-1
          * string literal), and a missing operand must not read as "no operand". */
         json_object_set_new_nocheck(fact, "value_operand", json_true());
         json_object_set_new_nocheck(fact, "value_text", json_string(value));
         free(value);
     }
-    if (!clang_Cursor_isNull(op->order_arg)) {
+    if (!hs_cursor_is_null(op->order_arg)) {
         hs_pos os, oe;
         if (hs_cursor_pos(x->walk, op->order_arg, &os, &oe) && oe.offset > os.offset) {
             json_object_set_new_nocheck(fact, "order_offset", json_integer(os.offset));
@@ -843,9 +843,9 @@ static CXCursor member_object(CXCursor call)
     CXCursor r = clang_getNullCursor();
     if (kids.len > 0) {
         CXCursor first = hs_strip_expr(kids.items[0]);
-        enum CXCursorKind target = clang_getCursorKind(clang_getCursorReferenced(first));
+        enum CXCursorKind target = hs_cursor_kind(clang_getCursorReferenced(first));
         bool names_method = target == CXCursor_CXXMethod || target == CXCursor_ConversionFunction;
-        if (clang_getCursorKind(first) == CXCursor_MemberRefExpr && names_method) {
+        if (hs_cursor_kind(first) == CXCursor_MemberRefExpr && names_method) {
             hs_cursor_list inner;
             hs_children(first, &inner);
             if (inner.len > 0)
@@ -874,12 +874,12 @@ static bool on_std_atomic_call(atomic_state *x, CXCursor call, CXCursor callee, 
 {
     if (!std_atomic_method(qname))
         return false;
-    if (clang_getCursorKind(callee) == CXCursor_Constructor)
+    if (hs_cursor_kind(callee) == CXCursor_Constructor)
         return true; /* making an atomic or an atomic_ref is no operation on it */
     const char *method = strrchr(qname, ':') + 1;
     CXCursor object = member_object(call);
-    CXCursor decl = clang_Cursor_isNull(object) ? object : object_decl(object);
-    if (clang_Cursor_isNull(decl))
+    CXCursor decl = hs_cursor_is_null(object) ? object : object_decl(object);
+    if (hs_cursor_is_null(decl))
         return true;
     consume(x, object);
     int nargs = clang_Cursor_getNumArguments(call);
@@ -975,7 +975,7 @@ static bool on_wrapper_call(atomic_state *x, CXCursor call, const char *qname)
             return true;
         CXCursor object = clang_Cursor_getArgument(call, (unsigned)object_arg);
         CXCursor decl = object_decl(object);
-        if (clang_Cursor_isNull(decl))
+        if (hs_cursor_is_null(decl))
             return true;
         consume(x, object);
         atomic_op op = {.op = opname ? normalize_op(opname) : NULL, .form = "wrapper", .api = qname,
@@ -1014,7 +1014,7 @@ static bool on_builtin_call(atomic_state *x, CXCursor call, CXCursor callee, con
         return true;
     CXCursor object = clang_Cursor_getArgument(call, 0);
     CXCursor decl = object_decl(object);
-    if (clang_Cursor_isNull(decl))
+    if (hs_cursor_is_null(decl))
         return true;
     consume(x, object);
     const char *base = strrchr(qname, ':') ? strrchr(qname, ':') + 1 : qname;
@@ -1067,7 +1067,7 @@ static bool on_atomic_expr(atomic_state *x, CXCursor c, const hs_cursor_list *li
     }
     CXCursor object = kids.items[0];
     CXCursor decl = object_decl(object);
-    if (!clang_Cursor_isNull(decl)) {
+    if (!hs_cursor_is_null(decl)) {
         consume(x, object);
         bool gnu = strncmp(name, "__atomic_", 9) == 0;
         atomic_op op = {.op = normalize_op(name), .form = gnu ? "gnu" : "c11", .api = name,
@@ -1106,7 +1106,7 @@ static void on_c11_operator(atomic_state *x, CXCursor c, CXCursor operand, const
     if (!type_is_c11_atomic(clang_getCursorType(operand)))
         return;
     CXCursor decl = object_decl(operand);
-    if (clang_Cursor_isNull(decl))
+    if (hs_cursor_is_null(decl))
         return;
     consume(x, operand);
     atomic_op op = {.op = opname, .order = "seq_cst", .form = "c11_operator", .api = api,
@@ -1201,7 +1201,7 @@ static char type_class(atomic_state *x, CXCursor decl)
         return (char)(intptr_t)v;
     CXType t = clang_getCursorType(decl);
     char cls = 'o';
-    if (clang_getCursorKind(decl) == CXCursor_ParmDecl)
+    if (hs_cursor_kind(decl) == CXCursor_ParmDecl)
         cls = is_object_pointer(t) ? 'p' : 'o';
     else if (type_is_atomic(t))
         cls = 'a';
@@ -1217,7 +1217,7 @@ static char type_class(atomic_state *x, CXCursor decl)
 static bool on_plain_object(atomic_state *x, CXCursor use, CXCursor object, const char *write_kind)
 {
     CXCursor decl = object_decl(object);
-    if (clang_Cursor_isNull(decl) || !type_is_integer(clang_getCursorType(decl)) ||
+    if (hs_cursor_is_null(decl) || !type_is_integer(clang_getCursorType(decl)) ||
         !hs_location_is_project(x->walk, clang_getCursorLocation(decl)))
         return false;
     consume(x, object);
@@ -1345,18 +1345,18 @@ static enum CXChildVisitResult initializer_visitor(CXCursor c, CXCursor parent, 
 {
     (void)parent;
     atomic_state *x = data;
-    if (clang_getCursorKind(c) != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_AddrOf)
+    if (hs_cursor_kind(c) != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_AddrOf)
         return CXChildVisit_Recurse;
     hs_cursor_list kids;
     hs_children(c, &kids);
     if (kids.len == 1) {
         CXCursor decl = object_decl(kids.items[0]);
-        if (!clang_Cursor_isNull(decl) && atomic_type(x, clang_getCursorType(decl))) {
+        if (!hs_cursor_is_null(decl) && atomic_type(x, clang_getCursorType(decl))) {
             atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "&",
                            .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
                            .object = NO_CURSOR, .operand_value = NO_CURSOR};
             record(x, c, kids.items[0], decl, &e);
-        } else if (!clang_Cursor_isNull(decl)) {
+        } else if (!hs_cursor_is_null(decl)) {
             on_plain_object(x, c, kids.items[0], "address_taken");
         }
     }
@@ -1374,7 +1374,7 @@ static void atomics_declaration(void *state, hs_walk *w, CXCursor var)
         remember_name(x, var, usr, hs_qualified_name(x->walk, var));
         free(usr);
     }
-    if (clang_getCursorKind(var) == CXCursor_VarDecl)
+    if (hs_cursor_kind(var) == CXCursor_VarDecl)
         clang_visitChildren(var, initializer_visitor, state);
 }
 
@@ -1496,14 +1496,14 @@ static CXCursor strip_casts(CXCursor c)
 {
     for (int guard = 0; guard < 16; guard++) {
         c = hs_strip_expr(c);
-        enum CXCursorKind k = clang_getCursorKind(c);
+        enum CXCursorKind k = hs_cursor_kind(c);
         if (k != CXCursor_CXXReinterpretCastExpr && k != CXCursor_CXXConstCastExpr)
             return c;
         hs_cursor_list kids;
         hs_children(c, &kids);
         CXCursor next = kids.len ? kids.items[kids.len - 1] : clang_getNullCursor();
         hs_cursor_list_free(&kids);
-        if (clang_Cursor_isNull(next))
+        if (hs_cursor_is_null(next))
             return c;
         c = next;
     }
@@ -1514,10 +1514,10 @@ static CXCursor strip_casts(CXCursor c)
 static const void *local_named(CXCursor e)
 {
     e = hs_strip_expr(e);
-    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+    if (hs_cursor_kind(e) != CXCursor_DeclRefExpr)
         return NULL;
     CXCursor d = clang_getCursorReferenced(e);
-    enum CXCursorKind k = clang_getCursorKind(d);
+    enum CXCursorKind k = hs_cursor_kind(d);
     if (k == CXCursor_ParmDecl || (k == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 0))
         return d.data[0];
     return NULL;
@@ -1586,7 +1586,7 @@ static void on_offset_difference(atomic_state *x, CXCursor c)
     hs_children(c, &kids);
     for (unsigned i = 0; kids.len == 2 && i < 2; i++) {
         CXCursor side = strip_casts(kids.items[i]);
-        if (clang_getCursorKind(side) == CXCursor_UnaryOperator &&
+        if (hs_cursor_kind(side) == CXCursor_UnaryOperator &&
             clang_getCursorUnaryOperatorKind(side) == CXUnaryOperator_AddrOf)
             consume(x, side);
     }
@@ -1598,7 +1598,7 @@ static bool is_offsetof_idiom(CXCursor e)
 {
     for (int guard = 0; guard < 16; guard++) {
         e = hs_strip_expr(e);
-        enum CXCursorKind k = clang_getCursorKind(e);
+        enum CXCursorKind k = hs_cursor_kind(e);
         if (k == CXCursor_IntegerLiteral || k == CXCursor_CXXNullPtrLiteralExpr || k == CXCursor_GNUNullExpr)
             return true;
         if (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr)
@@ -1607,7 +1607,7 @@ static bool is_offsetof_idiom(CXCursor e)
         hs_children(e, &kids);
         CXCursor next = kids.len ? kids.items[0] : clang_getNullCursor();
         hs_cursor_list_free(&kids);
-        if (clang_Cursor_isNull(next))
+        if (hs_cursor_is_null(next))
             return false;
         e = next;
     }
@@ -1641,7 +1641,7 @@ static bool on_block_copy(atomic_state *x, CXCursor call, CXCursor callee, const
     for (int i = 0; i < nargs && i < blocks; i++) {
         CXCursor arg = strip_casts(clang_Cursor_getArgument(call, (unsigned)i));
         CXCursor object = arg;
-        if (clang_getCursorKind(arg) == CXCursor_UnaryOperator &&
+        if (hs_cursor_kind(arg) == CXCursor_UnaryOperator &&
             clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
             hs_cursor_list kids;
             hs_children(arg, &kids);
@@ -1649,7 +1649,7 @@ static bool on_block_copy(atomic_state *x, CXCursor call, CXCursor callee, const
                 object = kids.items[0];
             hs_cursor_list_free(&kids);
         }
-        if (!clang_Cursor_isNull(object_decl(object)))
+        if (!hs_cursor_is_null(object_decl(object)))
             consume(x, arg);
     }
     return true;
@@ -1665,7 +1665,7 @@ static void on_condition_call(atomic_state *x, CXCursor call, CXCursor callee, c
 {
     if (!hs_walk_in_condition(x->walk) && !hs_walk_in_comparison(x->walk))
         return;
-    enum CXCursorKind k = clang_getCursorKind(callee);
+    enum CXCursorKind k = hs_cursor_kind(callee);
     if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
         !hs_location_is_project(x->walk, clang_getCursorLocation(callee)))
         return;
@@ -1678,7 +1678,7 @@ static void on_condition_call(atomic_state *x, CXCursor call, CXCursor callee, c
     json_object_set_new_nocheck(fact, "accessor_of", json_string(hs_cursor_usr_cached(x->walk, callee)));
     /* A callee defined in the main file is walked in this TU: no other TU can know better. */
     CXCursor def = clang_getCursorDefinition(callee);
-    if (!clang_Cursor_isNull(def) && clang_Location_isFromMainFile(clang_getCursorLocation(def)))
+    if (!hs_cursor_is_null(def) && clang_Location_isFromMainFile(clang_getCursorLocation(def)))
         json_object_set_new_nocheck(fact, "accessor_local", json_true());
     json_array_append_new(x->atomics, fact);
 }
@@ -1725,7 +1725,7 @@ static void on_dependent_member(atomic_state *x, CXCursor c)
  */
 static void on_project_call(atomic_state *x, CXCursor call, CXCursor callee, const char *qname)
 {
-    enum CXCursorKind k = clang_getCursorKind(callee);
+    enum CXCursorKind k = hs_cursor_kind(callee);
     if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
         !hs_location_is_project(x->walk, clang_getCursorLocation(callee)))
         return;
@@ -1733,7 +1733,7 @@ static void on_project_call(atomic_state *x, CXCursor call, CXCursor callee, con
     for (int i = 0; i < nargs; i++) {
         CXCursor arg = hs_strip_expr(clang_Cursor_getArgument(call, (unsigned)i));
         CXCursor object = clang_getNullCursor();
-        enum CXCursorKind ak = clang_getCursorKind(arg);
+        enum CXCursorKind ak = hs_cursor_kind(arg);
         if (ak == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
             hs_cursor_list kids;
             hs_children(arg, &kids);
@@ -1746,10 +1746,10 @@ static void on_project_call(atomic_state *x, CXCursor call, CXCursor callee, con
         } else if (ak == CXCursor_DeclRefExpr && type_class(x, clang_getCursorReferenced(arg)) == 'p') {
             object = arg;
         }
-        if (clang_Cursor_isNull(object) || is_consumed(x, arg))
+        if (hs_cursor_is_null(object) || is_consumed(x, arg))
             continue;
         CXCursor decl = object_decl(object);
-        if (clang_Cursor_isNull(decl))
+        if (hs_cursor_is_null(decl))
             continue;
         consume(x, arg);
         atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = qname,
@@ -1770,7 +1770,7 @@ static void on_c11_store(atomic_state *x, CXCursor c, CXCursor operand, CXCursor
     if (!type_is_c11_atomic(clang_getCursorType(operand)))
         return;
     CXCursor decl = object_decl(operand);
-    if (clang_Cursor_isNull(decl))
+    if (hs_cursor_is_null(decl))
         return;
     consume(x, operand);
     atomic_op op = {.op = "store", .order = "seq_cst", .form = "c11_operator", .api = "=",
@@ -1783,19 +1783,19 @@ static void on_c11_store(atomic_state *x, CXCursor c, CXCursor operand, CXCursor
 static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
 {
     atomic_state *x = state;
-    enum CXCursorKind k = clang_getCursorKind(c);
+    enum CXCursorKind k = hs_cursor_kind(c);
     switch (k) {
     case CXCursor_CallExpr: {
         CXCursor callee = clang_getCursorReferenced(c);
-        if (clang_Cursor_isNull(callee))
+        if (hs_cursor_is_null(callee))
             return;
         const char *qname = hs_qualified_name(x->walk, callee);
         /* Asking a container of atomics its size touches no element. */
         const char *method = strrchr(qname, ':') ? strrchr(qname, ':') + 1 : qname;
-        if (clang_getCursorKind(callee) == CXCursor_CXXMethod && strncmp(qname, "std::", 5) == 0 &&
+        if (hs_cursor_kind(callee) == CXCursor_CXXMethod && strncmp(qname, "std::", 5) == 0 &&
             (strcmp(method, "size") == 0 || strcmp(method, "empty") == 0 || strcmp(method, "max_size") == 0)) {
             CXCursor object = member_object(c);
-            if (!clang_Cursor_isNull(object))
+            if (!hs_cursor_is_null(object))
                 consume(x, object);
             return;
         }
@@ -1850,7 +1850,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
                      atomic_type(x, clang_getCursorType(kids.items[0]))) {
                 /* The address goes somewhere hotscan does not follow: an escape. */
                 CXCursor decl = object_decl(kids.items[0]);
-                if (!clang_Cursor_isNull(decl)) {
+                if (!hs_cursor_is_null(decl)) {
                     consume(x, kids.items[0]);
                     atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "&",
                                    .order_arg = clang_getNullCursor(), .value_const = -1, .value_arg = NO_CURSOR, .object = NO_CURSOR, .operand_value = NO_CURSOR};
@@ -1895,8 +1895,8 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
     case CXCursor_DeclRefExpr:
     case CXCursor_MemberRefExpr: {
         CXCursor decl = clang_getCursorReferenced(c);
-        enum CXCursorKind dk = clang_getCursorKind(decl);
-        if (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(decl)) {
+        enum CXCursorKind dk = hs_cursor_kind(decl);
+        if (k == CXCursor_MemberRefExpr && hs_cursor_is_null(decl)) {
             on_dependent_member(x, c);
             return;
         }
@@ -1921,7 +1921,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
         }
         if (cls == 'c') {
             CXCursor container = object_decl(c);
-            if (!clang_Cursor_isNull(container)) {
+            if (!hs_cursor_is_null(container)) {
                 atomic_op e = {.op = "escape", .order = "n/a", .form = "escape", .api = "reference",
                                .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
                                .object = NO_CURSOR, .operand_value = NO_CURSOR};
@@ -1930,7 +1930,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
             return;
         }
         decl = object_decl(c);
-        if (clang_Cursor_isNull(decl))
+        if (hs_cursor_is_null(decl))
             return;
         /* A plain read of an _Atomic object is a seq_cst load; a std::atomic named
          * outside any member call (bound to a reference, passed on) escapes. */

@@ -206,7 +206,7 @@ static bool declared_event(event_state *x, CXType t)
 static bool has_static_storage(CXCursor var)
 {
     CXCursor p = clang_getCursorSemanticParent(var);
-    enum CXCursorKind pk = clang_getCursorKind(p);
+    enum CXCursorKind pk = hs_cursor_kind(p);
     if (is_function_kind(pk) || pk == CXCursor_LambdaExpr || pk == CXCursor_BlockExpr)
         return clang_Cursor_getStorageClass(var) == CX_SC_Static;
     return true;
@@ -214,7 +214,7 @@ static bool has_static_storage(CXCursor var)
 
 static bool is_object_decl(CXCursor d)
 {
-    enum CXCursorKind k = clang_getCursorKind(d);
+    enum CXCursorKind k = hs_cursor_kind(d);
     return k == CXCursor_FieldDecl || (k == CXCursor_VarDecl && has_static_storage(d));
 }
 
@@ -241,7 +241,7 @@ static char *record_display_name(event_state *x, CXCursor record)
     } else {
         /* Truly anonymous: name it by its scope, `ns::(anonymous)`. */
         CXCursor scope = clang_getCursorSemanticParent(record);
-        enum CXCursorKind k = clang_getCursorKind(scope);
+        enum CXCursorKind k = hs_cursor_kind(scope);
         bool named_scope = k == CXCursor_Namespace || k == CXCursor_StructDecl ||
                            k == CXCursor_ClassDecl || k == CXCursor_UnionDecl;
         r = named_scope ? hs_printf("%s::(anonymous)", hs_qualified_name(x->walk, scope))
@@ -255,7 +255,7 @@ static char *record_display_name(event_state *x, CXCursor record)
 static char *object_display_name(event_state *x, CXCursor decl)
 {
     char *base;
-    if (clang_getCursorKind(decl) == CXCursor_FieldDecl) {
+    if (hs_cursor_kind(decl) == CXCursor_FieldDecl) {
         char *record = record_display_name(x, clang_getCursorSemanticParent(decl));
         char *field = spelling_of(decl);
         base = hs_printf("%s::%s", record, field);
@@ -277,7 +277,7 @@ static CXCursor var_initializer(CXCursor var)
     hs_cursor_list kids;
     hs_children(var, &kids);
     CXCursor init = clang_getNullCursor();
-    if (kids.len > 0 && clang_isExpression(clang_getCursorKind(kids.items[kids.len - 1])))
+    if (kids.len > 0 && clang_isExpression(hs_cursor_kind(kids.items[kids.len - 1])))
         init = kids.items[kids.len - 1];
     hs_cursor_list_free(&kids);
     return init;
@@ -290,10 +290,10 @@ static CXCursor var_initializer(CXCursor var)
  */
 static CXCursor object_decl(CXCursor e, int depth)
 {
-    if (depth > 8 || clang_Cursor_isNull(e))
+    if (depth > 8 || hs_cursor_is_null(e))
         return clang_getNullCursor();
     e = hs_strip_expr(e);
-    switch (clang_getCursorKind(e)) {
+    switch (hs_cursor_kind(e)) {
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
         if (op == CXUnaryOperator_AddrOf || op == CXUnaryOperator_Deref)
@@ -305,7 +305,7 @@ static CXCursor object_decl(CXCursor e, int depth)
     case CXCursor_MemberRefExpr:
     case CXCursor_DeclRefExpr: {
         CXCursor ref = clang_getCursorReferenced(e);
-        enum CXCursorKind rk = clang_getCursorKind(ref);
+        enum CXCursorKind rk = hs_cursor_kind(ref);
         if (rk == CXCursor_FieldDecl)
             return ref;
         if (rk != CXCursor_VarDecl)
@@ -355,7 +355,7 @@ static void on_declaration(event_state *x, CXCursor c)
     json_object_set_new_nocheck(fact, "object_name", json_string(display));
     json_object_set_new_nocheck(fact, "type", json_string(clang_getCString(type)));
     json_object_set_new_nocheck(fact, "declaration_kind",
-                        json_string(clang_getCursorKind(c) == CXCursor_FieldDecl ? "field" : "variable"));
+                        json_string(hs_cursor_kind(c) == CXCursor_FieldDecl ? "field" : "variable"));
     json_object_set_new_nocheck(fact, "definition", json_boolean(clang_isCursorDefinition(c)));
     json_object_set_new_nocheck(fact, "array", json_boolean(type_is_array(clang_getCursorType(c))));
     json_object_set_new_nocheck(fact, "function", json_string(""));
@@ -388,7 +388,7 @@ static unsigned uses_at(event_state *x, const char *function, unsigned offset)
 
 static bool same_cursor(CXCursor a, CXCursor b)
 {
-    return clang_getCursorKind(a) == clang_getCursorKind(b) &&
+    return hs_cursor_kind(a) == hs_cursor_kind(b) &&
            clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(b));
 }
 
@@ -451,7 +451,7 @@ static bool find_path(CXCursor node, CXCursor target, hs_vec *path, int depth)
 static CXCursor create_target(CXCursor root, CXCursor call)
 {
     CXCursor result = clang_getNullCursor();
-    if (clang_Cursor_isNull(root) || clang_isInvalid(clang_getCursorKind(root)))
+    if (hs_cursor_is_null(root) || clang_isInvalid(hs_cursor_kind(root)))
         return result;
     hs_vec path = {0};
     if (!find_path(root, call, &path, 0)) {
@@ -461,13 +461,13 @@ static CXCursor create_target(CXCursor root, CXCursor call)
     /* Walk up through parens, casts and implicit nodes. */
     CXCursor below = call;
     size_t i = path.len;
-    while (i > 0 && is_transparent(clang_getCursorKind(*(CXCursor *)path.items[i - 1]))) {
+    while (i > 0 && is_transparent(hs_cursor_kind(*(CXCursor *)path.items[i - 1]))) {
         below = *(CXCursor *)path.items[i - 1];
         i--;
     }
     if (i > 0) {
         CXCursor parent = *(CXCursor *)path.items[i - 1];
-        enum CXCursorKind pk = clang_getCursorKind(parent);
+        enum CXCursorKind pk = hs_cursor_kind(parent);
         hs_cursor_list kids;
         hs_children(parent, &kids);
         if ((pk == CXCursor_BinaryOperator &&
@@ -481,9 +481,9 @@ static CXCursor create_target(CXCursor root, CXCursor call)
             /* Constructor initializers come as a MemberRef followed by the value. */
             for (unsigned k = 1; k < kids.len; k++) {
                 if (same_cursor(kids.items[k], below) &&
-                    clang_getCursorKind(kids.items[k - 1]) == CXCursor_MemberRef) {
+                    hs_cursor_kind(kids.items[k - 1]) == CXCursor_MemberRef) {
                     CXCursor field = clang_getCursorReferenced(kids.items[k - 1]);
-                    if (clang_getCursorKind(field) == CXCursor_FieldDecl)
+                    if (hs_cursor_kind(field) == CXCursor_FieldDecl)
                         result = field;
                 }
             }
@@ -524,7 +524,7 @@ static char *argument_text(event_state *x, CXCursor arg)
 static enum CXChildVisitResult find_overloaded_ref(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    if (clang_getCursorKind(c) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(c) > 0) {
+    if (hs_cursor_kind(c) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(c) > 0) {
         *(CXCursor *)data = clang_getOverloadedDecl(c, 0);
         return CXChildVisit_Break;
     }
@@ -537,13 +537,13 @@ static enum CXChildVisitResult find_overloaded_ref(CXCursor c, CXCursor parent, 
  */
 static CXCursor dependent_callee(CXCursor callee, CXCursor call)
 {
-    if (!clang_Cursor_isNull(callee) && is_function_kind(clang_getCursorKind(callee)))
+    if (!hs_cursor_is_null(callee) && is_function_kind(hs_cursor_kind(callee)))
         return callee;
     CXCursor callee_expr = hs_first_child(call);
     CXCursor found = clang_getNullCursor();
-    if (!clang_Cursor_isNull(callee_expr))
+    if (!hs_cursor_is_null(callee_expr))
         clang_visitChildren(callee_expr, find_overloaded_ref, &found);
-    if (!clang_Cursor_isNull(found) && is_function_kind(clang_getCursorKind(found)))
+    if (!hs_cursor_is_null(found) && is_function_kind(hs_cursor_kind(found)))
         return found;
     return clang_getNullCursor();
 }
@@ -604,7 +604,7 @@ static bool identify_use(event_state *x, CXCursor call, const char *function, ev
 {
     memset(u, 0, sizeof *u);
     CXCursor callee = dependent_callee(clang_getCursorReferenced(call), call);
-    char *callee_name = clang_Cursor_isNull(callee) ? hs_xstrdup("")
+    char *callee_name = hs_cursor_is_null(callee) ? hs_xstrdup("")
                                                     : hs_xstrdup(hs_qualified_name(x->walk, callee));
     const hs_ruledata *rd = hs_walk_ruledata(x->walk);
     const hs_event_api *callee_api = callee_name[0] ? hs_ruledata_find_event(rd, callee_name) : NULL;
@@ -702,17 +702,17 @@ static void on_call(event_state *x, CXCursor call)
          * arguments are not the macro's. Otherwise the event is the listed argument. */
         CXCursor member = hs_strip_expr(hs_first_child(call));
         CXCursor arg = clang_getNullCursor();
-        if (u.from_macro && !u.callee_listed && clang_getCursorKind(member) == CXCursor_MemberRefExpr)
+        if (u.from_macro && !u.callee_listed && hs_cursor_kind(member) == CXCursor_MemberRefExpr)
             arg = hs_first_child(member);
         else if (u.api->object_arg < nargs)
             arg = clang_Cursor_getArgument(call, (unsigned)u.api->object_arg);
-        if (!clang_Cursor_isNull(arg)) {
+        if (!hs_cursor_is_null(arg)) {
             decl = object_decl(arg, 0);
             object_text = argument_text(x, arg);
         }
     }
-    char *object = clang_Cursor_isNull(decl) ? hs_xstrdup("") : hs_xstrdup(hs_cursor_usr_cached(x->walk, decl));
-    char *object_name = clang_Cursor_isNull(decl) ? hs_xstrdup("") : object_display_name(x, decl);
+    char *object = hs_cursor_is_null(decl) ? hs_xstrdup("") : hs_xstrdup(hs_cursor_usr_cached(x->walk, decl));
+    char *object_name = hs_cursor_is_null(decl) ? hs_xstrdup("") : object_display_name(x, decl);
 
     json_t *fact = json_object();
     json_object_set_new_nocheck(fact, "api", json_string(u.api_name));
@@ -723,7 +723,7 @@ static void on_call(event_state *x, CXCursor call)
     /* Where the object is declared, for objects whose type is not a listed event type
      * (a project's HANDLE events): the rule points there when no declaration fact does. */
     hs_pos dpos;
-    if (!clang_Cursor_isNull(decl) && declaration_pos(x, decl, &dpos))
+    if (!hs_cursor_is_null(decl) && declaration_pos(x, decl, &dpos))
         json_object_set_new_nocheck(fact, "object_declaration",
                             json_pack("{s:s, s:I, s:I}", "file", dpos.file, "line",
                                       (json_int_t)dpos.line, "column", (json_int_t)dpos.column));
@@ -744,7 +744,7 @@ static void on_call(event_state *x, CXCursor call)
 static enum CXChildVisitResult initializer_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr)
+    if (hs_cursor_kind(c) == CXCursor_CallExpr)
         on_call(data, c);
     return CXChildVisit_Recurse;
 }
@@ -757,7 +757,7 @@ static enum CXChildVisitResult initializer_visitor(CXCursor c, CXCursor parent, 
 static bool may_be_event_call(event_state *x, CXCursor call)
 {
     CXCursor callee = clang_getCursorReferenced(call);
-    if (clang_Cursor_isNull(callee))
+    if (hs_cursor_is_null(callee))
         return true; /* a dependent call: let identify_use decide */
     const hs_ruledata *rd = hs_walk_ruledata(x->walk);
     const char *name = hs_qualified_name(x->walk, callee); /* one string per declaration and TU */
@@ -784,7 +784,7 @@ static bool may_be_event_call(event_state *x, CXCursor call)
 /* A cursor of a function body (calls, local statics), or a declaration outside any. */
 static void on_cursor(event_state *x, CXCursor c)
 {
-    enum CXCursorKind k = clang_getCursorKind(c);
+    enum CXCursorKind k = hs_cursor_kind(c);
     if (k == CXCursor_CallExpr && hs_walk_function_name(x->walk)) {
         if (!may_be_event_call(x, c))
             return;

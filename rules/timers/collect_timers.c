@@ -93,7 +93,7 @@ static char *decode_clock_id(hs_walk *x, CXCursor arg)
 static bool is_null_argument(CXCursor arg)
 {
     CXCursor s = hs_strip_expr(arg);
-    enum CXCursorKind k = clang_getCursorKind(s);
+    enum CXCursorKind k = hs_cursor_kind(s);
     if (k == CXCursor_GNUNullExpr || k == CXCursor_CXXNullPtrLiteralExpr)
         return true;
     if (k == CXCursor_IntegerLiteral) {
@@ -199,7 +199,7 @@ static void note_value_call(timers *t, hs_walk *x, CXCursor call)
 static void timers_cursor(void *state, hs_walk *x, CXCursor c)
 {
     timers *t = state;
-    if (clang_getCursorKind(c) != CXCursor_ReturnStmt || !hs_walk_function_usr(x))
+    if (hs_cursor_kind(c) != CXCursor_ReturnStmt || !hs_walk_function_usr(x))
         return;
     const hs_cursor_list *kids = hs_walk_children(x);
     if (kids->len == 1)
@@ -211,7 +211,7 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     timers *t = state;
     t->call_seq++;
     /* What a variadic call gets is printed (a log line, a reply field), not computed on. */
-    if (!clang_Cursor_isNull(callee) && clang_Cursor_isVariadic(callee)) {
+    if (!hs_cursor_is_null(callee) && clang_Cursor_isVariadic(callee)) {
         int n = clang_Cursor_getNumArguments(call);
         for (int i = 0; i < n; i++)
             hs_cursor_list_push(&t->printed, clang_Cursor_getArgument(call, (unsigned)i));
