@@ -110,15 +110,16 @@ typedef struct {
 
 /*
  * What fp_visitor adds to a skip key for a name referring to a declaration (its kind, its
- * place, its type's kind and where that type is declared): the same bytes for each use of
- * the declaration in the TU, so made once per declaration. Keyed by the declaration's AST
- * node (the cursor's data[0]) and kind.
+ * place, its type's kind and where that type is declared): the same for each use of the
+ * declaration in the TU, so made once per declaration, and kept as the 128-bit digest of
+ * those bytes (a slot of 32 bytes, not 80: the table is probed for every name a digested
+ * body uses, and its misses were most of the probe). Keyed by the declaration's AST node
+ * (the cursor's data[0]) and kind.
  */
 typedef struct {
     const void *decl;         /* NULL: empty slot */
     int kind;
-    unsigned char len;
-    unsigned char bytes[HS_FP_REF_MAX];
+    unsigned char digest[16];
 } hs_fp_ref;
 
 typedef struct {
@@ -3591,22 +3592,25 @@ static const hs_fp_ref *fp_ref_bytes(hs_fp_refs *t, CXCursor ref, hs_fp_ref *scr
         if (e->decl)
             return e;
     }
-    hs_fp_ref made = {decl, (int)rk, 0, {0}};
-    memcpy(made.bytes, &rk, sizeof rk);
-    made.len = sizeof rk;
-    fp_location_bytes(made.bytes + made.len, clang_getCursorLocation(ref), false);
-    made.len += HS_FP_LOC_BYTES;
+    unsigned char bytes[HS_FP_REF_MAX];
+    size_t len = 0;
+    memcpy(bytes, &rk, sizeof rk);
+    len = sizeof rk;
+    fp_location_bytes(bytes + len, clang_getCursorLocation(ref), false);
+    len += HS_FP_LOC_BYTES;
     if (rk == CXCursor_VarDecl || rk == CXCursor_FieldDecl || rk == CXCursor_ParmDecl) {
         CXType type = clang_getCanonicalType(clang_getCursorType(ref));
         int tk = (int)type.kind;
-        memcpy(made.bytes + made.len, &tk, sizeof tk);
-        made.len += sizeof tk;
+        memcpy(bytes + len, &tk, sizeof tk);
+        len += sizeof tk;
         CXCursor td = clang_getTypeDeclaration(type);
         if (!hs_cursor_is_null(td)) {
-            fp_location_bytes(made.bytes + made.len, clang_getCursorLocation(td), false);
-            made.len += HS_FP_LOC_BYTES;
+            fp_location_bytes(bytes + len, clang_getCursorLocation(td), false);
+            len += HS_FP_LOC_BYTES;
         }
     }
+    hs_fp_ref made = {decl, (int)rk, {0}};
+    XXH128_canonicalFromHash((XXH128_canonical_t *)made.digest, XXH3_128bits(bytes, len));
     if (!decl) {
         *scratch = made;
         return scratch;
@@ -3684,7 +3688,7 @@ static enum CXChildVisitResult fp_visitor(CXCursor c, CXCursor parent, CXClientD
         return CXChildVisit_Recurse;
     hs_fp_ref scratch;
     const hs_fp_ref *r = fp_ref_bytes(a->refs, ref, &scratch);
-    fp_put(st, r->bytes, r->len);
+    fp_put(st, r->digest, sizeof r->digest);
     return CXChildVisit_Recurse;
 }
 

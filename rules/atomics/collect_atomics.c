@@ -1170,7 +1170,7 @@ static void plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor d
     json_t *n = json_object_get(counts, what);
     json_object_set_new(counts, what, json_integer(n ? json_integer_value(n) + 1 : 1));
     /* Where each kind of use first happens, for messages. */
-    char *where_key = hs_printf("%s_at", what);
+    char *where_key = hs_strjoin3(what, "_at", "");
     if (!json_object_get(counts, where_key))
         json_object_set_new(counts, where_key, place_json(pos.file, pos.line, pos.column));
     free(where_key);
