@@ -311,6 +311,20 @@ static void test_map_of_lists(void **state)
     assert_int_equal(items_freed, 3);
 }
 
+/* hs_strjoin3 makes what hs_printf("%s%s%s") makes (the walk's keys and names). */
+static void test_strjoin3(void **state)
+{
+    (void)state;
+    const char *parts[][3] = {{"ns", "::", "f"}, {"v:", "c:@S@s@FI@n", ""}, {"", "", ""}, {"load", "_at", ""}};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        char *joined = hs_strjoin3(parts[i][0], parts[i][1], parts[i][2]);
+        char *printed = hs_printf("%s%s%s", parts[i][0], parts[i][1], parts[i][2]);
+        assert_string_equal(joined, printed);
+        free(joined);
+        free(printed);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_borrowing_map),
         cmocka_unit_test(test_interner),
         cmocka_unit_test(test_map_of_lists),
+        cmocka_unit_test(test_strjoin3),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
