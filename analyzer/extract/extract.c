@@ -1530,22 +1530,15 @@ void hs_collect_keys(hs_walk *x, CXCursor c, hs_key_set *set)
 int hs_site_ordinal(hs_walk *x, const char *kind, const char *file, unsigned offset)
 {
     char small[512], *key = small;
-    size_t nk = strlen(kind), nf = strlen(file);
-    if (nk + nf + 13 > sizeof small)
-        key = hs_xmalloc(nk + nf + 13);
+    size_t nk = strlen(kind), nf = strlen(file), need = nk + nf + 3 + HS_INT_TEXT_MAX;
+    if (need > sizeof small)
+        key = hs_xmalloc(need);
     memcpy(key, kind, nk);
     key[nk] = ':';
     memcpy(key + nk + 1, file, nf);
-    char digits[11];
-    size_t nd = 0;
-    do {
-        digits[nd++] = (char)('0' + offset % 10);
-        offset /= 10;
-    } while (offset);
     char *p = key + nk + 1 + nf;
     *p++ = ':';
-    while (nd)
-        *p++ = digits[--nd];
+    p += hs_int_text(p, offset);
     *p = '\0';
     int n = (int)(intptr_t)hs_strmap_get(x->fact_sites, key);
     hs_strmap_put(x->fact_sites, key, (void *)(intptr_t)(n + 1));
@@ -3593,9 +3586,8 @@ static const hs_fp_ref *fp_ref_bytes(hs_fp_refs *t, CXCursor ref, hs_fp_ref *scr
             return e;
     }
     unsigned char bytes[HS_FP_REF_MAX];
-    size_t len = 0;
+    size_t len = sizeof rk;
     memcpy(bytes, &rk, sizeof rk);
-    len = sizeof rk;
     fp_location_bytes(bytes + len, clang_getCursorLocation(ref), false);
     len += HS_FP_LOC_BYTES;
     if (rk == CXCursor_VarDecl || rk == CXCursor_FieldDecl || rk == CXCursor_ParmDecl) {

@@ -584,19 +584,8 @@ static int w_string(writer *w, const char *str, size_t n)
 
 static void w_integer(writer *w, json_int_t v)
 {
-    char digits[24];
-    size_t n = 0;
-    /* As unsigned, so the most negative value needs no special case. */
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do {
-        digits[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    w_reserve(w, n + 1);
-    if (v < 0)
-        w->buf[w->len++] = '-';
-    while (n)
-        w->buf[w->len++] = digits[--n];
+    w_reserve(w, HS_INT_TEXT_MAX);
+    w->len += hs_int_text(w->buf + w->len, v);
 }
 
 /* 0 when the value is one left to json_dumps. */

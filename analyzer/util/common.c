@@ -74,6 +74,24 @@ char *hs_strjoin3(const char *a, const char *b, const char *c)
     return p;
 }
 
+size_t hs_int_text(char *out, long long v)
+{
+    char digits[HS_INT_TEXT_MAX];
+    size_t n = 0;
+    /* As unsigned, so the most negative value needs no special case. */
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    size_t len = 0;
+    if (v < 0)
+        out[len++] = '-';
+    while (n)
+        out[len++] = digits[--n];
+    return len;
+}
+
 char *hs_printf(const char *fmt, ...)
 {
     va_list ap;

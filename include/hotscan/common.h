@@ -23,6 +23,10 @@ char *hs_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* a, b and c end to end, malloc'd: hs_printf("%s%s%s") without the format's parsing, for
  * the keys and names the walk makes per node (vasprintf costs ~1,700 instructions). */
 char *hs_strjoin3(const char *a, const char *b, const char *c);
+/* The text "%lld" prints for v, without a NUL, into out (HS_INT_TEXT_MAX bytes); its length.
+ * For the keys and documents written per fact, where snprintf's format parsing was the cost. */
+#define HS_INT_TEXT_MAX 20
+size_t hs_int_text(char *out, long long v);
 
 /* A growable, always NUL-terminated string. */
 typedef struct {

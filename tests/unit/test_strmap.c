@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,21 @@ static void test_strjoin3(void **state)
     }
 }
 
+/* hs_int_text writes what "%lld" prints (merge keys, fact-site keys, facts documents). */
+static void test_int_text(void **state)
+{
+    (void)state;
+    const long long values[] = {0, 7, -7, 10, -10, 4294967295LL, LLONG_MAX, LLONG_MIN};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char text[HS_INT_TEXT_MAX + 1], printed[32];
+        size_t n = hs_int_text(text, values[i]);
+        assert_true(n <= HS_INT_TEXT_MAX);
+        text[n] = '\0';
+        snprintf(printed, sizeof printed, "%lld", values[i]);
+        assert_string_equal(text, printed);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -342,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_interner),
         cmocka_unit_test(test_map_of_lists),
         cmocka_unit_test(test_strjoin3),
+        cmocka_unit_test(test_int_text),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
