@@ -180,6 +180,7 @@ struct hs_walk {
                                       stores or overrides (bench/indirect_cost.sh only) */
     hs_inactive_code *inactive;    /* compiled-out code's identifiers, read on first use */
     hs_extract_cache *cache;       /* header functions walked before, or NULL */
+    hs_extract_cache *worker_cache; /* the worker's, also when `cache` is NULL for this TU */
     hs_strmap *real_paths;         /* the worker's memo of real paths (the cache's), or NULL */
     bool check_text;               /* HOTSCAN_BENCH_CHECK_TEXT: hs_cursor_text asks libclang too */
     bool no_member_keys;           /* hs_collect_keys leaves members' and elements' keys out */
@@ -203,6 +204,7 @@ struct hs_walk {
     /* The collectors (rules/registry.c) and their states, one each. */
     const hs_collector *const *collectors;
     size_t ncollectors;
+    void **tu_memos;         /* hs_walk_worker_memo's slots when there is no worker cache */
     void **states;
 
     /* Walk state, valid inside a function body. */
@@ -3338,17 +3340,21 @@ static void free_function(hs_walk_function *fn)
  * extent and hot/cold/noreturn attributes, the TU's command line and directory (which decide macros and include paths),
  * the digest of the ranges the preprocessor skipped in the function's file (#if arms; libclang
  * records them only with the detailed preprocessing record, else the list is empty and the
- * body digest alone tells arms apart), and a digest of the body's cursors in preorder: kinds,
- * and for the cursors facts are made of where each is written and where it is expanded (a
- * macro defined differently is spelled elsewhere), the kind and place of the declaration it
- * refers to (a name bound to another declaration) and a variable's type kind and type
- * declaration (fp_visitor). Equal keys
+ * body digest alone tells arms apart), and a digest of the body's cursors in preorder: kinds
+ * (an operator's too: `a OP b` with OP a macro), and for the cursors facts are made of where
+ * each is written and where it is expanded (a macro defined differently is spelled elsewhere;
+ * a token the preprocessor made, by ## or # or __LINE__, is written in no file, and goes in by
+ * what it says), the kind and place of the declaration it refers to (a name bound to another
+ * declaration) and a variable's type kind and type declaration (fp_visitor). Equal keys
  * mean the two walks see the same cursors at the same places bound to the same
  * declarations, so they give facts with the same keys: the merge would have dropped the
  * later ones. The same holds for the function's own entry (USR, name, place, attributes,
  * folded per USR by the merge), so a skipped body leaves that out too: on haproxy about
  * 100,000 entries a scan wrote, read and dropped. A TU with compile errors neither skips
- * nor records (its AST may be partial).
+ * nor records (its AST may be partial). What a skipped body showed that a TU-level fact
+ * rests on (the atomics' names, checked against the TU's compiled-out code) a collector keeps
+ * in its worker memo (hs_walk_worker_memo) and reads back when told of the skip
+ * (function_skipped).
  *
  * Making that digest visits every cursor of every header body in every TU: on redis it cost
  * more than the walks it saved. So a header is first asked as a whole: when this TU entered
@@ -3373,6 +3379,7 @@ struct hs_extract_cache {
     bool check_headers;           /* HOTSCAN_BENCH_CHECK_HEADER_SKIP: digest skipped bodies too */
     size_t header_disagreements;  /* bodies a prefix key skipped whose digest no walk had */
     hs_strmap *real_paths;        /* path as clang names it -> its realpath, "" if none */
+    void **memos;                 /* hs_walk_worker_memo: one slot per collector, in table order */
 };
 
 hs_extract_cache *hs_extract_cache_create(void)
@@ -3400,9 +3407,31 @@ void hs_extract_cache_delete(hs_extract_cache *c)
     for (size_t it = 0; hs_strmap_next(c->real_paths, &it, &path, &real);)
         free(real);
     hs_strmap_delete(c->real_paths);
+    size_t ncollectors;
+    const hs_collector *const *collectors = hs_collectors_all(&ncollectors);
+    for (size_t i = 0; c->memos && i < ncollectors; i++)
+        if (c->memos[i] && collectors[i]->worker_memo_delete)
+            collectors[i]->worker_memo_delete(c->memos[i]);
+    free(c->memos);
     free(c->pending);
     free(c->pending_headers);
     free(c);
+}
+
+void **hs_walk_worker_memo(hs_walk *x, const hs_collector *self)
+{
+    size_t i = 0;
+    while (i < x->ncollectors && x->collectors[i] != self)
+        i++;
+    if (i == x->ncollectors)
+        abort(); /* not a registered collector: a programming error */
+    /* The worker's cache, also when this TU had errors (it records no keys, but later TUs may
+     * skip bodies an earlier one walked). */
+    hs_extract_cache *cache = x->worker_cache;
+    void ***slots = cache ? &cache->memos : &x->tu_memos;
+    if (!*slots)
+        *slots = hs_xcalloc(x->ncollectors, sizeof(void *));
+    return &(*slots)[i];
 }
 
 void hs_extract_cache_commit(hs_extract_cache *c)
@@ -3529,11 +3558,97 @@ typedef struct {
 } fp_inclusion;
 
 /*
+ * A location's bytes when it stands for something that has no place in a file, followed by
+ * `n` bytes of what it stands for (below): no file has this unique ID, so these never read
+ * as a file location, and the length keeps the stream unambiguous.
+ */
+static void fp_put_placeless(fp_sink *s, const void *what, unsigned n)
+{
+    unsigned char b[sizeof(CXFileUniqueID)];
+    memset(b, 0xff, sizeof b);
+    fp_put(s, b, sizeof b);
+    fp_put(s, &n, sizeof n);
+    fp_put(s, what, n);
+}
+
+/*
+ * What a literal the preprocessor made means, into the key: a string's contents as libclang
+ * prints them (its spelling: every concatenated piece, escaped), a number's value. False
+ * when libclang cannot say.
+ */
+static bool fp_put_literal_value(fp_sink *s, CXCursor c)
+{
+    if (hs_cursor_kind(c) == CXCursor_StringLiteral) {
+        CXString text = clang_getCursorSpelling(c);
+        const char *t = clang_getCString(text);
+        bool done = t != NULL;
+        if (done)
+            fp_put_placeless(s, t, (unsigned)strlen(t));
+        clang_disposeString(text);
+        return done;
+    }
+    CXEvalResult ev = clang_Cursor_Evaluate(c);
+    if (!ev)
+        return false;
+    bool done = true;
+    switch (clang_EvalResult_getKind(ev)) {
+    case CXEval_Int: {
+        long long v = clang_EvalResult_getAsLongLong(ev);
+        fp_put_placeless(s, &v, sizeof v);
+        break;
+    }
+    case CXEval_Float: {
+        double v = clang_EvalResult_getAsDouble(ev);
+        fp_put_placeless(s, &v, sizeof v);
+        break;
+    }
+    default:
+        done = false;
+    }
+    clang_EvalResult_dispose(ev);
+    return done;
+}
+
+/*
+ * Where cursor `c`, at macro location `loc`, is written. A token the preprocessor made
+ * (pasted with ##, stringized with #, __LINE__, __FILE__) is written in its scratch space,
+ * not in a file: its offset there says only how much this TU had made before, which differs
+ * from TU to TU for the same body (on haproxy most header bodies walked more than once were
+ * walked again for that alone). What the parser read from it goes in instead: a literal's
+ * value, else the token's text. When libclang gives neither, the offset, as before.
+ */
+static void fp_spelling(fp_sink *s, CXTranslationUnit tu, CXCursor c, CXSourceLocation loc)
+{
+    unsigned char b[HS_FP_LOC_BYTES];
+    CXFile file = NULL;
+    clang_getSpellingLocation(loc, &file, NULL, NULL, NULL);
+    if (!file) {
+        enum CXCursorKind k = hs_cursor_kind(c);
+        if ((k == CXCursor_StringLiteral || k == CXCursor_IntegerLiteral || k == CXCursor_FloatingLiteral ||
+             k == CXCursor_CharacterLiteral) &&
+            fp_put_literal_value(s, c))
+            return;
+        CXToken *tok = clang_getToken(tu, loc);
+        if (tok) {
+            CXString text = clang_getTokenSpelling(tu, *tok);
+            const char *t = clang_getCString(text);
+            fp_put_placeless(s, t ? t : "", t ? (unsigned)strlen(t) : 0);
+            clang_disposeString(text);
+            clang_disposeTokens(tu, tok, 1);
+            return;
+        }
+    }
+    fp_location_bytes(b, loc, true);
+    fp_put(s, b, sizeof b);
+}
+
+/*
  * Where a cursor is expanded, then where it is written. A location that is not in a macro
  * (the top bit of the raw encoding libclang keeps in int_data clear: SourceLocation's
  * MacroIDBit) is its own spelling, so the same bytes go in twice without asking again.
  */
-static void fp_expansion_and_spelling(fp_sink *s, const fp_inclusion *in, CXSourceLocation loc)
+static void fp_expansion_and_spelling(fp_sink *s, CXTranslationUnit tu, const fp_inclusion *in, CXCursor c,
+                                      CXSourceLocation loc)
 {
     unsigned char b[HS_FP_LOC_BYTES];
     bool file_location = !(loc.int_data & HS_MACRO_LOCATION_BIT);
@@ -3549,8 +3664,7 @@ static void fp_expansion_and_spelling(fp_sink *s, const fp_inclusion *in, CXSour
         fp_put(s, b, sizeof b);
         return;
     }
-    fp_location_bytes(b, loc, true);
-    fp_put(s, b, sizeof b);
+    fp_spelling(s, tu, c, loc);
 }
 
 static size_t fp_ref_slot(const void *decl, int kind, size_t cap)
@@ -3657,6 +3771,7 @@ static bool fp_detailed(enum CXCursorKind k)
  */
 typedef struct {
     fp_sink *sink;
+    CXTranslationUnit tu;
     fp_inclusion inclusion;
     hs_fp_refs *refs;
 } fp_args;
@@ -3667,9 +3782,18 @@ static enum CXChildVisitResult fp_visitor(CXCursor c, CXCursor parent, CXClientD
     fp_sink *st = a->sink;
     int k[2] = {(int)hs_cursor_kind(c), (int)hs_cursor_kind(parent)};
     fp_put(st, k, sizeof k);
+    /* An operator's kind: `a OP b` with OP a macro holds no name or literal written in
+     * OP's definition, so where it is written would not tell `+` from `-`. */
+    if (k[0] == CXCursor_BinaryOperator || k[0] == CXCursor_CompoundAssignOperator) {
+        int op = (int)clang_getCursorBinaryOperatorKind(c);
+        fp_put(st, &op, sizeof op);
+    } else if (k[0] == CXCursor_UnaryOperator) {
+        int op = (int)clang_getCursorUnaryOperatorKind(c);
+        fp_put(st, &op, sizeof op);
+    }
     if (!fp_detailed((enum CXCursorKind)k[0]))
         return CXChildVisit_Recurse;
-    fp_expansion_and_spelling(st, &a->inclusion, clang_getCursorLocation(c));
+    fp_expansion_and_spelling(st, a->tu, &a->inclusion, c, clang_getCursorLocation(c));
     /* A declaration refers to itself (clang_getCursorReferenced gives the cursor back; the
      * variable is the one declaration among the detailed kinds), and cursors of two kinds
      * are never equal: libclang is asked neither question when the answer is known. */
@@ -3830,7 +3954,7 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temp
     CXSourceLocation start = clang_getRangeStart(r);
     XXH128_hash_t sk = skipped_digest(x, file, start, b);
     fp_put(st, &sk, sizeof sk);
-    fp_args args = {st, {{false, 0, 0}, {{0, 0, 0}}}, &x->fp_refs};
+    fp_args args = {st, x->tu, {{false, 0, 0}, {{0, 0, 0}}}, &x->fp_refs};
     if (!inclusion_at(x, file, start, b, &args.inclusion.at) || clang_getFileUniqueID(file, &args.inclusion.id) != 0)
         args.inclusion.at.known = false;
     clang_visitChildren(fn, fp_visitor, &args);
@@ -3914,6 +4038,9 @@ static void extract_function(hs_walk *x, CXCursor c)
          * name, place and attributes are in the key), and the merge keeps one per USR. */
         x->cache->skipped_count++;
         x->cache->skipped_learned += learned;
+        for (size_t i = 0; i < x->ncollectors; i++)
+            if (x->collectors[i]->function_skipped)
+                x->collectors[i]->function_skipped(x->states[i], x, fn.usr);
         json_array_append_new(x->skipped_bodies, json_string(fn.usr));
         free(fn.usr);
         return;
@@ -4268,6 +4395,7 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
         }
     }
     x.tu = tu;
+    x.worker_cache = cache;
     x.real_paths = cache ? cache->real_paths : NULL;
     if (x.cache) {
         char *main_dir = hs_xstrdup(main_real);
@@ -4317,6 +4445,10 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
         if (x.collectors[i]->tu_end)
             x.collectors[i]->tu_end(x.states[i], &x, facts);
     free(x.states);
+    for (size_t i = 0; x.tu_memos && i < x.ncollectors; i++)
+        if (x.tu_memos[i] && x.collectors[i]->worker_memo_delete)
+            x.collectors[i]->worker_memo_delete(x.tu_memos[i]);
+    free(x.tu_memos);
     if (x.check_text)
         fprintf(stderr, "hotscan: text check: %s: %u texts, %u differ\n", in->file, x.texts_checked, x.texts_differ);
     json_object_set_new_nocheck(facts, "parse_errors", parse_errors(tu, ignored));

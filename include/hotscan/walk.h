@@ -260,7 +260,23 @@ typedef struct hs_collector {
     void (*call)(void *state, hs_walk *w, CXCursor call, CXCursor callee, const char *qname);
     /* A value is about to be walked as assigned to (or initializing) a name: the sink. */
     void (*assigned)(void *state, hs_walk *w, CXCursor value);
+    /* A function definition whose body the header skip leaves out of this TU: an earlier TU
+     * walked it the same way (its USR; the enclosing function is not set). */
+    void (*function_skipped)(void *state, hs_walk *w, const char *usr);
+    /* Deletes what the collector kept in hs_walk_worker_memo, when the worker is done. */
+    void (*worker_memo_delete)(void *memo);
 } hs_collector;
+
+/*
+ * A slot the collector `self` keeps from one TU to the next of the same worker (NULL at
+ * first; the collector makes what it puts there, worker_memo_delete deletes it). The header
+ * skip leaves out of a TU the bodies an earlier TU of the worker walked the same way
+ * (function_skipped); a TU-level fact that rests on what those bodies showed (the atomics'
+ * names, checked against this TU's compiled-out code) reads what the earlier walk left here.
+ * A body skipped on another worker's key left nothing in this worker's slot. Without a
+ * worker (a TU walked alone) the slot lasts the TU.
+ */
+void **hs_walk_worker_memo(hs_walk *w, const hs_collector *self);
 
 /* The table (rules/registry.c), in a fixed order. */
 const hs_collector *const *hs_collectors_all(size_t *count);

@@ -606,17 +606,85 @@ static json_t *place_json(const char *file, unsigned line, unsigned column)
     return place;
 }
 
+extern const hs_collector hs_collector_atomics;
+
+/*
+ * The worker memo (hs_walk_worker_memo): function USR -> (identity -> "name\nqualified") of
+ * the atomics each function's walks named, in C memory (the TU's JSON lives in its arena).
+ * A TU the header skip leaves a body out of reads that function's names back
+ * (atomics_function_skipped), so its compiled-out code is asked about them as if the body
+ * had been walked there: `hits` bumped only in a shared header's inline function and waited
+ * on in one TU's `#ifdef DEBUG` block.
+ */
+static hs_strmap *names_by_function(atomic_state *x)
+{
+    hs_strmap **memo = (hs_strmap **)hs_walk_worker_memo(x->walk, &hs_collector_atomics);
+    if (!*memo)
+        *memo = hs_strmap_create();
+    return *memo;
+}
+
 /* Notes an atomic's name under its identity `key`, so tu_end can ask whether compiled-out
- * code mentions it: the name `named` is spelled with, and `qualified` for the message. */
+ * code mentions it: the name `named` is spelled with, and `qualified` for the message; and
+ * under the enclosing function, for the TUs that skip its body. */
 static void remember_name(atomic_state *x, CXCursor named, const char *key, const char *qualified)
 {
-    if (!key || !key[0] || hs_strmap_has(x->names, key))
+    if (!key || !key[0])
+        return;
+    const char *fn = hs_walk_function_usr(x->walk);
+    hs_strmap *of_fn = NULL;
+    if (fn) {
+        hs_strmap *memo = names_by_function(x);
+        of_fn = hs_strmap_get(memo, fn);
+        if (!of_fn) {
+            of_fn = hs_strmap_create();
+            hs_strmap_put(memo, fn, of_fn);
+        }
+        if (hs_strmap_has(of_fn, key))
+            of_fn = NULL;
+    }
+    if (!of_fn && hs_strmap_has(x->names, key))
         return;
     CXString spelling = clang_getCursorSpelling(named);
     const char *name = clang_getCString(spelling);
-    if (name && name[0])
-        hs_strmap_put(x->names, key, json_pack("[s, s]", name, qualified ? qualified : name));
+    if (name && name[0]) {
+        if (!hs_strmap_has(x->names, key))
+            hs_strmap_put(x->names, key, json_pack("[s, s]", name, qualified ? qualified : name));
+        if (of_fn)
+            hs_strmap_put(of_fn, key, hs_strjoin3(name, "\n", qualified ? qualified : name));
+    }
     clang_disposeString(spelling);
+}
+
+/* A body the header skip left out: the names its walk in an earlier TU of this worker met. */
+static void atomics_function_skipped(void *state, hs_walk *w, const char *usr)
+{
+    (void)w;
+    atomic_state *x = state;
+    hs_strmap *of_fn = hs_strmap_get(names_by_function(x), usr);
+    const char *key;
+    void *value;
+    for (size_t it = 0; of_fn && hs_strmap_next(of_fn, &it, &key, &value);) {
+        if (hs_strmap_has(x->names, key))
+            continue;
+        const char *name = value, *nl = strchr(name, '\n');
+        json_t *pair = json_array();
+        json_array_append_new(pair, json_stringn(name, (size_t)(nl - name)));
+        json_array_append_new(pair, json_string(nl + 1));
+        hs_strmap_put(x->names, key, pair);
+    }
+}
+
+static void atomics_worker_memo_delete(void *memo)
+{
+    const char *usr, *key;
+    void *of_fn, *names;
+    for (size_t it = 0; hs_strmap_next(memo, &it, &usr, &of_fn);) {
+        for (size_t jt = 0; hs_strmap_next(of_fn, &jt, &key, &names);)
+            free(names);
+        hs_strmap_delete(of_fn);
+    }
+    hs_strmap_delete(memo);
 }
 
 /*
@@ -1960,4 +2028,6 @@ const hs_collector hs_collector_atomics = {
     .function_end = atomics_function_end,
     .cursor = atomics_cursor,
     .declaration = atomics_declaration,
+    .function_skipped = atomics_function_skipped,
+    .worker_memo_delete = atomics_worker_memo_delete,
 };

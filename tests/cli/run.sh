@@ -574,6 +574,59 @@ check "... d.c's fresh worker skips bump() with a.c's keys" \
 check "... and the counter is seen by the 3 TUs that were parsed" \
   test "$(json "[('seen by 3 of' in f['message']) for f in d['findings'] if f.get('variable') == 'hits']")" = "[True]"
 
+# A header body's skip key reads a token the preprocessor made (##, #, __LINE__, __FILE__) by
+# what it says, not by where the TU's scratch space put it: b.c makes a token before it
+# includes names.h, so its scratch offsets differ from a.c's, yet tag() means the same there
+# and is skipped. In other.h, label() stringizes NAME, which a.c and b.c define differently,
+# and sub() applies OP, + in a.c and - in b.c: nothing in sub() is written in OP's
+# definition, so only the operator's kind in the key tells its two bodies apart. Both are
+# walked in both TUs.
+mkdir -p "$work/scratch"
+cat >"$work/scratch/names.h" <<'C'
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+static inline const char *tag(void) { static int CAT(seen_, __LINE__); CAT(seen_, __LINE__)++; return __FILE__; }
+C
+cat >"$work/scratch/other.h" <<'C'
+#define STR2(x) #x
+#define STR(x) STR2(x)
+static inline const char *label(void) { return STR(NAME); }
+static inline long sub(long a, long b) { return a OP b; }
+C
+printf '#include "names.h"\nconst char *use_a(void) { return tag(); }\n' >"$work/scratch/a.c"
+printf '#define CAT3(a, b) a##b\nint CAT3(made_, here);\n#include "names.h"\nconst char *use_b(void) { return tag(); }\n' >"$work/scratch/b.c"
+printf '#define NAME alpha\n#define OP +\n#include "other.h"\n' >"$work/scratch/c.c"
+printf '#define NAME beta\n#define OP -\n#include "other.h"\n' >"$work/scratch/d.c"
+for pair in ab cd; do
+  x=${pair%?}; y=${pair#?}
+  printf '[{"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]},\n {"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]}]\n' \
+    "$work/scratch" $x $x "$work/scratch" $y $y >"$work/scratch/compile_commands.json"
+  (cd "$work/scratch" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err-$pair")
+done
+check "header skip: a body whose made tokens say the same is skipped (tag)" \
+  grep -q "header function bodies walked 1, skipped 1" "$work/err-ab"
+check "... one whose made string or macro operator differs is walked (label, sub)" \
+  grep -q "header function bodies walked 4, skipped 0" "$work/err-cd"
+
+# A TU-level fact that rests on a skipped body: b.c compiles out a wait on `hits` (DEBUG_WAIT
+# is not defined), and knows `hits` is an atomic only from bump(), whose body a.c walked and
+# b.c skips. The compiled-out mention must still reach the rule (no relaxed fix-it, medium),
+# as in a scan that walks every body.
+mkdir -p "$work/skipout"
+printf 'extern long hits;\nstatic inline void bump(void) { __atomic_fetch_add(&hits, 1, __ATOMIC_SEQ_CST); }\n' >"$work/skipout/bump.h"
+printf '#include "bump.h"\nlong hits;\nvoid use_a(void) { bump(); }\n' >"$work/skipout/a.c"
+printf '#include "bump.h"\nvoid use_b(void)\n{\n    bump();\n#ifdef DEBUG_WAIT\n    while (hits)\n        ;\n#endif\n}\n' >"$work/skipout/b.c"
+printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n {"directory": "%s", "file": "b.c", "arguments": ["cc", "-c", "b.c"]}]\n' \
+  "$work/skipout" "$work/skipout" >"$work/skipout/compile_commands.json"
+(cd "$work/skipout" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
+check "compiled-out mention: b.c skips bump()" err_has "walked 1, skipped 1"
+check "... and the counter gets no fix-it, for the wait b.c compiles out" \
+  test "$(json "[(f['confidence'], bool(f.get('fix')), 'b.c:6' in f['message']) for f in d['findings'] if f.get('variable') == 'hits']")" = "[('medium', False, True)]"
+cp "$work/out" "$work/skipout/with.json"
+(cd "$work/skipout" && HOTSCAN_BENCH_NO_HEADER_SKIP=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
+check "... as a scan walking every body says" \
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/skipout/with.json" "$work/out"
+
 
 # The text of an expression (hs_cursor_text, the key of a member or subscript expression) is
 # read from the file's bytes as clang_tokenize would lex it: comments kept, white space and
