@@ -3504,6 +3504,15 @@ static void fp_add(XXH3_state_t *st, const void *p, size_t n)
 
 /* A location as the same numbers in every TU: the file's device, inode and time, and the
  * offset (HS_FP_LOC_BYTES bytes at `out`). */
+static void fp_file_offset_bytes(unsigned char *out, CXFile file, unsigned offset)
+{
+    CXFileUniqueID id = {{0, 0, 0}};
+    if (file)
+        clang_getFileUniqueID(file, &id);
+    memcpy(out, id.data, sizeof id.data);
+    memcpy(out + sizeof id.data, &offset, sizeof offset);
+}
+
 static void fp_location_bytes(unsigned char *out, CXSourceLocation loc, bool spelling)
 {
     CXFile file = NULL;
@@ -3512,11 +3521,7 @@ static void fp_location_bytes(unsigned char *out, CXSourceLocation loc, bool spe
         clang_getSpellingLocation(loc, &file, NULL, NULL, &offset);
     else
         clang_getExpansionLocation(loc, &file, NULL, NULL, &offset);
-    CXFileUniqueID id = {{0, 0, 0}};
-    if (file)
-        clang_getFileUniqueID(file, &id);
-    memcpy(out, id.data, sizeof id.data);
-    memcpy(out + sizeof id.data, &offset, sizeof offset);
+    fp_file_offset_bytes(out, file, offset);
 }
 
 /*
@@ -3621,7 +3626,8 @@ static void fp_spelling(fp_sink *s, CXTranslationUnit tu, CXCursor c, CXSourceLo
 {
     unsigned char b[HS_FP_LOC_BYTES];
     CXFile file = NULL;
-    clang_getSpellingLocation(loc, &file, NULL, NULL, NULL);
+    unsigned offset = 0;
+    clang_getSpellingLocation(loc, &file, NULL, NULL, &offset);
     if (!file) {
         enum CXCursorKind k = hs_cursor_kind(c);
         if ((k == CXCursor_StringLiteral || k == CXCursor_IntegerLiteral || k == CXCursor_FloatingLiteral ||
@@ -3638,7 +3644,7 @@ static void fp_spelling(fp_sink *s, CXTranslationUnit tu, CXCursor c, CXSourceLo
             return;
         }
     }
-    fp_location_bytes(b, loc, true);
+    fp_file_offset_bytes(b, file, offset);
     fp_put(s, b, sizeof b);
 }
 
