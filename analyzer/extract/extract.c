@@ -283,6 +283,22 @@ static void hooks_assigned(hs_walk *x, CXCursor value)
             x->collectors[i]->assigned(x->states[i], x, value);
 }
 
+static void hooks_function_skipped(hs_walk *x, const char *usr)
+{
+    for (size_t i = 0; i < x->ncollectors; i++)
+        if (x->collectors[i]->function_skipped)
+            x->collectors[i]->function_skipped(x->states[i], x, usr);
+}
+
+/* Deletes the collectors' memo slots (hs_walk_worker_memo): the worker's or one TU's. */
+static void delete_memos(void **memos, const hs_collector *const *collectors, size_t ncollectors)
+{
+    for (size_t i = 0; memos && i < ncollectors; i++)
+        if (memos[i] && collectors[i]->worker_memo_delete)
+            collectors[i]->worker_memo_delete(memos[i]);
+    free(memos);
+}
+
 void hs_tu_input_free(hs_tu_input *in)
 {
     if (!in)
@@ -3409,10 +3425,7 @@ void hs_extract_cache_delete(hs_extract_cache *c)
     hs_strmap_delete(c->real_paths);
     size_t ncollectors;
     const hs_collector *const *collectors = hs_collectors_all(&ncollectors);
-    for (size_t i = 0; c->memos && i < ncollectors; i++)
-        if (c->memos[i] && collectors[i]->worker_memo_delete)
-            collectors[i]->worker_memo_delete(c->memos[i]);
-    free(c->memos);
+    delete_memos(c->memos, collectors, ncollectors);
     free(c->pending);
     free(c->pending_headers);
     free(c);
@@ -4044,9 +4057,7 @@ static void extract_function(hs_walk *x, CXCursor c)
          * name, place and attributes are in the key), and the merge keeps one per USR. */
         x->cache->skipped_count++;
         x->cache->skipped_learned += learned;
-        for (size_t i = 0; i < x->ncollectors; i++)
-            if (x->collectors[i]->function_skipped)
-                x->collectors[i]->function_skipped(x->states[i], x, fn.usr);
+        hooks_function_skipped(x, fn.usr);
         json_array_append_new(x->skipped_bodies, json_string(fn.usr));
         free(fn.usr);
         return;
@@ -4451,10 +4462,7 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
         if (x.collectors[i]->tu_end)
             x.collectors[i]->tu_end(x.states[i], &x, facts);
     free(x.states);
-    for (size_t i = 0; x.tu_memos && i < x.ncollectors; i++)
-        if (x.tu_memos[i] && x.collectors[i]->worker_memo_delete)
-            x.collectors[i]->worker_memo_delete(x.tu_memos[i]);
-    free(x.tu_memos);
+    delete_memos(x.tu_memos, x.collectors, x.ncollectors);
     if (x.check_text)
         fprintf(stderr, "hotscan: text check: %s: %u texts, %u differ\n", in->file, x.texts_checked, x.texts_differ);
     json_object_set_new_nocheck(facts, "parse_errors", parse_errors(tu, ignored));

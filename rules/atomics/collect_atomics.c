@@ -37,8 +37,8 @@ typedef struct {
     hs_strmap *plain_uses;   /* USR -> json summary of non-atomic uses of an integer */
     hs_strmap *wrapper_of;   /* qualified name -> 2 + index of the wrapper it calls, 1 for none */
     const char **wrapper_names; /* each wrapper's "name", read out of the rule data once */
-    hs_strmap *names;        /* USR of an atomic this TU declares or operates on -> json
-                                [name as spelled, qualified name]: asked of compiled-out code */
+    hs_strmap *names;        /* USR of an atomic this TU declares or operates on -> its name
+                                pair (name_pair): asked of compiled-out code */
     size_t function_start;   /* the current function's facts in `atomics` start here */
     hs_vec orderings;        /* the function's < > <= >= operators: offsets {start, end, zero} */
     hs_vec subscripts;       /* the function's array indexes: the local or parameter declarations
@@ -608,20 +608,40 @@ static json_t *place_json(const char *file, unsigned line, unsigned column)
 
 extern const hs_collector hs_collector_atomics;
 
+/* An atomic's name as spelled and its qualified name (for the message), malloc'd as one
+ * block: "name\0qualified\0". In C memory, as the worker memo outlives the TU's JSON arena. */
+static char *name_pair(const char *name, const char *qualified)
+{
+    size_t n = strlen(name) + 1, q = strlen(qualified) + 1;
+    char *pair = hs_xmalloc(n + q);
+    memcpy(pair, name, n);
+    memcpy(pair + n, qualified, q);
+    return pair;
+}
+
+static const char *pair_qualified(const char *pair)
+{
+    return pair + strlen(pair) + 1;
+}
+
 /*
- * The worker memo (hs_walk_worker_memo): function USR -> (identity -> "name\nqualified") of
- * the atomics each function's walks named, in C memory (the TU's JSON lives in its arena).
- * A TU the header skip leaves a body out of reads that function's names back
- * (atomics_function_skipped), so its compiled-out code is asked about them as if the body
- * had been walked there: `hits` bumped only in a shared header's inline function and waited
- * on in one TU's `#ifdef DEBUG` block.
+ * The worker memo (hs_walk_worker_memo): function USR -> (identity -> name pair) of the
+ * atomics each function's walks named. A TU the header skip leaves a body out of reads that
+ * function's names back (atomics_function_skipped), so its compiled-out code is asked about
+ * them as if the body had been walked there: `hits` bumped only in a shared header's inline
+ * function and waited on in one TU's `#ifdef DEBUG` block.
  */
-static hs_strmap *names_by_function(atomic_state *x)
+static hs_strmap *names_of_function(atomic_state *x, const char *usr, bool create)
 {
     hs_strmap **memo = (hs_strmap **)hs_walk_worker_memo(x->walk, &hs_collector_atomics);
     if (!*memo)
         *memo = hs_strmap_create();
-    return *memo;
+    hs_strmap *of_fn = hs_strmap_get(*memo, usr);
+    if (!of_fn && create) {
+        of_fn = hs_strmap_create();
+        hs_strmap_put(*memo, usr, of_fn);
+    }
+    return of_fn;
 }
 
 /* Notes an atomic's name under its identity `key`, so tu_end can ask whether compiled-out
@@ -632,26 +652,18 @@ static void remember_name(atomic_state *x, CXCursor named, const char *key, cons
     if (!key || !key[0])
         return;
     const char *fn = hs_walk_function_usr(x->walk);
-    hs_strmap *of_fn = NULL;
-    if (fn) {
-        hs_strmap *memo = names_by_function(x);
-        of_fn = hs_strmap_get(memo, fn);
-        if (!of_fn) {
-            of_fn = hs_strmap_create();
-            hs_strmap_put(memo, fn, of_fn);
-        }
-        if (hs_strmap_has(of_fn, key))
-            of_fn = NULL;
-    }
-    if (!of_fn && hs_strmap_has(x->names, key))
+    hs_strmap *of_fn = fn ? names_of_function(x, fn, true) : NULL;
+    bool for_tu = !hs_strmap_has(x->names, key), for_fn = of_fn && !hs_strmap_has(of_fn, key);
+    if (!for_tu && !for_fn)
         return;
     CXString spelling = clang_getCursorSpelling(named);
     const char *name = clang_getCString(spelling);
     if (name && name[0]) {
-        if (!hs_strmap_has(x->names, key))
-            hs_strmap_put(x->names, key, json_pack("[s, s]", name, qualified ? qualified : name));
-        if (of_fn)
-            hs_strmap_put(of_fn, key, hs_strjoin3(name, "\n", qualified ? qualified : name));
+        const char *q = qualified ? qualified : name;
+        if (for_tu)
+            hs_strmap_put(x->names, key, name_pair(name, q));
+        if (for_fn)
+            hs_strmap_put(of_fn, key, name_pair(name, q));
     }
     clang_disposeString(spelling);
 }
@@ -661,18 +673,12 @@ static void atomics_function_skipped(void *state, hs_walk *w, const char *usr)
 {
     (void)w;
     atomic_state *x = state;
-    hs_strmap *of_fn = hs_strmap_get(names_by_function(x), usr);
+    hs_strmap *of_fn = names_of_function(x, usr, false);
     const char *key;
-    void *value;
-    for (size_t it = 0; of_fn && hs_strmap_next(of_fn, &it, &key, &value);) {
-        if (hs_strmap_has(x->names, key))
-            continue;
-        const char *name = value, *nl = strchr(name, '\n');
-        json_t *pair = json_array();
-        json_array_append_new(pair, json_stringn(name, (size_t)(nl - name)));
-        json_array_append_new(pair, json_string(nl + 1));
-        hs_strmap_put(x->names, key, pair);
-    }
+    void *pair;
+    for (size_t it = 0; of_fn && hs_strmap_next(of_fn, &it, &key, &pair);)
+        if (!hs_strmap_has(x->names, key))
+            hs_strmap_put(x->names, key, name_pair(pair, pair_qualified(pair)));
 }
 
 static void atomics_worker_memo_delete(void *memo)
@@ -1505,21 +1511,26 @@ static void resolve_accessor_calls(atomic_state *x)
 static void record_compiled_out_mentions(atomic_state *x, hs_walk *w)
 {
     const char *usr;
-    void *names;
-    for (size_t it = 0; hs_strmap_next(x->names, &it, &usr, &names);) {
+    void *pair;
+    for (size_t it = 0; hs_strmap_next(x->names, &it, &usr, &pair);) {
         hs_pos at;
-        if (hs_walk_compiled_out_use(w, json_string_value(json_array_get(names, 0)), &at)) {
+        /* A name that is not UTF-8 cannot be a fact's string: no fact. */
+        json_t *text = NULL, *qualified = NULL;
+        if (hs_walk_compiled_out_use(w, pair, &at) && (text = json_string(pair)) &&
+            (qualified = json_string(pair_qualified(pair)))) {
             json_t *fact = json_object();
             json_object_set_new_nocheck(fact, "var", json_string(usr));
-            json_object_set_new_nocheck(fact, "var_name", json_string(json_string_value(json_array_get(names, 1))));
+            json_object_set_new_nocheck(fact, "var_name", qualified);
             json_object_set_new_nocheck(fact, "op", json_string("inactive"));
             json_object_set_new_nocheck(fact, "order", json_string("n/a"));
-            json_object_set_new_nocheck(fact, "text", json_string(json_string_value(json_array_get(names, 0))));
+            json_object_set_new_nocheck(fact, "text", text);
             hs_fact_set_position(fact, &at, NULL);
             json_object_set_new_nocheck(fact, "ordinal", json_integer(0));
             json_array_append_new(x->atomics, fact);
+        } else {
+            json_decref(text);
         }
-        json_decref(names);
+        free(pair);
     }
     hs_strmap_delete(x->names);
 }
