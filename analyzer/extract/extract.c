@@ -99,6 +99,7 @@ typedef struct {
     signed char prefix;    /* 1: prefix_key is the state this TU entered the file in
                               (header_prefix.c); 0: none (no header-skip cache, entered twice) */
     bool prefix_pending;   /* prefix_key is among the cache's pending keys */
+    size_t prefix_pending_at; /* its index there */
     unsigned char prefix_key[16];
     CXSourceLocation start; /* the location of offset 0 */
 } hs_file_entry;
@@ -181,6 +182,7 @@ struct hs_walk {
     hs_inactive_code *inactive;    /* compiled-out code's identifiers, read on first use */
     hs_extract_cache *cache;       /* header functions walked before, or NULL */
     hs_extract_cache *worker_cache; /* the worker's, also when `cache` is NULL for this TU */
+    bool body_in_memo;              /* hs_walk_body_in_memo was called for the current body */
     hs_strmap *real_paths;         /* the worker's memo of real paths (the cache's), or NULL */
     bool check_text;               /* HOTSCAN_BENCH_CHECK_TEXT: hs_cursor_text asks libclang too */
     bool no_member_keys;           /* hs_collect_keys leaves members' and elements' keys out */
@@ -3390,6 +3392,13 @@ struct hs_extract_cache {
     size_t npending, cap;
     unsigned char (*pending_headers)[16]; /* and prefix keys */
     size_t npending_headers, cap_headers;
+    /* Of this TU's keys, those that stay in this worker (hs_walk_body_in_memo): body keys,
+     * moved out of `pending`, and a flag per pending prefix key. */
+    unsigned char (*kept)[16];
+    size_t nkept, cap_kept;
+    bool *headers_kept;           /* cap_headers of them */
+    unsigned char (*shared_headers)[16]; /* hs_extract_cache_pending's answer */
+    size_t kept_count, kept_headers_count; /* keys kept so far, for the stats */
     size_t walked_count, skipped_count, skipped_by_header;
     size_t skipped_learned;       /* skipped by a key only another worker's TU gave */
     bool check_headers;           /* HOTSCAN_BENCH_CHECK_HEADER_SKIP: digest skipped bodies too */
@@ -3428,6 +3437,9 @@ void hs_extract_cache_delete(hs_extract_cache *c)
     delete_memos(c->memos, collectors, ncollectors);
     free(c->pending);
     free(c->pending_headers);
+    free(c->kept);
+    free(c->headers_kept);
+    free(c->shared_headers);
     free(c);
 }
 
@@ -3453,15 +3465,26 @@ void hs_extract_cache_commit(hs_extract_cache *c)
         return;
     for (size_t i = 0; i < c->npending; i++)
         hs_keyset_add(c->walked, c->pending[i], sizeof c->pending[i]);
-    for (size_t i = 0; i < c->npending_headers; i++)
+    for (size_t i = 0; i < c->nkept; i++)
+        hs_keyset_add(c->walked, c->kept[i], sizeof c->kept[i]);
+    for (size_t i = 0; i < c->npending_headers; i++) {
         hs_keyset_add(c->headers, c->pending_headers[i], sizeof c->pending_headers[i]);
-    c->npending = c->npending_headers = 0;
+        c->kept_headers_count += c->headers_kept[i];
+    }
+    c->kept_count += c->nkept;
+    c->npending = c->npending_headers = c->nkept = 0;
 }
 
 void hs_extract_cache_discard(hs_extract_cache *c)
 {
     if (c)
-        c->npending = c->npending_headers = 0;
+        c->npending = c->npending_headers = c->nkept = 0;
+}
+
+size_t hs_extract_cache_kept(const hs_extract_cache *c, size_t *headers)
+{
+    *headers = c ? c->kept_headers_count : 0;
+    return c ? c->kept_count : 0;
 }
 
 void hs_extract_cache_counts(const hs_extract_cache *c, size_t *walked, size_t *skipped)
@@ -3481,13 +3504,23 @@ size_t hs_extract_cache_skipped_learned(const hs_extract_cache *c)
     return c ? c->skipped_learned : 0;
 }
 
-void hs_extract_cache_pending(const hs_extract_cache *c, const unsigned char (**body)[16], size_t *nbody,
+void hs_extract_cache_pending(hs_extract_cache *c, const unsigned char (**body)[16], size_t *nbody,
                               const unsigned char (**headers)[16], size_t *nheaders)
 {
     *body = c ? (const unsigned char (*)[16])c->pending : NULL;
     *nbody = c ? c->npending : 0;
-    *headers = c ? (const unsigned char (*)[16])c->pending_headers : NULL;
-    *nheaders = c ? c->npending_headers : 0;
+    *headers = NULL;
+    *nheaders = 0;
+    if (!c || !c->npending_headers)
+        return;
+    free(c->shared_headers);
+    c->shared_headers = hs_xmalloc(c->npending_headers * sizeof *c->shared_headers);
+    size_t n = 0;
+    for (size_t i = 0; i < c->npending_headers; i++)
+        if (!c->headers_kept[i])
+            memcpy(c->shared_headers[n++], c->pending_headers[i], sizeof *c->shared_headers);
+    *headers = (const unsigned char (*)[16])c->shared_headers;
+    *nheaders = n;
 }
 
 bool hs_extract_cache_learn(hs_extract_cache *c, bool header, const unsigned char key[16])
@@ -3929,9 +3962,10 @@ typedef enum {
  * workers' (*learned: the key came only from those). Main file bodies are always walked.
  */
 static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temperature, unsigned char out[16],
-                              bool *learned)
+                              bool *learned, hs_file_entry **header)
 {
     *learned = false;
+    *header = NULL;
     if (!x->cache)
         return HS_BODY_WALK;
     CXSourceRange r = clang_getCursorExtent(fn);
@@ -3943,6 +3977,7 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temp
     if (!file || file != end_file || !path[0] || strcmp(path, x->main_real) == 0)
         return HS_BODY_WALK;
     hs_file_entry *entry = file_entry(x, file);
+    *header = entry;
     bool by_header = false;
     if (entry->prefix > 0) {
         by_header = hs_keyset_has(x->cache->headers, entry->prefix_key, sizeof entry->prefix_key);
@@ -3953,8 +3988,13 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temp
         if (by_header && !x->cache->check_headers)
             return HS_BODY_SKIP;
         if (!by_header && !entry->prefix_pending) {
-            push_key(&x->cache->pending_headers, &x->cache->npending_headers, &x->cache->cap_headers,
-                     entry->prefix_key);
+            hs_extract_cache *cache = x->cache;
+            size_t cap = cache->cap_headers;
+            push_key(&cache->pending_headers, &cache->npending_headers, &cache->cap_headers, entry->prefix_key);
+            if (cache->cap_headers != cap)
+                cache->headers_kept = hs_xrealloc(cache->headers_kept, cache->cap_headers * sizeof *cache->headers_kept);
+            entry->prefix_pending_at = cache->npending_headers - 1;
+            cache->headers_kept[entry->prefix_pending_at] = false;
             entry->prefix_pending = true;
         }
     }
@@ -4034,6 +4074,31 @@ static XXH128_hash_t context_digest(const hs_tu_input *in)
     return h;
 }
 
+/*
+ * After a header body was walked (`walked`: its key is the last pending one) or skipped: when
+ * a collector kept what the body gave it in the worker memo (hs_walk_body_in_memo), the keys
+ * that would let another worker skip it stay in this one: the body's key, and the prefix key
+ * of its header if this TU recorded one, since a worker skipping the header by that key
+ * would skip this body too without the memo. Such a worker walks the body itself.
+ */
+static void keep_keys_in_worker(hs_walk *x, hs_file_entry *header, bool walked)
+{
+    if (!x->body_in_memo || !x->cache)
+        return;
+    hs_extract_cache *c = x->cache;
+    if (walked && c->npending) {
+        push_key(&c->kept, &c->nkept, &c->cap_kept, c->pending[c->npending - 1]);
+        c->npending--;
+    }
+    if (header && header->prefix_pending)
+        c->headers_kept[header->prefix_pending_at] = true;
+}
+
+void hs_walk_body_in_memo(hs_walk *x)
+{
+    x->body_in_memo = true;
+}
+
 static void extract_function(hs_walk *x, CXCursor c)
 {
     if (hs_cursor_kind(c) == CXCursor_CXXMethod && !x->no_indirect)
@@ -4051,13 +4116,17 @@ static void extract_function(hs_walk *x, CXCursor c)
     fn.usr = hs_xstrdup(hs_cursor_usr_cached(x, c));
     unsigned char key[16];
     bool learned;
-    switch (body_plan(x, c, fn.usr, temperature, key, &learned)) {
+    hs_file_entry *header;
+    x->body_in_memo = false;
+    hs_body_plan plan = body_plan(x, c, fn.usr, temperature, key, &learned, &header);
+    switch (plan) {
     case HS_BODY_SKIP:
         /* Nor its function entry: the TU that walked the body gave the same one (its USR,
          * name, place and attributes are in the key), and the merge keeps one per USR. */
         x->cache->skipped_count++;
         x->cache->skipped_learned += learned;
         hooks_function_skipped(x, fn.usr);
+        keep_keys_in_worker(x, header, false);
         json_array_append_new(x->skipped_bodies, json_string(fn.usr));
         free(fn.usr);
         return;
@@ -4099,6 +4168,7 @@ static void extract_function(hs_walk *x, CXCursor c)
     }
     hs_cursor_list_free(&kids);
     hooks_function_end(x);
+    keep_keys_in_worker(x, header, plan == HS_BODY_RECORD);
     if (current_body) {
         current_body = NULL;
         body_free(&body);

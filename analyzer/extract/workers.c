@@ -265,7 +265,7 @@ static void learn_key(bool header, const unsigned char *key, void *user)
 
 /* The last TU's new keys as <tmpdir>/<index>.keys, for the supervisor to share once it
  * merges the TU's facts. Best effort: without the file the keys stay this worker's. */
-static void write_keys_file(const hs_extract_cache *cache, const char *tmpdir, uint32_t i)
+static void write_keys_file(hs_extract_cache *cache, const char *tmpdir, uint32_t i)
 {
     const unsigned char(*body)[16], (*headers)[16];
     size_t nbody, nheaders;
@@ -417,9 +417,11 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         char *check = getenv("HOTSCAN_BENCH_CHECK_HEADER_SKIP")
                           ? hs_printf("; checked against the body digest: %zu disagree", disagreements)
                           : hs_xstrdup("");
+        size_t kept_headers, kept = hs_extract_cache_kept(cache, &kept_headers);
         fprintf(stderr, "hotscan: worker %d: header function bodies walked %zu, skipped %zu (%zu by the header's "
-                        "prefix key%s; %zu by other workers' keys)\n",
-                (int)getpid(), walked, skipped, by_header, check, hs_extract_cache_skipped_learned(cache));
+                        "prefix key%s; %zu by other workers' keys); not shared: %zu body and %zu prefix keys\n",
+                (int)getpid(), walked, skipped, by_header, check, hs_extract_cache_skipped_learned(cache), kept,
+                kept_headers);
         free(check);
     }
     hs_key_log_reader_delete(keys);

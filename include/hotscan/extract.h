@@ -76,10 +76,14 @@ void hs_extract_cache_counts(const hs_extract_cache *c, size_t *walked, size_t *
 size_t hs_extract_cache_skipped_by_header(const hs_extract_cache *c, size_t *disagreements);
 /* Of the skipped, those skipped by a key only other workers' TUs gave (hs_extract_cache_learn). */
 size_t hs_extract_cache_skipped_learned(const hs_extract_cache *c);
-/* The keys the last TU recorded (body keys, header prefix keys), until commit or discard:
- * what the worker shares with the others once its facts are written (key_log.c). */
-void hs_extract_cache_pending(const hs_extract_cache *c, const unsigned char (**body)[16], size_t *nbody,
+/* The keys the last TU recorded (body keys, header prefix keys) that other workers may have,
+ * until commit or discard: what the worker shares with the others once its facts are
+ * written (key_log.c). Not those of bodies a collector keeps in the worker memo
+ * (hs_walk_body_in_memo), which stay this worker's. Valid until the next call. */
+void hs_extract_cache_pending(hs_extract_cache *c, const unsigned char (**body)[16], size_t *nbody,
                               const unsigned char (**headers)[16], size_t *nheaders);
+/* Keys committed but kept from the other workers so far: body keys, and *headers prefix keys. */
+size_t hs_extract_cache_kept(const hs_extract_cache *c, size_t *headers);
 /* A key another worker committed for a TU before the next one this worker extracts, whose
  * facts were merged (header: a prefix key, else a body key); true when it was new. */
 bool hs_extract_cache_learn(hs_extract_cache *c, bool header, const unsigned char key[16]);

@@ -273,10 +273,17 @@ typedef struct hs_collector {
  * skip leaves out of a TU the bodies an earlier TU of the worker walked the same way
  * (function_skipped); a TU-level fact that rests on what those bodies showed (the atomics'
  * names, checked against this TU's compiled-out code) reads what the earlier walk left here.
- * A body skipped on another worker's key left nothing in this worker's slot. Without a
- * worker (a TU walked alone) the slot lasts the TU.
+ * Without a worker (a TU walked alone) the slot lasts the TU.
  */
 void **hs_walk_worker_memo(hs_walk *w, const hs_collector *self);
+
+/*
+ * Said by a collector while a body is walked (or in function_skipped): what this body gave
+ * it lives in its worker memo, which other workers do not have. The keys that would let
+ * another worker skip the body (its own, and its header's prefix key from this TU) are then
+ * not shared with them (key_log.c): a worker without the memo walks the body itself.
+ */
+void hs_walk_body_in_memo(hs_walk *w);
 
 /* The table (rules/registry.c), in a fixed order. */
 const hs_collector *const *hs_collectors_all(size_t *count);

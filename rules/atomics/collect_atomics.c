@@ -653,6 +653,8 @@ static void remember_name(atomic_state *x, CXCursor named, const char *key, cons
         return;
     const char *fn = hs_walk_function_usr(x->walk);
     hs_strmap *of_fn = fn ? names_of_function(x, fn, true) : NULL;
+    if (of_fn)
+        hs_walk_body_in_memo(x->walk); /* a worker without the memo must walk it */
     bool for_tu = !hs_strmap_has(x->names, key), for_fn = of_fn && !hs_strmap_has(of_fn, key);
     if (!for_tu && !for_fn)
         return;
@@ -671,9 +673,10 @@ static void remember_name(atomic_state *x, CXCursor named, const char *key, cons
 /* A body the header skip left out: the names its walk in an earlier TU of this worker met. */
 static void atomics_function_skipped(void *state, hs_walk *w, const char *usr)
 {
-    (void)w;
     atomic_state *x = state;
     hs_strmap *of_fn = names_of_function(x, usr, false);
+    if (of_fn)
+        hs_walk_body_in_memo(w);
     const char *key;
     void *pair;
     for (size_t it = 0; of_fn && hs_strmap_next(of_fn, &it, &key, &pair);)

@@ -532,33 +532,38 @@ check "header skip: --facts-dir documents keep every body (c.c's calls step -> q
   python3 -c "import json,glob,sys; d=json.load(open(glob.glob(sys.argv[1] + '/0002-*.json')[0])); sys.exit(not any(c.get('callee_name') == 'quiet' for c in d['calls']))" "$work/skip/facts"
 
 # With the header skip a worker walks a shared header function once, yet a counter's message
-# counts every TU that sees it, as a scan with whole facts does.
+# counts every TU that sees it, as a scan with whole facts does. (twice() names no atomic:
+# the -j 2 checks below share its keys.)
 mkdir -p "$work/skipcount"
 printf 'extern long hits;\nstatic inline void bump(void) { __atomic_fetch_add(&hits, 1, __ATOMIC_SEQ_CST); }\n' >"$work/skipcount/bump.h"
-for f in a b c; do printf '#include "bump.h"\nvoid use_%s(void) { bump(); }\n' $f >"$work/skipcount/$f.c"; done
+printf 'static inline int twice(int v) { return 2 * v; }\n' >"$work/skipcount/plain.h"
+for f in a b c; do printf '#include "bump.h"\n#include "plain.h"\nint use_%s(void) { bump(); return twice(1); }\n' $f >"$work/skipcount/$f.c"; done
 printf 'long hits;\n' >>"$work/skipcount/a.c"
 printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n {"directory": "%s", "file": "b.c", "arguments": ["cc", "-c", "b.c"]},\n {"directory": "%s", "file": "c.c", "arguments": ["cc", "-c", "c.c"]}]\n' \
   "$work/skipcount" "$work/skipcount" "$work/skipcount" >"$work/skipcount/compile_commands.json"
 (cd "$work/skipcount" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
-check "header skip: the shared body was skipped" err_has "skipped 2"
+check "header skip: the shared bodies were skipped" err_has "walked 2, skipped 4"
 check "... and the counter is still seen by all 3 TUs" test "$(json "[('seen by 3 of' in f['message']) for f in d['findings'] if f.get('variable') == 'hits']")" = "[True]"
 cp "$work/out" "$work/skipcount/j1.json"
 
 # With -j 2 the workers share the keys of the TUs whose facts were merged (key_log.c). One TU
-# at a time, to the workers in turn (HOTSCAN_TEST_SERIAL_WORKERS): the first walks bump() for
-# a.c, the second skips it for b.c with the first one's keys, the first skips it for c.c.
+# at a time, to the workers in turn (HOTSCAN_TEST_SERIAL_WORKERS): the first walks both
+# bodies for a.c, the second skips twice() for b.c with the first one's keys, the first skips
+# both for c.c. bump() names an atomic, which the atomics collector keeps in the first
+# worker's memo: its keys are not shared, and the second worker walks it for b.c.
 (cd "$work/skipcount" && HOTSCAN_TEST_SERIAL_WORKERS=1 HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 2 -p . >"$work/out" 2>"$work/err")
-check "shared keys: b.c's worker skips the body a.c's worker walked" \
-  err_has "walked 0, skipped 1 (1 by the header's prefix key; 1 by other workers' keys)"
-check "... which walked it once, for a.c" err_has "walked 1, skipped 1 (1 by the header's prefix key; 0 by other workers' keys)"
-check "... the supervisor shared a.c's keys and nothing else (b.c and c.c had none new)" err_has "shared header-skip keys: 1 records, 2 keys"
+check "shared keys: b.c's worker skips the body a.c's worker walked (twice), walks bump()" \
+  err_has "walked 1, skipped 1 (1 by the header's prefix key; 1 by other workers' keys); not shared: 1 body and 1 prefix keys"
+check "... the first walked both once, for a.c" \
+  err_has "walked 2, skipped 2 (2 by the header's prefix key; 0 by other workers' keys); not shared: 1 body and 1 prefix keys"
+check "... the supervisor shared a.c's keys for plain.h and nothing else" err_has "shared header-skip keys: 1 records, 2 keys"
 check "... and the report is the one -j 1 makes (seen by 3 TUs)" \
   python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/skipcount/j1.json" "$work/out"
 # A worker that dies mid-TU shares nothing, and the one forked in its place reads every key
 # the others shared: b.c's worker aborts, d.c's (a fresh one) skips what a.c's walked.
 mkdir -p "$work/skipcrash"
-cp "$work/skipcount/bump.h" "$work/skipcrash/"
-for f in a b c d; do printf '#include "bump.h"\nvoid use_%s(void) { bump(); }\n' $f >"$work/skipcrash/$f.c"; done
+cp "$work/skipcount/bump.h" "$work/skipcount/plain.h" "$work/skipcrash/"
+for f in a b c d; do printf '#include "bump.h"\n#include "plain.h"\nint use_%s(void) { bump(); return twice(1); }\n' $f >"$work/skipcrash/$f.c"; done
 printf 'long hits;\n' >>"$work/skipcrash/a.c"
 printf '[' >"$work/skipcrash/compile_commands.json"
 sep=
@@ -569,8 +574,8 @@ done
 printf ']\n' >>"$work/skipcrash/compile_commands.json"
 (cd "$work/skipcrash" && HOTSCAN_TEST_CRASH_ON=b.c HOTSCAN_TEST_SERIAL_WORKERS=1 HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 2 -p . >"$work/out" 2>"$work/err")
 check "shared keys: b.c's worker crashed" test "$(json "[e['file'] for e in d['errors']]")" = "['b.c']"
-check "... d.c's fresh worker skips bump() with a.c's keys" \
-  err_has "walked 0, skipped 1 (1 by the header's prefix key; 1 by other workers' keys)"
+check "... d.c's fresh worker skips twice() with a.c's keys" \
+  err_has "walked 1, skipped 1 (1 by the header's prefix key; 1 by other workers' keys)"
 check "... and the counter is seen by the 3 TUs that were parsed" \
   test "$(json "[('seen by 3 of' in f['message']) for f in d['findings'] if f.get('variable') == 'hits']")" = "[True]"
 
@@ -626,6 +631,17 @@ cp "$work/out" "$work/skipout/with.json"
 (cd "$work/skipout" && HOTSCAN_BENCH_NO_HEADER_SKIP=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
 check "... as a scan walking every body says" \
   python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/skipout/with.json" "$work/out"
+# The same at -j 2, one TU per worker in turn: b.c's worker has no memo of bump(), so the
+# keys a.c's walk made for it (the body's and bump.h's prefix key) are not shared, and b.c's
+# worker walks bump() itself. With them shared it skipped the body, never saw `hits` named,
+# and offered the relaxed fix-it.
+(cd "$work/skipout" && HOTSCAN_TEST_SERIAL_WORKERS=1 HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 2 -p . >"$work/out" 2>"$work/err")
+check "compiled-out mention at -j 2: a.c's keys for bump() stay in its worker" \
+  err_has "shared header-skip keys: 0 records"
+check "... b.c's worker walks bump() itself" \
+  test "$(grep -c 'header function bodies walked 1, skipped 0' "$work/err")" = 2
+check "... and the report is the one -j 1 makes (no fix-it)" \
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/skipout/with.json" "$work/out"
 
 
 # The text of an expression (hs_cursor_text, the key of a member or subscript expression) is
@@ -665,7 +681,7 @@ check "expression text: read as libclang lexes it" \
 # scan's report; with a cache, only the TUs that left nothing out are kept in it.
 (cd "$work/skipcount" && "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . -o "$work/skipcount/whole.json" 2>/dev/null)
 (cd "$work/skipcount" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --cache "$work/skipcount/cache" -j 1 -p . --shard 1/1 --facts-out "$work/skipcount/facts" 2>"$work/err")
-check "--facts-out: the shared body was skipped" err_has "skipped 2"
+check "--facts-out: the shared bodies were skipped" err_has "walked 2, skipped 4"
 check "... so c.c's document has no operation of bump()" \
   python3 -c "import json,glob,sys; d=json.load(open(glob.glob(sys.argv[1] + '/0002-*.json')[0])); sys.exit(any(a.get('function', '').endswith('bump') for a in d['atomics']))" "$work/skipcount/facts"
 (cd "$work/skipcount" && "$HOTSCAN" judge -q --format json --exit-zero --min-confidence low "$work/skipcount/facts" -o "$work/skipcount/judged.json")
