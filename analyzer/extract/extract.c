@@ -86,7 +86,10 @@ typedef struct {
  */
 /* A reference's bytes in a skip key: kind, location, type kind, type's location (below). */
 #define HS_FP_LOC_BYTES (sizeof(CXFileUniqueID) + sizeof(unsigned))
-#define HS_FP_REF_MAX (2 * sizeof(int) + 2 * HS_FP_LOC_BYTES)
+/* A declaration's place in a skip key: a file location, or (fp_decl_place) a marker and a
+ * digest of what the declaration is. */
+#define HS_FP_PLACE_MAX (sizeof(CXFileUniqueID) + 16)
+#define HS_FP_REF_MAX (2 * sizeof(int) + 2 * HS_FP_PLACE_MAX)
 
 typedef struct {
     CXFile file;           /* NULL: empty slot */
@@ -916,6 +919,17 @@ const char *hs_project_file(hs_walk *x, CXFile file)
         free(real);
     e->real = value;
     return value;
+}
+
+/* Its extent starts at its name, as no written declaration of a function does (the return
+ * type comes first; one made by a macro starts at the macro's name, a file location, while
+ * its name is in the expansion). */
+bool hs_decl_is_implicit(CXCursor decl)
+{
+    if (hs_cursor_kind(decl) != CXCursor_FunctionDecl || clang_isCursorDefinition(decl))
+        return false;
+    CXSourceLocation at = clang_getCursorLocation(decl);
+    return clang_getRangeStart(clang_getCursorExtent(decl)).int_data == at.int_data;
 }
 
 bool hs_location_is_project(hs_walk *x, CXSourceLocation loc)
@@ -3363,8 +3377,9 @@ static void free_function(hs_walk_function *fn)
  * each is written and where it is expanded (a macro defined differently is spelled elsewhere;
  * a token the preprocessor made, by ## or # or __LINE__, is written in no file, and goes in by
  * what it says), the kind and place of the declaration it refers to (a name bound to another
- * declaration) and a variable's type kind and type declaration (fp_visitor). Equal keys
- * mean the two walks see the same cursors at the same places bound to the same
+ * declaration) and a variable's type kind and type declaration (fp_visitor); a declaration a
+ * system header gives or the compiler made at a first call goes in by USR and type instead of
+ * place (fp_decl_place). Equal keys mean the two walks see the same cursors at the same places bound to the same
  * declarations, so they give facts with the same keys: the merge would have dropped the
  * later ones. The same holds for the function's own entry (USR, name, place, attributes,
  * folded per USR by the merge), so a skipped body leaves that out too: on haproxy about
@@ -3736,6 +3751,44 @@ static hs_fp_ref *fp_ref_find(hs_fp_refs *t, const void *decl, int kind)
 }
 
 /*
+ * Where declaration `d` is, into out[0, the length returned): its file location, except for
+ * two kinds of declaration whose place says nothing about the code that names them and
+ * differs between TUs that give a body the same facts. A system header's (`ssize_t` is
+ * typedef'd in whichever of several system headers a TU includes first) and one the compiler
+ * made (hs_decl_is_implicit: `__builtin_expect` is placed at its first use in the TU) go in
+ * as what they are: their USR and canonical type, behind a marker no file has. No fact holds
+ * either's place: hs_cursor_pos and hs_location_is_project say "not the project" for both
+ * wherever they are, and the type holds what a fact reads of them (noreturn is in a function's
+ * type). Without a USR the place goes in.
+ */
+static size_t fp_decl_place(unsigned char *out, CXCursor d)
+{
+    CXSourceLocation loc = clang_getCursorLocation(d);
+    if (clang_Location_isInSystemHeader(loc) || hs_decl_is_implicit(d)) {
+        CXString usr = clang_getCursorUSR(d);
+        const char *u = clang_getCString(usr);
+        bool named = u && u[0];
+        if (named) {
+            CXString type = clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(d)));
+            const char *t = clang_getCString(type);
+            XXH3_state_t st;
+            XXH3_INITSTATE(&st);
+            XXH3_128bits_reset(&st);
+            XXH3_128bits_update(&st, u, strlen(u) + 1);
+            XXH3_128bits_update(&st, t ? t : "", t ? strlen(t) + 1 : 1);
+            memset(out, 0xfe, sizeof(CXFileUniqueID));
+            XXH128_canonicalFromHash((XXH128_canonical_t *)(out + sizeof(CXFileUniqueID)), XXH3_128bits_digest(&st));
+            clang_disposeString(type);
+        }
+        clang_disposeString(usr);
+        if (named)
+            return sizeof(CXFileUniqueID) + 16;
+    }
+    fp_location_bytes(out, loc, false);
+    return HS_FP_LOC_BYTES;
+}
+
+/*
  * The bytes fp_visitor adds for a reference to `ref` (its kind, where it is declared, and
  * for a variable, field or parameter its canonical type's kind and where that type is
  * declared), made on the declaration's first use in the TU; in *scratch for a cursor
@@ -3754,18 +3807,15 @@ static const hs_fp_ref *fp_ref_bytes(hs_fp_refs *t, CXCursor ref, hs_fp_ref *scr
     unsigned char bytes[HS_FP_REF_MAX];
     size_t len = sizeof rk;
     memcpy(bytes, &rk, sizeof rk);
-    fp_location_bytes(bytes + len, clang_getCursorLocation(ref), false);
-    len += HS_FP_LOC_BYTES;
+    len += fp_decl_place(bytes + len, ref);
     if (rk == CXCursor_VarDecl || rk == CXCursor_FieldDecl || rk == CXCursor_ParmDecl) {
         CXType type = clang_getCanonicalType(clang_getCursorType(ref));
         int tk = (int)type.kind;
         memcpy(bytes + len, &tk, sizeof tk);
         len += sizeof tk;
         CXCursor td = clang_getTypeDeclaration(type);
-        if (!hs_cursor_is_null(td)) {
-            fp_location_bytes(bytes + len, clang_getCursorLocation(td), false);
-            len += HS_FP_LOC_BYTES;
-        }
+        if (!hs_cursor_is_null(td))
+            len += fp_decl_place(bytes + len, td);
     }
     hs_fp_ref made = {decl, (int)rk, {0}};
     XXH128_canonicalFromHash((XXH128_canonical_t *)made.digest, XXH3_128bits(bytes, len));

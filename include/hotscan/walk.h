@@ -69,6 +69,11 @@ CXSourceLocation hs_cursor_start(CXCursor c);
  * that of the macro's name. False outside the project. */
 bool hs_cursor_pos(hs_walk *x, CXCursor c, hs_pos *start, hs_pos *end);
 bool hs_location_is_project(hs_walk *x, CXSourceLocation loc);
+/* A function the compiler declared itself where it is first called (a builtin such as
+ * __builtin_expect or __atomic_thread_fence, or a call to an undeclared name in C89): no file
+ * declares it, yet libclang places it at that first use, in whatever file that is, which
+ * differs from TU to TU. Not a project function however it is placed. */
+bool hs_decl_is_implicit(CXCursor decl);
 char *hs_cursor_text(hs_walk *x, CXCursor c);  /* tokens joined, no spaces */
 char *hs_cursor_source(hs_walk *x, CXCursor c); /* exact source text of the extent */
 const char *hs_qualified_name(hs_walk *x, CXCursor decl);

@@ -613,6 +613,30 @@ check "header skip: a body whose made tokens say the same is skipped (tag)" \
 check "... one whose made string or macro operator differs is walked (label, sub)" \
   grep -q "header function bodies walked 4, skipped 0" "$work/err-cd"
 
+# A declaration's place is in the key, but not the place of one no file writes or that a
+# system header gives: the compiler declares __builtin_expect where a TU first calls it
+# (first.h in a.c, second.h in b.c), and ssize_t is typedef'd by whichever of <sys/types.h>
+# and <unistd.h> a TU includes first. second() and half() are each walked once and skipped
+# in the other TU (before, both were walked twice).
+mkdir -p "$work/places"
+printf 'static inline int first(int v) { return __builtin_expect(v, 0); }\n' >"$work/places/first.h"
+printf 'static inline int second(int v) { return __builtin_expect(v, 1); }\n' >"$work/places/second.h"
+printf '#include "first.h"\n#include "second.h"\nint use_a(int v) { return first(v) + second(v); }\n' >"$work/places/a.c"
+printf '#include "second.h"\nint use_b(int v) { return second(v); }\n' >"$work/places/b.c"
+printf 'static inline ssize_t half(ssize_t v) { return v / 2; }\n' >"$work/places/half.h"
+printf '#include <sys/types.h>\n#include "half.h"\nssize_t use_c(ssize_t v) { return half(v); }\n' >"$work/places/c.c"
+printf '#include <unistd.h>\n#include "half.h"\nssize_t use_d(ssize_t v) { return half(v); }\n' >"$work/places/d.c"
+for pair in ab cd; do
+  x=${pair%?}; y=${pair#?}
+  printf '[{"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]},\n {"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]}]\n' \
+    "$work/places" $x $x "$work/places" $y $y >"$work/places/compile_commands.json"
+  (cd "$work/places" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero -j 1 -p . >"$work/out" 2>"$work/err-places-$pair")
+done
+check "header skip: a builtin placed at each TU's first call does not part two keys (second)" \
+  grep -q "header function bodies walked 2, skipped 1" "$work/err-places-ab"
+check "... nor a system typedef declared by another system header (half)" \
+  grep -q "header function bodies walked 1, skipped 1" "$work/err-places-cd"
+
 # A TU-level fact that rests on a skipped body: b.c compiles out a wait on `hits` (DEBUG_WAIT
 # is not defined), and knows `hits` is an atomic only from bump(), whose body a.c walked and
 # b.c skips. The compiled-out mention must still reach the rule (no relaxed fix-it, medium),
