@@ -4259,7 +4259,6 @@ static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Continue;
 }
 
-/* The first few errors, so a person can see why a TU's findings may be incomplete. */
 /*
  * The first few errors, so a person can see why a TU's findings may be incomplete.
  * "unknown argument" errors come from gcc-only options in the compile database: they
