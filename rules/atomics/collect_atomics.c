@@ -1716,8 +1716,8 @@ static bool on_block_copy(atomic_state *x, CXCursor call, CXCursor callee, const
         known = strncmp(base, names[i], n) == 0 && (base[n] == '\0' || strcmp(base + n, "_chk") == 0);
     }
     CXSourceLocation where = clang_getCursorLocation(callee);
-    if (!known || (!clang_Location_isInSystemHeader(where) && !hs_decl_is_implicit(callee) &&
-                   hs_location_is_project(x->walk, where)))
+    if (!known || (!clang_Location_isInSystemHeader(where) && hs_location_is_project(x->walk, where) &&
+                   !hs_decl_is_implicit(callee)))
         return false;
     int nargs = clang_Cursor_getNumArguments(call);
     int blocks = strstr(base, "set") || strstr(base, "zero") ? 1 : 2;
@@ -1749,8 +1749,8 @@ static void on_condition_call(atomic_state *x, CXCursor call, CXCursor callee, c
     if (!hs_walk_in_condition(x->walk) && !hs_walk_in_comparison(x->walk))
         return;
     enum CXCursorKind k = hs_cursor_kind(callee);
-    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) || hs_decl_is_implicit(callee) ||
-        !hs_location_is_project(x->walk, clang_getCursorLocation(callee)))
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
+        !hs_location_is_project(x->walk, clang_getCursorLocation(callee)) || hs_decl_is_implicit(callee))
         return;
     atomic_op op = {.op = "load", .order = "n/a", .form = "accessor", .api = qname,
                     .order_arg = NO_CURSOR, .value_const = -1, .value_arg = NO_CURSOR,
@@ -1809,8 +1809,8 @@ static void on_dependent_member(atomic_state *x, CXCursor c)
 static void on_project_call(atomic_state *x, CXCursor call, CXCursor callee, const char *qname)
 {
     enum CXCursorKind k = hs_cursor_kind(callee);
-    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) || hs_decl_is_implicit(callee) ||
-        !hs_location_is_project(x->walk, clang_getCursorLocation(callee)))
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
+        !hs_location_is_project(x->walk, clang_getCursorLocation(callee)) || hs_decl_is_implicit(callee))
         return;
     int nargs = clang_Cursor_getNumArguments(call);
     for (int i = 0; i < nargs; i++) {
