@@ -602,16 +602,22 @@ printf '#include "names.h"\nconst char *use_a(void) { return tag(); }\n' >"$work
 printf '#define CAT3(a, b) a##b\nint CAT3(made_, here);\n#include "names.h"\nconst char *use_b(void) { return tag(); }\n' >"$work/scratch/b.c"
 printf '#define NAME alpha\n#define OP +\n#include "other.h"\n' >"$work/scratch/c.c"
 printf '#define NAME beta\n#define OP -\n#include "other.h"\n' >"$work/scratch/d.c"
-for pair in ab cd; do
-  x=${pair%?}; y=${pair#?}
-  printf '[{"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]},\n {"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]}]\n' \
-    "$work/scratch" $x $x "$work/scratch" $y $y >"$work/scratch/compile_commands.json"
-  (cd "$work/scratch" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err-$pair")
-done
+# skip_stats_of_pairs DIR: for the pairs ab and cd of DIR's a.c .. d.c, a -j 1 scan of the two
+# TUs alone, its header-skip counts in $work/err-<DIR's name>-<pair>.
+skip_stats_of_pairs() {
+  local dir=$1 pair x y
+  for pair in ab cd; do
+    x=${pair%?}; y=${pair#?}
+    printf '[{"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]},\n {"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]}]\n' \
+      "$dir" $x $x "$dir" $y $y >"$dir/compile_commands.json"
+    (cd "$dir" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err-$(basename "$dir")-$pair")
+  done
+}
+skip_stats_of_pairs "$work/scratch"
 check "header skip: a body whose made tokens say the same is skipped (tag)" \
-  grep -q "header function bodies walked 1, skipped 1" "$work/err-ab"
+  grep -q "header function bodies walked 1, skipped 1" "$work/err-scratch-ab"
 check "... one whose made string or macro operator differs is walked (label, sub)" \
-  grep -q "header function bodies walked 4, skipped 0" "$work/err-cd"
+  grep -q "header function bodies walked 4, skipped 0" "$work/err-scratch-cd"
 
 # A declaration's place is in the key, but not the place of one no file writes or that a
 # system header gives: the compiler declares __builtin_expect where a TU first calls it
@@ -626,12 +632,7 @@ printf '#include "second.h"\nint use_b(int v) { return second(v); }\n' >"$work/p
 printf 'static inline ssize_t half(ssize_t v) { return v / 2; }\n' >"$work/places/half.h"
 printf '#include <sys/types.h>\n#include "half.h"\nssize_t use_c(ssize_t v) { return half(v); }\n' >"$work/places/c.c"
 printf '#include <unistd.h>\n#include "half.h"\nssize_t use_d(ssize_t v) { return half(v); }\n' >"$work/places/d.c"
-for pair in ab cd; do
-  x=${pair%?}; y=${pair#?}
-  printf '[{"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]},\n {"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]}]\n' \
-    "$work/places" $x $x "$work/places" $y $y >"$work/places/compile_commands.json"
-  (cd "$work/places" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero -j 1 -p . >"$work/out" 2>"$work/err-places-$pair")
-done
+skip_stats_of_pairs "$work/places"
 check "header skip: a builtin placed at each TU's first call does not part two keys (second)" \
   grep -q "header function bodies walked 2, skipped 1" "$work/err-places-ab"
 check "... nor a system typedef declared by another system header (half)" \
