@@ -157,6 +157,13 @@ static bool inclusion_offset(const hs_inclusion *in, CXSourceLocation loc, unsig
     return true;
 }
 
+/* A header's static function left for after the top level (liveness, below). */
+typedef struct {
+    CXCursor fn;
+    const void *canonical;  /* its canonical declaration: what a reference to it names */
+    bool done;
+} hs_deferred;
+
 /* A range the preprocessor skipped: where it begins in libclang's location space (the raw
  * encoding of a file location), and its begin and end offsets in its file. */
 typedef struct {
@@ -186,6 +193,14 @@ struct hs_walk {
     hs_extract_cache *cache;       /* header functions walked before, or NULL */
     hs_extract_cache *worker_cache; /* the worker's, also when `cache` is NULL for this TU */
     bool body_in_memo;              /* hs_walk_body_in_memo was called for the current body */
+    /* Liveness (defer_header_function): a C TU (compiled_as_c) with the header skip, unless
+     * HOTSCAN_BENCH_NO_LIVENESS (bench only) says not. */
+    bool liveness;
+    bool in_deferred;               /* walking the deferred list: defer nothing */
+    hs_deferred *deferred;          /* header static functions, in TU order */
+    size_t ndeferred, cap_deferred;
+    hs_ptrmap *live;                /* canonical function declarations code of the TU refers to */
+    json_t *unreferenced;           /* the documents of unreferenced bodies walked (process_deferred) */
     hs_strmap *real_paths;         /* the worker's memo of real paths (the cache's), or NULL */
     bool check_text;               /* HOTSCAN_BENCH_CHECK_TEXT: hs_cursor_text asks libclang too */
     bool no_member_keys;           /* hs_collect_keys leaves members' and elements' keys out */
@@ -1997,6 +2012,7 @@ static int function_temperature(hs_walk *x, CXCursor fn)
 /* ---- the walk ---------------------------------------------------------------------- */
 
 static void walk(hs_walk *x, CXCursor c);
+static void mark_live(hs_walk *x, CXCursor ref);
 
 /* Walks `kids`, the children of `c` (walk() lists each cursor's children once, for the
  * hooks and the handlers below). */
@@ -3216,6 +3232,8 @@ static void walk(hs_walk *x, CXCursor c)
     hs_cursor_list kids = {(CXCursor *)listed, n, n};
     x->kids = &kids;
     x->walk_parent_kind = saved;
+    if (k == CXCursor_DeclRefExpr && x->liveness)
+        mark_live(x, clang_getCursorReferenced(c));
     hooks_cursor(x, c);
     x->kids = saved_kids;
     if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
@@ -3397,6 +3415,8 @@ static void free_function(hs_walk_function *fn)
  * recorded on commit, like the bodies'). Only when that fails is the body digested. Both say
  * "walked before"; the prefix key only says it sooner. HOTSCAN_BENCH_CHECK_HEADER_SKIP=1
  * digests the bodies a prefix key skipped too and counts those no walk had (bench only).
+ * A C TU goes further (liveness, below): it digests only the header functions its code
+ * refers to, and uses no prefix key.
  */
 struct hs_extract_cache {
     hs_keyset *walked;   /* skip keys of bodies walked in TUs whose facts were delivered */
@@ -3416,6 +3436,11 @@ struct hs_extract_cache {
     size_t kept_count, kept_headers_count; /* keys kept so far, for the stats */
     size_t walked_count, skipped_count, skipped_by_header;
     size_t skipped_learned;       /* skipped by a key only another worker's TU gave */
+    size_t skipped_unreferenced;  /* not referred to in their TU (liveness), no digest made */
+    size_t unreferenced_walks;    /* of those, walked as the first of their text key */
+    hs_keyset *unreferenced_walked; /* text keys (text_key) of those walked, in TUs delivered */
+    unsigned char (*pending_unreferenced)[16]; /* and in this TU, until delivered */
+    size_t npending_unreferenced, cap_unreferenced;
     bool check_headers;           /* HOTSCAN_BENCH_CHECK_HEADER_SKIP: digest skipped bodies too */
     size_t header_disagreements;  /* bodies a prefix key skipped whose digest no walk had */
     hs_strmap *real_paths;        /* path as clang names it -> its realpath, "" if none */
@@ -3429,6 +3454,7 @@ hs_extract_cache *hs_extract_cache_create(void)
     c->headers = hs_keyset_create();
     c->learned_walked = hs_keyset_create();
     c->learned_headers = hs_keyset_create();
+    c->unreferenced_walked = hs_keyset_create();
     c->real_paths = hs_strmap_create();
     c->check_headers = getenv("HOTSCAN_BENCH_CHECK_HEADER_SKIP") != NULL;
     return c;
@@ -3442,6 +3468,7 @@ void hs_extract_cache_delete(hs_extract_cache *c)
     hs_keyset_delete(c->headers);
     hs_keyset_delete(c->learned_walked);
     hs_keyset_delete(c->learned_headers);
+    hs_keyset_delete(c->unreferenced_walked);
     const char *path;
     void *real;
     for (size_t it = 0; hs_strmap_next(c->real_paths, &it, &path, &real);)
@@ -3455,6 +3482,7 @@ void hs_extract_cache_delete(hs_extract_cache *c)
     free(c->kept);
     free(c->headers_kept);
     free(c->shared_headers);
+    free(c->pending_unreferenced);
     free(c);
 }
 
@@ -3486,14 +3514,16 @@ void hs_extract_cache_commit(hs_extract_cache *c)
         hs_keyset_add(c->headers, c->pending_headers[i], sizeof c->pending_headers[i]);
         c->kept_headers_count += c->headers_kept[i];
     }
+    for (size_t i = 0; i < c->npending_unreferenced; i++)
+        hs_keyset_add(c->unreferenced_walked, c->pending_unreferenced[i], sizeof c->pending_unreferenced[i]);
     c->kept_count += c->nkept;
-    c->npending = c->npending_headers = c->nkept = 0;
+    c->npending = c->npending_headers = c->nkept = c->npending_unreferenced = 0;
 }
 
 void hs_extract_cache_discard(hs_extract_cache *c)
 {
     if (c)
-        c->npending = c->npending_headers = c->nkept = 0;
+        c->npending = c->npending_headers = c->nkept = c->npending_unreferenced = 0;
 }
 
 size_t hs_extract_cache_kept(const hs_extract_cache *c, size_t *headers)
@@ -3506,6 +3536,12 @@ void hs_extract_cache_counts(const hs_extract_cache *c, size_t *walked, size_t *
 {
     *walked = c ? c->walked_count : 0;
     *skipped = c ? c->skipped_count : 0;
+}
+
+size_t hs_extract_cache_unreferenced(const hs_extract_cache *c, size_t *walks)
+{
+    *walks = c ? c->unreferenced_walks : 0;
+    return c ? c->skipped_unreferenced : 0;
 }
 
 size_t hs_extract_cache_skipped_by_header(const hs_extract_cache *c, size_t *disagreements)
@@ -3876,6 +3912,7 @@ typedef struct {
     CXTranslationUnit tu;
     fp_inclusion inclusion;
     hs_fp_refs *refs;
+    hs_walk *walk;
 } fp_args;
 
 static enum CXChildVisitResult fp_visitor(CXCursor c, CXCursor parent, CXClientData data)
@@ -3904,6 +3941,8 @@ static enum CXChildVisitResult fp_visitor(CXCursor c, CXCursor parent, CXClientD
     CXCursor ref = clang_getCursorReferenced(c);
     if (hs_cursor_is_null(ref) || (ref.kind == c.kind && clang_equalCursors(ref, c)))
         return CXChildVisit_Recurse;
+    if (k[0] == CXCursor_DeclRefExpr)
+        mark_live(a->walk, ref);
     hs_fp_ref scratch;
     const hs_fp_ref *r = fp_ref_bytes(a->refs, ref, &scratch);
     fp_put(st, r->digest, sizeof r->digest);
@@ -4029,7 +4068,9 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temp
     hs_file_entry *entry = file_entry(x, file);
     *header = entry;
     bool by_header = false;
-    if (entry->prefix > 0) {
+    /* With liveness a TU walks only the header bodies its code refers to, so a prefix key
+     * would not say that every body of the header was walked: not used. */
+    if (entry->prefix > 0 && !x->liveness) {
         by_header = hs_keyset_has(x->cache->headers, entry->prefix_key, sizeof entry->prefix_key);
         if (!by_header && hs_keyset_has(x->cache->learned_headers, entry->prefix_key, sizeof entry->prefix_key))
             by_header = *learned = true;
@@ -4063,7 +4104,7 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temp
     CXSourceLocation start = clang_getRangeStart(r);
     XXH128_hash_t sk = skipped_digest(x, file, start, b);
     fp_put(st, &sk, sizeof sk);
-    fp_args args = {st, x->tu, {{false, 0, 0}, {{0, 0, 0}}}, &x->fp_refs};
+    fp_args args = {st, x->tu, {{false, 0, 0}, {{0, 0, 0}}}, &x->fp_refs, x};
     if (!inclusion_at(x, file, start, b, &args.inclusion.at) || clang_getFileUniqueID(file, &args.inclusion.id) != 0)
         args.inclusion.at.known = false;
     clang_visitChildren(fn, fp_visitor, &args);
@@ -4149,6 +4190,52 @@ void hs_walk_body_in_memo(hs_walk *x)
     x->body_in_memo = true;
 }
 
+/*
+ * Walks definition `c`'s body (fn->usr set): its function entry, then each statement through
+ * the collectors' hooks.
+ */
+static void walk_definition(hs_walk *x, CXCursor c, int temperature, hs_walk_function *fn)
+{
+    emit_function(x, c, temperature, true);
+    fn->name = hs_xstrdup(hs_qualified_name(x, c));
+    fn->cursor = c;
+    note_body_file(x, c);
+    fn->body_end = end_offset(x, c);
+    x->fn = fn;
+    x->nscopes = 0;
+    x->nbranches = 0;
+    x->has_sink = false;
+    x->error_path = 0;
+    x->rare = NULL;
+    x->nguards = 0;
+    x->condition = x->loop_condition = x->comparison = x->equality = x->masked = 0;
+    x->lambda = 0;
+    x->stmt_start = x->block_end = 0;
+    hs_body body;
+    if (body_list(&body, c))
+        current_body = &body;
+    hooks_function_start(x);
+
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    for (unsigned i = 0; i < kids.len; i++) {
+        enum CXCursorKind k = hs_cursor_kind(kids.items[i]);
+        /* The body and constructor initializers; parameters and attributes hold no code. */
+        if (k == CXCursor_CompoundStmt || k == CXCursor_MemberRef || clang_isExpression(k) ||
+            k == CXCursor_CXXTryStmt)
+            walk(x, kids.items[i]);
+    }
+    hs_cursor_list_free(&kids);
+    hooks_function_end(x);
+    if (current_body) {
+        current_body = NULL;
+        body_free(&body);
+    }
+    x->fn = NULL;
+}
+
+static bool defer_header_function(hs_walk *x, CXCursor c);
+
 static void extract_function(hs_walk *x, CXCursor c)
 {
     if (hs_cursor_kind(c) == CXCursor_CXXMethod && !x->no_indirect)
@@ -4161,6 +4248,8 @@ static void extract_function(hs_walk *x, CXCursor c)
     }
     hs_pos pos;
     if (!hs_cursor_pos(x, c, &pos, NULL))
+        return;
+    if (defer_header_function(x, c))
         return;
     hs_walk_function fn = {0};
     fn.usr = hs_xstrdup(hs_cursor_usr_cached(x, c));
@@ -4187,44 +4276,268 @@ static void extract_function(hs_walk *x, CXCursor c)
     case HS_BODY_WALK:
         break;
     }
-    emit_function(x, c, temperature, true);
-    fn.name = hs_xstrdup(hs_qualified_name(x, c));
-    fn.cursor = c;
-    note_body_file(x, c);
-    fn.body_end = end_offset(x, c);
-    x->fn = &fn;
-    x->nscopes = 0;
-    x->nbranches = 0;
-    x->has_sink = false;
-    x->error_path = 0;
-    x->rare = NULL;
-    x->nguards = 0;
-    x->condition = x->loop_condition = x->comparison = x->equality = x->masked = 0;
-    x->lambda = 0;
-    x->stmt_start = x->block_end = 0;
-    hs_body body;
-    if (body_list(&body, c))
-        current_body = &body;
-    hooks_function_start(x);
-
-    hs_cursor_list kids;
-    hs_children(c, &kids);
-    for (unsigned i = 0; i < kids.len; i++) {
-        enum CXCursorKind k = hs_cursor_kind(kids.items[i]);
-        /* The body and constructor initializers; parameters and attributes hold no code. */
-        if (k == CXCursor_CompoundStmt || k == CXCursor_MemberRef || clang_isExpression(k) ||
-            k == CXCursor_CXXTryStmt)
-            walk(x, kids.items[i]);
-    }
-    hs_cursor_list_free(&kids);
-    hooks_function_end(x);
+    walk_definition(x, c, temperature, &fn);
     keep_keys_in_worker(x, header, plan == HS_BODY_RECORD);
-    if (current_body) {
-        current_body = NULL;
-        body_free(&body);
-    }
-    x->fn = NULL;
     free_function(&fn);
+}
+
+/*
+ * ---- Liveness: a header's static functions, digested where code refers to them ------
+ *
+ * A C TU that includes a header with static (inline) functions has a definition of each,
+ * and the header skip digests every one of them in every TU to prove it the same as one
+ * walked before: on haproxy some 105,000 digests a scan, a quarter of the walk, of which
+ * about 94% are of functions the TU never refers to. With liveness, a header's static
+ * function is left for after the top level (deferred). Then the deferred ones that code
+ * of the TU refers to (the main file's bodies, the initializers of file-scope variables
+ * and, in turn, the header bodies so found, walked or digested) go through the header skip
+ * as before, into the TU's facts. The others are not digested: a body left out this way
+ * whose text key (text_key: the command line, the function, its file and extent and the
+ * preprocessor's skipped ranges in its file) this worker has not seen left out before is
+ * walked, into a document of its own (`unreferenced` in the TU's facts, docs/facts.md); the
+ * rest are skipped as a digested body is (skipped_bodies, function_skipped hooks).
+ *
+ * The merge takes an unreferenced body's document only for a text key no earlier TU's
+ * facts had, in TU order. The first TU (in TU order) that leaves out a body with a given
+ * text key always walks it: TUs are handed to workers in TU order, so its worker has seen
+ * that key left out in no earlier TU. So which documents reach the model does not depend
+ * on how TUs land on workers, and every header function still reaches it at least once:
+ * a static helper no TU of this configuration calls is still a use of what it touches
+ * (haproxy's pat_ref_giveup(), called only from the Lua build, CASes the generation counter
+ * pattern.h's other helper only adds to: without it the counter rule would call it a
+ * counter). What changes: a variant of a header function (the same text compiled
+ * differently, such as a struct only forward-declared) that only TUs which never call it
+ * have, past the first of its text key, is not analyzed.
+ *
+ * Only C: in C++ an implicit call (a destructor, a conversion) names no function in the AST.
+ * Only internal linkage: another TU may call an external function. Only functions whose
+ * attributes say nothing of how they are reached: a constructor, `used`, `hot`, `cold`,
+ * `noreturn` and any attribute not in the list below keep the function as before.
+ */
+
+/*
+ * Whether the command compiles its file as C: a `.c` file, no -x naming another language,
+ * and a driver that is not a C++ one (g++ and clang++ compile a .c file as C++). libclang
+ * cannot say: clang_getCursorLanguage calls a C++ TU's plain functions and typedefs C.
+ */
+static bool compiled_as_c(const hs_tu_input *in)
+{
+    if (!has_suffix(in->file, ".c"))
+        return false;
+    const char *driver = in->argc > 0 ? strrchr(in->argv[0], '/') : NULL;
+    driver = driver ? driver + 1 : in->argc > 0 ? in->argv[0] : "";
+    if (strstr(driver, "++"))
+        return false;
+    for (int i = 1; i < in->argc; i++) {
+        const char *a = in->argv[i];
+        const char *lang = strcmp(a, "-x") == 0 && i + 1 < in->argc ? in->argv[i + 1]
+                           : strncmp(a, "-x", 2) == 0 && a[2]        ? a + 2
+                           : strncmp(a, "--language=", 11) == 0      ? a + 11
+                                                                     : NULL;
+        if (lang && strcmp(lang, "c") != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Attributes that do not make a function reachable, or change its facts. */
+static bool attribute_is_plain(const char *name)
+{
+    static const char *const plain[] = {
+        "always_inline", "noinline",    "unused", "maybe_unused", "pure",    "const",
+        "nonnull",       "format",      "malloc", "warn_unused_result", "returns_nonnull",
+        "nothrow",       "leaf",        "flatten", "artificial", "gnu_inline", "inline",
+    };
+    size_t n = strlen(name);
+    /* __always_inline__ is always_inline. */
+    if (n > 4 && strncmp(name, "__", 2) == 0 && strcmp(name + n - 2, "__") == 0) {
+        for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
+            if (strlen(plain[k]) == n - 4 && strncmp(name + 2, plain[k], n - 4) == 0)
+                return true;
+        return false;
+    }
+    for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
+        if (strcmp(name, plain[k]) == 0)
+            return true;
+    return false;
+}
+
+static enum CXChildVisitResult plain_attr_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    void **args = data;
+    if (!clang_isAttribute(hs_cursor_kind(c)))
+        return CXChildVisit_Continue;
+    char *name = attribute_name(args[0], c);
+    bool plain = name && attribute_is_plain(name);
+    free(name);
+    if (plain)
+        return CXChildVisit_Continue;
+    *(bool *)args[1] = false;
+    return CXChildVisit_Break;
+}
+
+/* Liveness: `ref` (what a name refers to) is a function code of this TU refers to. */
+static void mark_live(hs_walk *x, CXCursor ref)
+{
+    if (!x->liveness || hs_cursor_kind(ref) != CXCursor_FunctionDecl)
+        return;
+    hs_ptrmap_put(x->live, clang_getCanonicalCursor(ref).data[0], 0, (void *)1);
+}
+
+static enum CXChildVisitResult mark_live_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (hs_cursor_kind(c) == CXCursor_DeclRefExpr)
+        mark_live(data, clang_getCursorReferenced(c));
+    return CXChildVisit_Recurse;
+}
+
+/* Whether definition `c` is a header's static function, left for process_deferred. */
+static bool defer_header_function(hs_walk *x, CXCursor c)
+{
+    if (!x->liveness || x->in_deferred || clang_getCursorLinkage(c) != CXLinkage_Internal)
+        return false;
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile file = NULL, end_file = NULL;
+    clang_getExpansionLocation(clang_getRangeStart(r), &file, NULL, NULL, NULL);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &end_file, NULL, NULL, NULL);
+    const char *path = hs_project_file(x, file);
+    if (!file || file != end_file || !path[0] || strcmp(path, x->main_real) == 0)
+        return false;
+    if (clang_Cursor_hasAttrs(c)) {
+        bool plain = true;
+        void *args[2] = {x, &plain};
+        clang_visitChildren(c, plain_attr_visitor, args);
+        if (!plain)
+            return false;
+    }
+    if (x->ndeferred == x->cap_deferred) {
+        x->cap_deferred = x->cap_deferred ? 2 * x->cap_deferred : 256;
+        x->deferred = hs_xrealloc(x->deferred, x->cap_deferred * sizeof *x->deferred);
+    }
+    x->deferred[x->ndeferred++] = (hs_deferred){c, clang_getCanonicalCursor(c).data[0], false};
+    return true;
+}
+
+/*
+ * A left-out body's text key: the command line, its USR and attributes, file and extent, and
+ * the ranges the preprocessor skipped in its file. What a compiled body is made of besides
+ * (the macros and declarations its names find) is the body digest's, which this saves.
+ */
+static void text_key(hs_walk *x, CXCursor c, const char *usr, unsigned char out[16])
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile file = NULL;
+    unsigned b = 0, e = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &file, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+    const char *path = hs_project_file(x, file);
+    int temperature = function_temperature(x, c);
+    XXH128_hash_t sk = skipped_digest(x, file, clang_getRangeStart(r), b);
+    XXH3_state_t st;
+    XXH3_INITSTATE(&st);
+    XXH3_128bits_reset(&st);
+    XXH3_128bits_update(&st, &x->context, sizeof x->context);
+    XXH3_128bits_update(&st, usr, strlen(usr) + 1);
+    XXH3_128bits_update(&st, &temperature, sizeof temperature);
+    XXH3_128bits_update(&st, path, strlen(path) + 1);
+    XXH3_128bits_update(&st, &b, sizeof b);
+    XXH3_128bits_update(&st, &e, sizeof e);
+    XXH3_128bits_update(&st, &sk, sizeof sk);
+    XXH128_canonicalFromHash((XXH128_canonical_t *)out, XXH3_128bits_digest(&st));
+}
+
+/*
+ * Walks left-out definition `c` into a facts document of its own: the walk's lists and each
+ * collector's state (tu_start .. tu_end) are its own for the walk, so nothing of it reaches
+ * the TU's document. What a collector keeps in its worker memo does, as from any walk.
+ */
+static json_t *walk_unreferenced(hs_walk *x, CXCursor c, const char *usr)
+{
+    json_t *functions = x->functions, *calls = x->calls, *fn_stores = x->fn_stores, *overrides = x->overrides;
+    hs_strmap *fact_sites = x->fact_sites, *stores_seen = x->stores_seen;
+    void **states = x->states;
+    x->functions = json_array();
+    x->calls = json_array();
+    x->fn_stores = json_array();
+    x->overrides = json_array();
+    x->fact_sites = hs_strmap_create();
+    x->stores_seen = hs_strmap_create();
+    x->states = hs_xcalloc(x->ncollectors ? x->ncollectors : 1, sizeof(void *));
+    for (size_t i = 0; i < x->ncollectors; i++)
+        x->states[i] = x->collectors[i]->tu_start ? x->collectors[i]->tu_start(x) : NULL;
+    hs_walk_function fn = {0};
+    fn.usr = hs_xstrdup(usr);
+    walk_definition(x, c, function_temperature(x, c), &fn);
+    free_function(&fn);
+    json_t *doc = json_object();
+    json_object_set_new_nocheck(doc, "functions", x->functions);
+    json_object_set_new_nocheck(doc, "calls", x->calls);
+    json_object_set_new_nocheck(doc, "fn_stores", x->fn_stores);
+    json_object_set_new_nocheck(doc, "overrides", x->overrides);
+    for (size_t i = 0; i < x->ncollectors; i++)
+        if (x->collectors[i]->tu_end)
+            x->collectors[i]->tu_end(x->states[i], x, doc);
+    free(x->states);
+    hs_strmap_delete(x->fact_sites);
+    hs_strmap_delete(x->stores_seen);
+    x->functions = functions;
+    x->calls = calls;
+    x->fn_stores = fn_stores;
+    x->overrides = overrides;
+    x->fact_sites = fact_sites;
+    x->stores_seen = stores_seen;
+    x->states = states;
+    return doc;
+}
+
+/*
+ * After the top level: the deferred functions code refers to go through extract_function
+ * (the header skip), which may find more referred to, until none is left; then the rest.
+ */
+static void process_deferred(hs_walk *x)
+{
+    x->in_deferred = true;
+    for (bool more = true; more;) {
+        more = false;
+        for (size_t i = 0; i < x->ndeferred; i++) {
+            hs_deferred *d = &x->deferred[i];
+            if (d->done || !hs_ptrmap_get(x->live, d->canonical, 0))
+                continue;
+            d->done = more = true;
+            extract_function(x, d->fn);
+        }
+    }
+    for (size_t i = 0; i < x->ndeferred; i++) {
+        hs_deferred *d = &x->deferred[i];
+        if (d->done)
+            continue;
+        const char *usr = hs_cursor_usr_cached(x, d->fn);
+        unsigned char key[16];
+        text_key(x, d->fn, usr, key);
+        /* Not the same text twice in one TU: another function has another USR. Until the
+         * TU's facts are delivered its keys wait (a TU lost would take its documents). */
+        if (!hs_keyset_has(x->cache->unreferenced_walked, key, sizeof key)) {
+            hs_extract_cache *cache = x->cache;
+            push_key(&cache->pending_unreferenced, &cache->npending_unreferenced, &cache->cap_unreferenced, key);
+            char hex[33];
+            for (int k = 0; k < 16; k++)
+                snprintf(hex + 2 * k, 3, "%02x", key[k]);
+            json_t *entry = json_object();
+            json_object_set_new_nocheck(entry, "usr", json_string(usr));
+            json_object_set_new_nocheck(entry, "key", json_string(hex));
+            json_object_set_new_nocheck(entry, "facts", walk_unreferenced(x, d->fn, usr));
+            json_array_append_new(x->unreferenced, entry);
+            x->cache->unreferenced_walks++;
+        }
+        x->cache->skipped_count++;
+        x->cache->skipped_unreferenced++;
+        x->body_in_memo = false;
+        hooks_function_skipped(x, usr);
+        json_array_append_new(x->skipped_bodies, json_string(usr));
+    }
+    x->in_deferred = false;
 }
 
 static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClientData data)
@@ -4255,6 +4568,8 @@ static enum CXChildVisitResult top_visitor(CXCursor c, CXCursor parent, CXClient
         hs_children(c, &kids);
         record_decl_stores(x, c, &kids);
         hs_cursor_list_free(&kids);
+        if (x->liveness) /* a function named in an initializer is referred to */
+            clang_visitChildren(c, mark_live_visitor, x);
     }
     return CXChildVisit_Continue;
 }
@@ -4531,6 +4846,9 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
         }
     }
     x.tu = tu;
+    x.liveness = x.cache && compiled_as_c(in) && !getenv("HOTSCAN_BENCH_NO_LIVENESS");
+    x.live = hs_ptrmap_create();
+    x.unreferenced = json_array();
     x.worker_cache = cache;
     x.real_paths = cache ? cache->real_paths : NULL;
     if (x.cache) {
@@ -4568,6 +4886,8 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     for (size_t i = 0; i < x.ncollectors; i++)
         x.states[i] = x.collectors[i]->tu_start ? x.collectors[i]->tu_start(&x) : NULL;
     clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visitor, &x);
+    if (x.ndeferred)
+        process_deferred(&x);
     json_object_set_new_nocheck(facts, "functions", x.functions);
     json_object_set_new_nocheck(facts, "calls", x.calls);
     json_object_set_new_nocheck(facts, "fn_stores", x.fn_stores);
@@ -4575,6 +4895,10 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
         json_object_set_new_nocheck(facts, "skipped_bodies", x.skipped_bodies);
     else
         json_decref(x.skipped_bodies);
+    if (json_array_size(x.unreferenced))
+        json_object_set_new_nocheck(facts, "unreferenced", x.unreferenced);
+    else
+        json_decref(x.unreferenced);
     json_object_set_new_nocheck(facts, "overrides", x.overrides);
     /* Each family's lists, in table order: clock_reads, atomics, events, event_objects. */
     for (size_t i = 0; i < x.ncollectors; i++)
@@ -4603,6 +4927,8 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
         free(value);
     hs_ptrmap_delete(x.usrs);
     hs_ptrmap_delete(x.temperatures);
+    hs_ptrmap_delete(x.live);
+    free(x.deferred);
     hs_strmap_delete(x.fact_sites);
     hs_strmap_delete(x.stores_seen);
     hs_inactive_code_delete(x.inactive);

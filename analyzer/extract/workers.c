@@ -418,10 +418,16 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
                           ? hs_printf("; checked against the body digest: %zu disagree", disagreements)
                           : hs_xstrdup("");
         size_t kept_headers, kept = hs_extract_cache_kept(cache, &kept_headers);
+        size_t unreferenced_walks, unreferenced = hs_extract_cache_unreferenced(cache, &unreferenced_walks);
+        char *liveness = unreferenced ? hs_printf("; %zu not referred to in their TU, %zu of them walked as the "
+                                                  "first of their text",
+                                                  unreferenced, unreferenced_walks)
+                                      : hs_xstrdup("");
         fprintf(stderr, "hotscan: worker %d: header function bodies walked %zu, skipped %zu (%zu by the header's "
-                        "prefix key%s; %zu by other workers' keys); not shared: %zu body and %zu prefix keys\n",
-                (int)getpid(), walked, skipped, by_header, check, hs_extract_cache_skipped_learned(cache), kept,
-                kept_headers);
+                        "prefix key%s; %zu by other workers' keys%s); not shared: %zu body and %zu prefix keys\n",
+                (int)getpid(), walked, skipped, by_header, check, hs_extract_cache_skipped_learned(cache), liveness,
+                kept, kept_headers);
+        free(liveness);
         free(check);
     }
     hs_key_log_reader_delete(keys);

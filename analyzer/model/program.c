@@ -190,13 +190,9 @@ void hs_program_release_store(hs_program *p, const hs_fact_family *family)
     }
 }
 
-void hs_program_merge(hs_program *p, json_t *facts)
+/* One facts document (a TU's, or one of its unreferenced bodies') into the model. */
+static void merge_document(hs_program *p, json_t *facts, size_t tu_index)
 {
-    if (!p->seen) {
-        fprintf(stderr, "hotscan: internal error: a TU merged after the merge ended\n");
-        abort();
-    }
-    p->translation_units++;
     size_t i;
     json_t *fj;
     json_array_foreach(json_object_get(facts, "functions"), i, fj) {
@@ -286,11 +282,35 @@ void hs_program_merge(hs_program *p, json_t *facts)
         hs_strmap_push(p->overriders, str(sj, "base"),
                      hs_program_function(p, str(sj, "method"), str(sj, "method_name")));
     }
-    size_t tu_index = (size_t)json_integer_value(json_object_get(facts, "tu_index"));
     size_t nfam;
     const hs_fact_family *const *families = hs_fact_families(&nfam);
     for (size_t f = 0; f < nfam; f++)
         families[f]->merge(p->stores[f], p, facts, tu_index);
+}
+
+void hs_program_merge(hs_program *p, json_t *facts)
+{
+    if (!p->seen) {
+        fprintf(stderr, "hotscan: internal error: a TU merged after the merge ended\n");
+        abort();
+    }
+    p->translation_units++;
+    size_t tu_index = (size_t)json_integer_value(json_object_get(facts, "tu_index"));
+    merge_document(p, facts, tu_index);
+    /* The header bodies this TU walked though none of its code refers to them (liveness,
+     * analyzer/extract/extract.c): each text key's first document in TU order only, which
+     * is there however TUs landed on workers. */
+    size_t i;
+    json_t *entry;
+    json_array_foreach(json_object_get(facts, "unreferenced"), i, entry) {
+        json_t *doc = json_object_get(entry, "facts");
+        if (!json_is_object(doc))
+            continue;
+        hs_buf *key = key_start(p, "unreferenced");
+        key_str(key, str(entry, "key"));
+        if (key_first_time(p, key))
+            merge_document(p, doc, tu_index);
+    }
 }
 
 /*

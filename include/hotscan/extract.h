@@ -74,6 +74,9 @@ void hs_extract_cache_counts(const hs_extract_cache *c, size_t *walked, size_t *
  * HOTSCAN_BENCH_CHECK_HEADER_SKIP=1 (bench only) their digests are made anyway, and
  * *disagreements counts those no earlier walk had. */
 size_t hs_extract_cache_skipped_by_header(const hs_extract_cache *c, size_t *disagreements);
+/* Of the skipped, those no code of their TU refers to (liveness in extract.c), not digested;
+ * *walks of them were walked, into their own documents, as the first of their text key. */
+size_t hs_extract_cache_unreferenced(const hs_extract_cache *c, size_t *walks);
 /* Of the skipped, those skipped by a key only other workers' TUs gave (hs_extract_cache_learn). */
 size_t hs_extract_cache_skipped_learned(const hs_extract_cache *c);
 /* The keys the last TU recorded (body keys, header prefix keys) that other workers may have,

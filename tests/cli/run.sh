@@ -533,13 +533,14 @@ check "header skip: --facts-dir documents keep every body (c.c's calls step -> q
 
 # With the header skip a worker walks a shared header function once, yet a counter's message
 # counts every TU that sees it, as a scan with whole facts does. (twice() names no atomic:
-# the -j 2 checks below share its keys.)
+# the -j 2 checks below share its keys.) C++: a header's prefix key is what C++ TUs skip
+# headers by; a C TU digests only the header functions it refers to (liveness, below).
 mkdir -p "$work/skipcount"
 printf 'extern long hits;\nstatic inline void bump(void) { __atomic_fetch_add(&hits, 1, __ATOMIC_SEQ_CST); }\n' >"$work/skipcount/bump.h"
 printf 'static inline int twice(int v) { return 2 * v; }\n' >"$work/skipcount/plain.h"
-for f in a b c; do printf '#include "bump.h"\n#include "plain.h"\nint use_%s(void) { bump(); return twice(1); }\n' $f >"$work/skipcount/$f.c"; done
-printf 'long hits;\n' >>"$work/skipcount/a.c"
-printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n {"directory": "%s", "file": "b.c", "arguments": ["cc", "-c", "b.c"]},\n {"directory": "%s", "file": "c.c", "arguments": ["cc", "-c", "c.c"]}]\n' \
+for f in a b c; do printf '#include "bump.h"\n#include "plain.h"\nint use_%s(void) { bump(); return twice(1); }\n' $f >"$work/skipcount/$f.cc"; done
+printf 'long hits;\n' >>"$work/skipcount/a.cc"
+printf '[{"directory": "%s", "file": "a.cc", "arguments": ["c++", "-c", "a.cc"]},\n {"directory": "%s", "file": "b.cc", "arguments": ["c++", "-c", "b.cc"]},\n {"directory": "%s", "file": "c.cc", "arguments": ["c++", "-c", "c.cc"]}]\n' \
   "$work/skipcount" "$work/skipcount" "$work/skipcount" >"$work/skipcount/compile_commands.json"
 (cd "$work/skipcount" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
 check "header skip: the shared bodies were skipped" err_has "walked 2, skipped 4"
@@ -548,33 +549,33 @@ cp "$work/out" "$work/skipcount/j1.json"
 
 # With -j 2 the workers share the keys of the TUs whose facts were merged (key_log.c). One TU
 # at a time, to the workers in turn (HOTSCAN_TEST_SERIAL_WORKERS): the first walks both
-# bodies for a.c, the second skips twice() for b.c with the first one's keys, the first skips
-# both for c.c. bump() names an atomic, which the atomics collector keeps in the first
-# worker's memo: its keys are not shared, and the second worker walks it for b.c.
+# bodies for a.cc, the second skips twice() for b.cc with the first one's keys, the first skips
+# both for c.cc. bump() names an atomic, which the atomics collector keeps in the first
+# worker's memo: its keys are not shared, and the second worker walks it for b.cc.
 (cd "$work/skipcount" && HOTSCAN_TEST_SERIAL_WORKERS=1 HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 2 -p . >"$work/out" 2>"$work/err")
-check "shared keys: b.c's worker skips the body a.c's worker walked (twice), walks bump()" \
+check "shared keys: b.cc's worker skips the body a.cc's worker walked (twice), walks bump()" \
   err_has "walked 1, skipped 1 (1 by the header's prefix key; 1 by other workers' keys); not shared: 1 body and 1 prefix keys"
-check "... the first walked both once, for a.c" \
+check "... the first walked both once, for a.cc" \
   err_has "walked 2, skipped 2 (2 by the header's prefix key; 0 by other workers' keys); not shared: 1 body and 1 prefix keys"
-check "... the supervisor shared a.c's keys for plain.h and nothing else" err_has "shared header-skip keys: 1 records, 2 keys"
+check "... the supervisor shared a.cc's keys for plain.h and nothing else" err_has "shared header-skip keys: 1 records, 2 keys"
 check "... and the report is the one -j 1 makes (seen by 3 TUs)" \
   python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/skipcount/j1.json" "$work/out"
 # A worker that dies mid-TU shares nothing, and the one forked in its place reads every key
-# the others shared: b.c's worker aborts, d.c's (a fresh one) skips what a.c's walked.
+# the others shared: b.cc's worker aborts, d.cc's (a fresh one) skips what a.cc's walked.
 mkdir -p "$work/skipcrash"
 cp "$work/skipcount/bump.h" "$work/skipcount/plain.h" "$work/skipcrash/"
-for f in a b c d; do printf '#include "bump.h"\n#include "plain.h"\nint use_%s(void) { bump(); return twice(1); }\n' $f >"$work/skipcrash/$f.c"; done
-printf 'long hits;\n' >>"$work/skipcrash/a.c"
+for f in a b c d; do printf '#include "bump.h"\n#include "plain.h"\nint use_%s(void) { bump(); return twice(1); }\n' $f >"$work/skipcrash/$f.cc"; done
+printf 'long hits;\n' >>"$work/skipcrash/a.cc"
 printf '[' >"$work/skipcrash/compile_commands.json"
 sep=
 for f in a b c d; do
-  printf '%s{"directory": "%s", "file": "%s.c", "arguments": ["cc", "-c", "%s.c"]}' "$sep" "$work/skipcrash" $f $f >>"$work/skipcrash/compile_commands.json"
+  printf '%s{"directory": "%s", "file": "%s.cc", "arguments": ["c++", "-c", "%s.cc"]}' "$sep" "$work/skipcrash" $f $f >>"$work/skipcrash/compile_commands.json"
   sep=,
 done
 printf ']\n' >>"$work/skipcrash/compile_commands.json"
-(cd "$work/skipcrash" && HOTSCAN_TEST_CRASH_ON=b.c HOTSCAN_TEST_SERIAL_WORKERS=1 HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 2 -p . >"$work/out" 2>"$work/err")
-check "shared keys: b.c's worker crashed" test "$(json "[e['file'] for e in d['errors']]")" = "['b.c']"
-check "... d.c's fresh worker skips twice() with a.c's keys" \
+(cd "$work/skipcrash" && HOTSCAN_TEST_CRASH_ON=b.cc HOTSCAN_TEST_SERIAL_WORKERS=1 HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 2 -p . >"$work/out" 2>"$work/err")
+check "shared keys: b.cc's worker crashed" test "$(json "[e['file'] for e in d['errors']]")" = "['b.cc']"
+check "... d.cc's fresh worker skips twice() with a.cc's keys" \
   err_has "walked 1, skipped 1 (1 by the header's prefix key; 1 by other workers' keys)"
 check "... and the counter is seen by the 3 TUs that were parsed" \
   test "$(json "[('seen by 3 of' in f['message']) for f in d['findings'] if f.get('variable') == 'hits']")" = "[True]"
@@ -600,8 +601,8 @@ static inline long sub(long a, long b) { return a OP b; }
 C
 printf '#include "names.h"\nconst char *use_a(void) { return tag(); }\n' >"$work/scratch/a.c"
 printf '#define CAT3(a, b) a##b\nint CAT3(made_, here);\n#include "names.h"\nconst char *use_b(void) { return tag(); }\n' >"$work/scratch/b.c"
-printf '#define NAME alpha\n#define OP +\n#include "other.h"\n' >"$work/scratch/c.c"
-printf '#define NAME beta\n#define OP -\n#include "other.h"\n' >"$work/scratch/d.c"
+printf '#define NAME alpha\n#define OP +\n#include "other.h"\nconst char *c_label(void) { return label(); }\nlong c_sub(long a) { return sub(a, 1); }\n' >"$work/scratch/c.c"
+printf '#define NAME beta\n#define OP -\n#include "other.h"\nconst char *d_label(void) { return label(); }\nlong d_sub(long a) { return sub(a, 1); }\n' >"$work/scratch/d.c"
 # skip_stats_of_pairs DIR: for the pairs ab and cd of DIR's a.c .. d.c, a -j 1 scan of the two
 # TUs alone, its header-skip counts in $work/err-<DIR's name>-<pair>.
 skip_stats_of_pairs() {
@@ -637,6 +638,54 @@ check "header skip: a builtin placed at each TU's first call does not part two k
   grep -q "header function bodies walked 2, skipped 1" "$work/err-places-ab"
 check "... nor a system typedef declared by another system header (half)" \
   grep -q "header function bodies walked 1, skipped 1" "$work/err-places-cd"
+
+# Liveness (analyzer/extract/extract.c): a C TU digests only the header functions its code
+# refers to. All three TUs call newgen(), which adds to a generation counter; giveup() CASes
+# it, but its caller is in a build this database does not have, and pure.h's helpers are
+# called by no TU. Those are not digested: each is walked once, as the first TU to leave it
+# out, into a document the merge takes once. giveup()'s CAS is a use of the counter all the
+# same, so the counter is not called one (haproxy's pat_ref_giveup(), called only by the Lua
+# build, is such a function).
+mkdir -p "$work/live"
+cat >"$work/live/gen.h" <<'C'
+struct ref { unsigned gen; };
+static inline unsigned newgen(struct ref *r) { return __atomic_add_fetch(&r->gen, 1, __ATOMIC_SEQ_CST); }
+static inline void giveup(struct ref *r, unsigned g) { __atomic_compare_exchange_n(&r->gen, &g, g - 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+C
+printf 'static inline int sq(int v) { return v * v; }\nstatic inline int cube(int v) { return v * sq(v); }\n' >"$work/live/pure.h"
+for f in a b c; do printf '#include "gen.h"\n#include "pure.h"\nunsigned use_%s(struct ref *r) { return newgen(r); }\n' $f >"$work/live/$f.c"; done
+printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n {"directory": "%s", "file": "b.c", "arguments": ["cc", "-c", "b.c"]},\n {"directory": "%s", "file": "c.c", "arguments": ["cc", "-c", "c.c"]}]\n' \
+  "$work/live" "$work/live" "$work/live" >"$work/live/compile_commands.json"
+(cd "$work/live" && HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
+check "liveness: header functions no TU calls are not digested, and each is walked once" \
+  err_has "walked 1, skipped 11 (0 by the header's prefix key; 0 by other workers' keys; 9 not referred to in their TU, 3 of them walked as the first of their text)"
+check "... giveup()'s CAS still keeps ref::gen from being called a counter" \
+  test "$(json "[f['rule'] for f in d['findings'] if 'gen' in f.get('variable', '')]")" = "[]"
+cp "$work/out" "$work/live/j1.json"
+(cd "$work/live" && HOTSCAN_BENCH_NO_LIVENESS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
+check "... the report is the one digesting every body makes" \
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/live/j1.json" "$work/out"
+
+# Which left-out bodies the model gets does not depend on how TUs land on workers. stamp()
+# reads READ() twice: a.c's READ() is 0, b.c's and c.c's read the clock. a.c and b.c never
+# call stamp(), so its text is first left out in a.c: the model has a.c's walk of it, not
+# b.c's, even when b.c lands on a worker that has not seen stamp() (-j 2, one TU to each
+# worker in turn) and walks it too. c.c calls stamp(): its reading twice is a finding.
+mkdir -p "$work/variant"
+printf 'static inline long stamp(void) { return READ() + READ(); }\n' >"$work/variant/stamp.h"
+printf '#define READ() 0L\n#include "stamp.h"\nint use_a(void) { return 1; }\n' >"$work/variant/a.c"
+printf '#include <time.h>\n#define READ() ((long)clock())\n#include "stamp.h"\nint use_b(void) { return 2; }\n' >"$work/variant/b.c"
+printf '#include <time.h>\n#define READ() ((long)clock())\n#include "stamp.h"\nlong use_c(void) { return stamp(); }\n' >"$work/variant/c.c"
+printf '[{"directory": "%s", "file": "a.c", "arguments": ["cc", "-c", "a.c"]},\n {"directory": "%s", "file": "b.c", "arguments": ["cc", "-c", "b.c"]},\n {"directory": "%s", "file": "c.c", "arguments": ["cc", "-c", "c.c"]}]\n' \
+  "$work/variant" "$work/variant" "$work/variant" >"$work/variant/compile_commands.json"
+(cd "$work/variant" && "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
+check "liveness: a variant of a header function is analyzed where a TU calls it (c.c's stamp)" \
+  test "$(json "sorted(set((f['rule'], f['file']) for f in d['findings']))")" = "[('timer-duplicate', 'stamp.h')]"
+cp "$work/out" "$work/variant/j1.json"
+(cd "$work/variant" && HOTSCAN_TEST_SERIAL_WORKERS=1 HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 2 -p . >"$work/out" 2>"$work/err")
+check "... b.c's worker walks its left-out stamp() too" err_has "1 not referred to in their TU, 1 of them walked as the first of their text"
+check "... and the -j 2 report is the -j 1 one" \
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/variant/j1.json" "$work/out"
 
 # A TU-level fact that rests on a skipped body: b.c compiles out a wait on `hits` (DEBUG_WAIT
 # is not defined), and knows `hits` is an atomic only from bump(), whose body a.c walked and
