@@ -4422,19 +4422,23 @@ static bool defer_header_function(hs_walk *x, CXCursor c)
 
 /*
  * A left-out body's text key: the command line, its USR and attributes, file and extent, and
- * the ranges the preprocessor skipped in its file. What a compiled body is made of besides
- * (the macros and declarations its names find) is the body digest's, which this saves.
+ * the ranges the preprocessor skipped inside it (an #if arm the TU did not take). What a
+ * compiled body is made of besides (the macros and declarations its names find) is the body
+ * digest's, which this saves. The skipped ranges are the TU's (read once, sorted by their
+ * raw location) whose start lies in the body's extent: a body whose start is a file location
+ * (no macro) has consecutive raw locations from there, so no file is looked up. One that
+ * starts in a macro expansion puts none in.
  */
 static void text_key(hs_walk *x, CXCursor c, const char *usr, unsigned char out[16])
 {
     CXSourceRange r = clang_getCursorExtent(c);
+    CXSourceLocation start = clang_getRangeStart(r);
     CXFile file = NULL;
     unsigned b = 0, e = 0;
-    clang_getExpansionLocation(clang_getRangeStart(r), &file, NULL, NULL, &b);
+    clang_getExpansionLocation(start, &file, NULL, NULL, &b);
     clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
     const char *path = hs_project_file(x, file);
     int temperature = function_temperature(x, c);
-    XXH128_hash_t sk = skipped_digest(x, file, clang_getRangeStart(r), b);
     XXH3_state_t st;
     XXH3_INITSTATE(&st);
     XXH3_128bits_reset(&st);
@@ -4444,7 +4448,23 @@ static void text_key(hs_walk *x, CXCursor c, const char *usr, unsigned char out[
     XXH3_128bits_update(&st, path, strlen(path) + 1);
     XXH3_128bits_update(&st, &b, sizeof b);
     XXH3_128bits_update(&st, &e, sizeof e);
-    XXH3_128bits_update(&st, &sk, sizeof sk);
+    if (!(start.int_data & HS_MACRO_LOCATION_BIT) && e >= b && start.int_data <= UINT_MAX - (e - b)) {
+        if (!x->skipped_ranges_read)
+            read_skipped_ranges(x);
+        unsigned first = start.int_data, last = start.int_data + (e - b);
+        size_t lo = 0, hi = x->nskipped_ranges;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (x->skipped_ranges[mid].raw < first)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (size_t i = lo; i < x->nskipped_ranges && x->skipped_ranges[i].raw <= last; i++) {
+            XXH3_128bits_update(&st, &x->skipped_ranges[i].begin, sizeof x->skipped_ranges[i].begin);
+            XXH3_128bits_update(&st, &x->skipped_ranges[i].end, sizeof x->skipped_ranges[i].end);
+        }
+    }
     XXH128_canonicalFromHash((XXH128_canonical_t *)out, XXH3_128bits_digest(&st));
 }
 
