@@ -161,6 +161,9 @@ static bool inclusion_offset(const hs_inclusion *in, CXSourceLocation loc, unsig
 typedef struct {
     CXCursor fn;
     const void *canonical;  /* its canonical declaration: what a reference to it names */
+    CXSourceLocation start; /* its extent's start, and where that and its end are */
+    unsigned begin, end;    /* expanded in its file (text_key) */
+    const char *path;       /* the file's real path (the file table's) */
     bool done;
 } hs_deferred;
 
@@ -4400,8 +4403,9 @@ static bool defer_header_function(hs_walk *x, CXCursor c)
         return false;
     CXSourceRange r = clang_getCursorExtent(c);
     CXFile file = NULL, end_file = NULL;
-    clang_getExpansionLocation(clang_getRangeStart(r), &file, NULL, NULL, NULL);
-    clang_getExpansionLocation(clang_getRangeEnd(r), &end_file, NULL, NULL, NULL);
+    unsigned begin = 0, end = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &file, NULL, NULL, &begin);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &end_file, NULL, NULL, &end);
     const char *path = hs_project_file(x, file);
     if (!file || file != end_file || !path[0] || strcmp(path, x->main_real) == 0)
         return false;
@@ -4416,7 +4420,8 @@ static bool defer_header_function(hs_walk *x, CXCursor c)
         x->cap_deferred = x->cap_deferred ? 2 * x->cap_deferred : 256;
         x->deferred = hs_xrealloc(x->deferred, x->cap_deferred * sizeof *x->deferred);
     }
-    x->deferred[x->ndeferred++] = (hs_deferred){c, clang_getCanonicalCursor(c).data[0], false};
+    x->deferred[x->ndeferred++] =
+        (hs_deferred){c, clang_getCanonicalCursor(c).data[0], clang_getRangeStart(r), begin, end, path, false};
     return true;
 }
 
@@ -4429,16 +4434,12 @@ static bool defer_header_function(hs_walk *x, CXCursor c)
  * (no macro) has consecutive raw locations from there, so no file is looked up. One that
  * starts in a macro expansion puts none in.
  */
-static void text_key(hs_walk *x, CXCursor c, const char *usr, unsigned char out[16])
+static void text_key(hs_walk *x, const hs_deferred *d, const char *usr, unsigned char out[16])
 {
-    CXSourceRange r = clang_getCursorExtent(c);
-    CXSourceLocation start = clang_getRangeStart(r);
-    CXFile file = NULL;
-    unsigned b = 0, e = 0;
-    clang_getExpansionLocation(start, &file, NULL, NULL, &b);
-    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
-    const char *path = hs_project_file(x, file);
-    int temperature = function_temperature(x, c);
+    CXSourceLocation start = d->start;
+    unsigned b = d->begin, e = d->end;
+    const char *path = d->path;
+    int temperature = function_temperature(x, d->fn);
     XXH3_state_t st;
     XXH3_INITSTATE(&st);
     XXH3_128bits_reset(&st);
@@ -4535,7 +4536,7 @@ static void process_deferred(hs_walk *x)
             continue;
         const char *usr = hs_cursor_usr_cached(x, d->fn);
         unsigned char key[16];
-        text_key(x, d->fn, usr, key);
+        text_key(x, d, usr, key);
         /* Not the same text twice in one TU: another function has another USR. Until the
          * TU's facts are delivered its keys wait (a TU lost would take its documents). */
         if (!hs_keyset_has(x->cache->unreferenced_walked, key, sizeof key)) {
