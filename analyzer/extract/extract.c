@@ -314,6 +314,24 @@ static void hooks_function_skipped(hs_walk *x, const char *usr)
 }
 
 /* Deletes the collectors' memo slots (hs_walk_worker_memo): the worker's or one TU's. */
+/* Each collector's state for a TU (or, walk_unreferenced, for one body), in table order. */
+static void **collectors_start(hs_walk *x)
+{
+    void **states = hs_xcalloc(x->ncollectors ? x->ncollectors : 1, sizeof(void *));
+    for (size_t i = 0; i < x->ncollectors; i++)
+        states[i] = x->collectors[i]->tu_start ? x->collectors[i]->tu_start(x) : NULL;
+    return states;
+}
+
+/* Each collector adds its lists to `facts` and deletes its state. */
+static void collectors_end(hs_walk *x, void **states, json_t *facts)
+{
+    for (size_t i = 0; i < x->ncollectors; i++)
+        if (x->collectors[i]->tu_end)
+            x->collectors[i]->tu_end(states[i], x, facts);
+    free(states);
+}
+
 static void delete_memos(void **memos, const hs_collector *const *collectors, size_t ncollectors)
 {
     for (size_t i = 0; memos && i < ncollectors; i++)
@@ -4039,6 +4057,25 @@ static XXH128_hash_t skipped_digest(hs_walk *x, CXFile file, CXSourceLocation st
     return *d;
 }
 
+/*
+ * Whether definition `fn` is a header's: its extent starts and ends in one project file that
+ * is not the main file. Where: *file, its extent's start (*start) and end expanded in it
+ * (*begin, *end), and the file's real path (*path, the file table's).
+ */
+static bool header_definition(hs_walk *x, CXCursor fn, CXFile *file, CXSourceLocation *start, unsigned *begin,
+                              unsigned *end, const char **path)
+{
+    CXSourceRange r = clang_getCursorExtent(fn);
+    CXFile end_file = NULL;
+    *file = NULL;
+    *begin = *end = 0;
+    *start = clang_getRangeStart(r);
+    clang_getExpansionLocation(*start, file, NULL, NULL, begin);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &end_file, NULL, NULL, end);
+    *path = hs_project_file(x, *file);
+    return *file && *file == end_file && (*path)[0] && strcmp(*path, x->main_real) != 0;
+}
+
 /* What extract_function does with a function definition's body. */
 typedef enum {
     HS_BODY_WALK,    /* walk it: not a header's, or no cache */
@@ -4060,13 +4097,11 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temp
     *header = NULL;
     if (!x->cache)
         return HS_BODY_WALK;
-    CXSourceRange r = clang_getCursorExtent(fn);
-    CXFile file = NULL, end_file = NULL;
-    unsigned b = 0, e = 0;
-    clang_getExpansionLocation(clang_getRangeStart(r), &file, NULL, NULL, &b);
-    clang_getExpansionLocation(clang_getRangeEnd(r), &end_file, NULL, NULL, &e);
-    const char *path = hs_project_file(x, file);
-    if (!file || file != end_file || !path[0] || strcmp(path, x->main_real) == 0)
+    CXFile file;
+    CXSourceLocation start;
+    unsigned b, e;
+    const char *path;
+    if (!header_definition(x, fn, &file, &start, &b, &e, &path))
         return HS_BODY_WALK;
     hs_file_entry *entry = file_entry(x, file);
     *header = entry;
@@ -4104,7 +4139,6 @@ static hs_body_plan body_plan(hs_walk *x, CXCursor fn, const char *usr, int temp
     fp_put(st, path, strlen(path) + 1);
     fp_put(st, &b, sizeof b);
     fp_put(st, &e, sizeof e);
-    CXSourceLocation start = clang_getRangeStart(r);
     XXH128_hash_t sk = skipped_digest(x, file, start, b);
     fp_put(st, &sk, sizeof sk);
     fp_args args = {st, x->tu, {{false, 0, 0}, {{0, 0, 0}}}, &x->fp_refs, x};
@@ -4401,13 +4435,11 @@ static bool defer_header_function(hs_walk *x, CXCursor c)
 {
     if (!x->liveness || x->in_deferred || clang_getCursorLinkage(c) != CXLinkage_Internal)
         return false;
-    CXSourceRange r = clang_getCursorExtent(c);
-    CXFile file = NULL, end_file = NULL;
-    unsigned begin = 0, end = 0;
-    clang_getExpansionLocation(clang_getRangeStart(r), &file, NULL, NULL, &begin);
-    clang_getExpansionLocation(clang_getRangeEnd(r), &end_file, NULL, NULL, &end);
-    const char *path = hs_project_file(x, file);
-    if (!file || file != end_file || !path[0] || strcmp(path, x->main_real) == 0)
+    CXFile file;
+    CXSourceLocation start;
+    unsigned begin, end;
+    const char *path;
+    if (!header_definition(x, c, &file, &start, &begin, &end, &path))
         return false;
     if (clang_Cursor_hasAttrs(c)) {
         bool plain = true;
@@ -4421,7 +4453,7 @@ static bool defer_header_function(hs_walk *x, CXCursor c)
         x->deferred = hs_xrealloc(x->deferred, x->cap_deferred * sizeof *x->deferred);
     }
     x->deferred[x->ndeferred++] =
-        (hs_deferred){c, clang_getCanonicalCursor(c).data[0], clang_getRangeStart(r), begin, end, path, false};
+        (hs_deferred){c, clang_getCanonicalCursor(c).data[0], start, begin, end, path, false};
     return true;
 }
 
@@ -4485,9 +4517,7 @@ static json_t *walk_unreferenced(hs_walk *x, CXCursor c, const char *usr)
     x->overrides = json_array();
     x->fact_sites = hs_strmap_create();
     x->stores_seen = hs_strmap_create();
-    x->states = hs_xcalloc(x->ncollectors ? x->ncollectors : 1, sizeof(void *));
-    for (size_t i = 0; i < x->ncollectors; i++)
-        x->states[i] = x->collectors[i]->tu_start ? x->collectors[i]->tu_start(x) : NULL;
+    x->states = collectors_start(x);
     hs_walk_function fn = {0};
     fn.usr = hs_xstrdup(usr);
     walk_definition(x, c, function_temperature(x, c), &fn);
@@ -4497,10 +4527,7 @@ static json_t *walk_unreferenced(hs_walk *x, CXCursor c, const char *usr)
     json_object_set_new_nocheck(doc, "calls", x->calls);
     json_object_set_new_nocheck(doc, "fn_stores", x->fn_stores);
     json_object_set_new_nocheck(doc, "overrides", x->overrides);
-    for (size_t i = 0; i < x->ncollectors; i++)
-        if (x->collectors[i]->tu_end)
-            x->collectors[i]->tu_end(x->states[i], x, doc);
-    free(x->states);
+    collectors_end(x, x->states, doc);
     hs_strmap_delete(x->fact_sites);
     hs_strmap_delete(x->stores_seen);
     x->functions = functions;
@@ -4903,9 +4930,7 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     json_object_set_new_nocheck(facts, "tu", json_string(in->file));
     json_object_set_new_nocheck(facts, "default_flags", json_boolean(in->default_flags));
     x.collectors = hs_collectors_all(&x.ncollectors);
-    x.states = hs_xcalloc(x.ncollectors ? x.ncollectors : 1, sizeof(void *));
-    for (size_t i = 0; i < x.ncollectors; i++)
-        x.states[i] = x.collectors[i]->tu_start ? x.collectors[i]->tu_start(&x) : NULL;
+    x.states = collectors_start(&x);
     clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visitor, &x);
     if (x.ndeferred)
         process_deferred(&x);
@@ -4922,10 +4947,7 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
         json_decref(x.unreferenced);
     json_object_set_new_nocheck(facts, "overrides", x.overrides);
     /* Each family's lists, in table order: clock_reads, atomics, events, event_objects. */
-    for (size_t i = 0; i < x.ncollectors; i++)
-        if (x.collectors[i]->tu_end)
-            x.collectors[i]->tu_end(x.states[i], &x, facts);
-    free(x.states);
+    collectors_end(&x, x.states, facts);
     delete_memos(x.tu_memos, x.collectors, x.ncollectors);
     if (x.check_text)
         fprintf(stderr, "hotscan: text check: %s: %u texts, %u differ\n", in->file, x.texts_checked, x.texts_differ);
