@@ -4330,7 +4330,7 @@ static void extract_function(hs_walk *x, CXCursor c)
  * and, in turn, the header bodies so found, walked or digested) go through the header skip
  * as before, into the TU's facts. The others are not digested: a body left out this way
  * whose text key (text_key: the command line, the function, its file and extent and the
- * preprocessor's skipped ranges in its file) this worker has not seen left out before is
+ * ranges the preprocessor skipped inside it) this worker has not seen left out before is
  * walked, into a document of its own (`unreferenced` in the TU's facts, docs/facts.md); the
  * rest are skipped as a digested body is (skipped_bodies, function_skipped hooks).
  *
