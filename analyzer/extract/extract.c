@@ -313,7 +313,6 @@ static void hooks_function_skipped(hs_walk *x, const char *usr)
             x->collectors[i]->function_skipped(x->states[i], x, usr);
 }
 
-/* Deletes the collectors' memo slots (hs_walk_worker_memo): the worker's or one TU's. */
 /* Each collector's state for a TU (or, walk_unreferenced, for one body), in table order. */
 static void **collectors_start(hs_walk *x)
 {
@@ -332,6 +331,7 @@ static void collectors_end(hs_walk *x, void **states, json_t *facts)
     free(states);
 }
 
+/* Deletes the collectors' memo slots (hs_walk_worker_memo): the worker's or one TU's. */
 static void delete_memos(void **memos, const hs_collector *const *collectors, size_t ncollectors)
 {
     for (size_t i = 0; memos && i < ncollectors; i++)
@@ -3997,6 +3997,26 @@ static void read_skipped_ranges(hs_walk *x)
     qsort(x->skipped_ranges, x->nskipped_ranges, sizeof *x->skipped_ranges, skipped_range_order);
 }
 
+/* Into `st`, the begin and end offsets of the TU's skipped ranges that start at raw
+ * locations first .. first + size (read_skipped_ranges, on first use). */
+static void hash_skipped_ranges(hs_walk *x, XXH3_state_t *st, unsigned first, unsigned size)
+{
+    if (!x->skipped_ranges_read)
+        read_skipped_ranges(x);
+    size_t lo = 0, hi = x->nskipped_ranges;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x->skipped_ranges[mid].raw < first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < x->nskipped_ranges && x->skipped_ranges[i].raw - first <= size; i++) {
+        fp_add(st, &x->skipped_ranges[i].begin, sizeof x->skipped_ranges[i].begin);
+        fp_add(st, &x->skipped_ranges[i].end, sizeof x->skipped_ranges[i].end);
+    }
+}
+
 /*
  * Digest of the ranges the preprocessor skipped in the inclusion of `file` that holds a
  * function starting at `start` (`offset` in the file), once per inclusion and TU: what
@@ -4024,20 +4044,7 @@ static XXH128_hash_t skipped_digest(hs_walk *x, CXFile file, CXSourceLocation st
     XXH3_state_t *st = XXH3_createState();
     XXH3_128bits_reset(st);
     if (by_inclusion) {
-        if (!x->skipped_ranges_read)
-            read_skipped_ranges(x);
-        size_t lo = 0, hi = x->nskipped_ranges;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (x->skipped_ranges[mid].raw < first)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        for (size_t i = lo; i < x->nskipped_ranges && x->skipped_ranges[i].raw - first <= size; i++) {
-            fp_add(st, &x->skipped_ranges[i].begin, sizeof x->skipped_ranges[i].begin);
-            fp_add(st, &x->skipped_ranges[i].end, sizeof x->skipped_ranges[i].end);
-        }
+        hash_skipped_ranges(x, st, first, (unsigned)size);
     } else {
         CXSourceRangeList *ranges = clang_getSkippedRanges(x->tu, file);
         for (unsigned i = 0; ranges && i < ranges->count; i++) {
@@ -4388,13 +4395,11 @@ static bool attribute_is_plain(const char *name)
     size_t n = strlen(name);
     /* __always_inline__ is always_inline. */
     if (n > 4 && strncmp(name, "__", 2) == 0 && strcmp(name + n - 2, "__") == 0) {
-        for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
-            if (strlen(plain[k]) == n - 4 && strncmp(name + 2, plain[k], n - 4) == 0)
-                return true;
-        return false;
+        name += 2;
+        n -= 4;
     }
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
-        if (strcmp(name, plain[k]) == 0)
+        if (strlen(plain[k]) == n && strncmp(name, plain[k], n) == 0)
             return true;
     return false;
 }
@@ -4481,23 +4486,8 @@ static void text_key(hs_walk *x, const hs_deferred *d, const char *usr, unsigned
     XXH3_128bits_update(&st, path, strlen(path) + 1);
     XXH3_128bits_update(&st, &b, sizeof b);
     XXH3_128bits_update(&st, &e, sizeof e);
-    if (!(start.int_data & HS_MACRO_LOCATION_BIT) && e >= b && start.int_data <= UINT_MAX - (e - b)) {
-        if (!x->skipped_ranges_read)
-            read_skipped_ranges(x);
-        unsigned first = start.int_data, last = start.int_data + (e - b);
-        size_t lo = 0, hi = x->nskipped_ranges;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (x->skipped_ranges[mid].raw < first)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        for (size_t i = lo; i < x->nskipped_ranges && x->skipped_ranges[i].raw <= last; i++) {
-            XXH3_128bits_update(&st, &x->skipped_ranges[i].begin, sizeof x->skipped_ranges[i].begin);
-            XXH3_128bits_update(&st, &x->skipped_ranges[i].end, sizeof x->skipped_ranges[i].end);
-        }
-    }
+    if (!(start.int_data & HS_MACRO_LOCATION_BIT) && e >= b)
+        hash_skipped_ranges(x, &st, start.int_data, e - b);
     XXH128_canonicalFromHash((XXH128_canonical_t *)out, XXH3_128bits_digest(&st));
 }
 
