@@ -3,9 +3,9 @@
  *
  * A verdict made from one configuration of a program can be wrong in another: a counter
  * that release builds only add to may be waited on under `#ifndef NDEBUG`, and a fix-it
- * made from the release build's uses would then change what the debug build does
- * (issue 10, item 5). libclang lists the ranges the preprocessor skipped (the parse asks
- * for CXTranslationUnit_DetailedPreprocessingRecord, without which it lists none; on
+ * made from the release build's uses would then change what the debug build does.
+ * libclang lists the ranges the preprocessor skipped (the parse asks for
+ * CXTranslationUnit_DetailedPreprocessingRecord, without which it lists none; on
  * redis's networking.c and rocksdb's db_impl.cc the parse cost the same within noise).
  * This file reads the project files' skipped ranges once per TU, splits them into
  * identifiers (skipping comments, string and character literals and numbers) and keeps
@@ -13,6 +13,14 @@
  * does not see?" in constant time. It cannot say what that code does with the name: the
  * answer only says where to look, and a rule that needs the whole program's uses treats
  * a mention as a use it cannot judge.
+ *
+ * One skipped range is not compiled-out code: the body of an include-guarded header that
+ * the TU enters again while the guard is defined (a header that includes itself back
+ * through another, or one whose guard clang does not recognise because something precedes
+ * it). The preprocessor skips the whole guarded body there, yet the same text was compiled
+ * in the inclusion that defined the guard. Such a range starts with the guard's opener
+ * (`#ifndef G` or `#if !defined(G)`) followed by `#define G`; it is left out, while the
+ * ranges the first inclusion skipped inside the body are kept.
  */
 #include "inactive.h"
 
@@ -116,6 +124,91 @@ static void add_identifiers(hs_inactive_code *ic, const char *file, const char *
     }
 }
 
+/* Past spaces, tabs and comments (a line comment to its end, not past it). */
+static size_t skip_blank(const char *text, size_t i, size_t end, bool newlines)
+{
+    while (i < end) {
+        if (text[i] == ' ' || text[i] == '\t' || (newlines && (text[i] == '\n' || text[i] == '\r'))) {
+            i++;
+        } else if (text[i] == '/' && i + 1 < end && text[i + 1] == '*') {
+            i += 2;
+            while (i < end && !(text[i] == '*' && i + 1 < end && text[i + 1] == '/'))
+                i++;
+            i = i + 2 < end ? i + 2 : end;
+        } else if (newlines && text[i] == '/' && i + 1 < end && text[i + 1] == '/') {
+            while (i < end && text[i] != '\n')
+                i++;
+        } else {
+            break;
+        }
+    }
+    return i;
+}
+
+/* The word at text[i] equals `word` and ends there. */
+static bool word_at(const char *text, size_t i, size_t end, const char *word)
+{
+    size_t n = strlen(word);
+    return i + n <= end && memcmp(text + i, word, n) == 0 && (i + n == end || !ident_char(text[i + n]));
+}
+
+/* An identifier at text[i]: its length, 0 when none. */
+static size_t ident_at(const char *text, size_t i, size_t end)
+{
+    size_t n = 0;
+    if (i < end && ident_start(text[i]))
+        while (i + n < end && ident_char(text[i + n]))
+            n++;
+    return n;
+}
+
+/*
+ * Is text[begin, end) an include guard's body skipped because the guard is defined:
+ * `#ifndef G` or `#if !defined(G)` / `#if !defined G`, then, after blank lines and
+ * comments, `#define G`?
+ */
+static bool guard_body(const char *text, size_t begin, size_t end)
+{
+    size_t i = skip_blank(text, begin, end, false);
+    if (i >= end || text[i] != '#')
+        return false;
+    i = skip_blank(text, i + 1, end, false);
+    size_t g, glen;
+    if (word_at(text, i, end, "ifndef")) {
+        g = skip_blank(text, i + 6, end, false);
+    } else if (word_at(text, i, end, "if")) {
+        i = skip_blank(text, i + 2, end, false);
+        if (i >= end || text[i] != '!')
+            return false;
+        i = skip_blank(text, i + 1, end, false);
+        if (!word_at(text, i, end, "defined"))
+            return false;
+        i = skip_blank(text, i + 7, end, false);
+        bool paren = i < end && text[i] == '(';
+        g = skip_blank(text, i + paren, end, false);
+        size_t after = skip_blank(text, g + ident_at(text, g, end), end, false);
+        if (paren && (after >= end || text[after] != ')'))
+            return false;
+    } else {
+        return false;
+    }
+    glen = ident_at(text, g, end);
+    if (glen == 0)
+        return false;
+    /* The rest of the opener's line, then blank lines and comments. */
+    i = g + glen;
+    while (i < end && text[i] != '\n')
+        i++;
+    i = skip_blank(text, i, end, true);
+    if (i >= end || text[i] != '#')
+        return false;
+    i = skip_blank(text, i + 1, end, false);
+    if (!word_at(text, i, end, "define"))
+        return false;
+    i = skip_blank(text, i + 6, end, false);
+    return ident_at(text, i, end) == glen && memcmp(text + i, text + g, glen) == 0;
+}
+
 hs_inactive_code *hs_inactive_code_create(hs_walk *w, CXTranslationUnit tu)
 {
     hs_inactive_code *ic = hs_xcalloc(1, sizeof *ic);
@@ -139,6 +232,8 @@ hs_inactive_code *hs_inactive_code_create(hs_walk *w, CXTranslationUnit tu)
         size_t size = 0;
         const char *text = hs_walk_file_contents(w, fb, &size);
         if (!text || boff >= size)
+            continue;
+        if (guard_body(text, boff, eoff < size ? eoff : size))
             continue;
         add_identifiers(ic, file, text, boff, eoff < size ? eoff : size, line);
     }
