@@ -7,12 +7,14 @@
 # whatever the result, and non-zero only on a setup error (no mirror, a recipe that fails, a
 # case file missing from the compile database, a hotscan run that fails).
 #
-#   bench/history/run.py [--hotscan PATH] [--work DIR] [--mirrors DIR] [--json FILE] [FILTER...]
+#   bench/history/run.py [--hotscan PATH] [--work DIR] [--mirrors DIR] [--reuse-scans]
+#                        [--json FILE] [FILTER...]
 #
 # FILTER selects cases whose id, project or rule contains it. Extracted trees, compile
 # databases, logs and reports go to --work ($HOTSCAN_HISTORY_WORK, default
 # /tmp/hotscan-history), never into the repository; an existing tree and database are reused.
 import argparse
+import fcntl
 import hashlib
 import json
 import os
@@ -136,6 +138,7 @@ def make_database(recipes, work, case, top, src, shim):
     db = os.path.join(src, recipe["database"])
     done = os.path.join(top, ".database")
     if os.path.isfile(done) and os.path.isfile(db):
+        fix_database(db, shim)
         return db
     log = os.path.join(top, "recipe.log")
     env = dict(os.environ)
@@ -157,7 +160,7 @@ def make_database(recipes, work, case, top, src, shim):
     return db
 
 
-def scan(hotscan, top, src, db, group):
+def scan(hotscan, top, src, db, group, reuse):
     hot, rules, paths = group
     args = [hotscan, "scan", "-q", "-p", db, "--root", src, "--format", "json",
             "--min-confidence", "low", "--exit-zero", "-j2", "--no-cache"]
@@ -169,6 +172,10 @@ def scan(hotscan, top, src, db, group):
     key = hashlib.sha1("\0".join(args).encode()).hexdigest()[:10]
     out = os.path.join(top, "report-%s.json" % key)
     log = os.path.join(top, "scan-%s.log" % key)
+    if (reuse and os.path.isfile(out)
+            and os.path.getmtime(out) > os.path.getmtime(hotscan)):
+        with open(out) as f:
+            return json.load(f), 0.0, out
     t0 = time.time()
     with open(log, "w") as f:
         r = subprocess.run(args + ["-o", out], stdout=f, stderr=subprocess.STDOUT)
@@ -225,6 +232,9 @@ def main():
                                                         "/work/.mirror"),
                     help="folder of bare mirrors, OWNER+NAME/repo (default /work/.mirror)")
     ap.add_argument("--cases", default=os.path.join(HERE, "cases.json"))
+    ap.add_argument("--reuse-scans", action="store_true",
+                    help="use a report already in the work folder for the same scan, when it "
+                         "is newer than the hotscan binary, instead of scanning again")
     ap.add_argument("--json", help="also write the per-case results as JSON to this file")
     a = ap.parse_args()
     if not a.hotscan:
@@ -253,8 +263,13 @@ def main():
     results = []
     t_start = time.time()
     for c in cases:
-        top, src = extract(a.mirrors, work, c)
-        db = make_database(recipes, work, c, top, src, shim)
+        # one lock per parent: runners started side by side (one per filter) never prepare
+        # the same tree at once
+        os.makedirs(tree_dir(work, c), exist_ok=True)
+        with open(tree_dir(work, c) + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            top, src = extract(a.mirrors, work, c)
+            db = make_database(recipes, work, c, top, src, shim)
         with open(db) as f:
             files = {os.path.normpath(os.path.join(e.get("directory", ""), e["file"]))
                      for e in json.load(f)}
@@ -264,7 +279,7 @@ def main():
         key = (top, group)
         if key not in reports:
             sys.stderr.write("history: scanning %s ...\n" % os.path.basename(top))
-            reports[key] = scan(hotscan, top, src, db, group)
+            reports[key] = scan(hotscan, top, src, db, group, a.reuse_scans)
         report, secs, path = reports[key]
         f, how = match(c, report)
         bad = [e for e in report.get("errors", []) if e.get("file") == c["file"]]
