@@ -235,6 +235,8 @@ def main():
     ap.add_argument("--reuse-scans", action="store_true",
                     help="use a report already in the work folder for the same scan, when it "
                          "is newer than the hotscan binary, instead of scanning again")
+    ap.add_argument("--only-ready", action="store_true",
+                    help="leave out the cases whose compile database is not made yet")
     ap.add_argument("--json", help="also write the per-case results as JSON to this file")
     a = ap.parse_args()
     if not a.hotscan:
@@ -262,7 +264,11 @@ def main():
     reports = {}
     results = []
     t_start = time.time()
+    skipped = []
     for c in cases:
+        if a.only_ready and not os.path.isfile(os.path.join(tree_dir(work, c), ".database")):
+            skipped.append(c["id"])
+            continue
         # one lock per parent: runners started side by side (one per filter) never prepare
         # the same tree at once
         os.makedirs(tree_dir(work, c), exist_ok=True)
@@ -315,6 +321,8 @@ def main():
                                                  len(sel), sum(r["shown"] for r in sel),
                                                  len(sel)))
     print("(%d scans, %.0f s)" % (len(reports), time.time() - t_start))
+    if skipped:
+        print("not run (no compile database yet): %s" % " ".join(skipped))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
