@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+# bench/history/run.py - the history-replay benchmark: for each case of cases.json (a fix a
+# project's maintainers made for one of hotscan's reasons), extract the fix's parent commit from
+# a local mirror, make its compile database with the case's recipe, scan it with hotscan at the
+# case's hot roots, and say whether hotscan finds the line the fix changed (found) and whether
+# that finding is shown at the default confidence (shown). A benchmark, not a test: it exits 0
+# whatever the result, and non-zero only on a setup error (no mirror, a recipe that fails, a
+# case file missing from the compile database, a hotscan run that fails).
+#
+#   bench/history/run.py [--hotscan PATH] [--work DIR] [--mirrors DIR] [--reuse-scans]
+#                        [--json FILE] [FILTER...]
+#
+# FILTER selects cases whose id, project or rule contains it. Extracted trees, compile
+# databases, logs and reports go to --work ($HOTSCAN_HISTORY_WORK, default
+# /tmp/hotscan-history), never into the repository; an existing tree and database are reused.
+import argparse
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The recipes build no program: configure (or cmake/meson setup) runs, then make runs under
+# bear with a no-op compiler first on PATH, so the database holds the real flags and the
+# generated headers exist, but no object or binary is produced.
+SHIM = """#!/bin/sh
+# no-op compiler for bench/history recipes: records nothing itself (bear does), writes an
+# empty file where -o names one so that make goes on, and succeeds
+out=""; prev=""
+for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
+[ -n "$out" ] && : > "$out"
+exit 0
+"""
+SHIM_NAMES = {"cc": "cc", "gcc": "gcc", "c++": "c++", "g++": "g++", "clang": "clang",
+              "clang++": "clang++"}
+
+
+def die(msg):
+    sys.stderr.write("history: error: %s\n" % msg)
+    sys.exit(2)
+
+
+def sh(cmd, cwd, log, env=None):
+    with open(log, "a") as f:
+        f.write("$ %s\n" % cmd)
+        f.flush()
+        r = subprocess.run(["bash", "-eo", "pipefail", "-c", cmd], cwd=cwd, stdout=f,
+                           stderr=subprocess.STDOUT, env=env)
+    return r.returncode
+
+
+def write_shim(work):
+    d = os.path.join(work, ".shim")
+    os.makedirs(d, exist_ok=True)
+    for name in SHIM_NAMES:
+        p = os.path.join(d, name)
+        if not os.path.exists(p):
+            with open(p, "w") as f:
+                f.write(SHIM)
+            os.chmod(p, 0o755)
+    return d
+
+
+def load_cases(path):
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        die("%s: %s" % (path, e))
+    recipes = doc.get("recipes", {})
+    cases = doc.get("cases", [])
+    need = ["id", "project", "repo", "fix", "parent", "file", "lines", "rule", "hot",
+            "recipe", "reading"]
+    for c in cases:
+        for k in need:
+            if k not in c:
+                die("%s: case %s has no '%s'" % (path, c.get("id", "?"), k))
+        if c["recipe"] not in recipes:
+            die("%s: case %s names recipe '%s', which recipes does not define"
+                % (path, c["id"], c["recipe"]))
+    return recipes, cases
+
+
+def tree_dir(work, case):
+    return os.path.join(work, "%s-%s" % (case["project"], case["parent"][:12]))
+
+
+def extract(mirrors, work, case):
+    top = tree_dir(work, case)
+    src = os.path.join(top, "src")
+    if os.path.isfile(os.path.join(top, ".extracted")):
+        return top, src
+    git_dir = os.path.join(mirrors, case["repo"].replace("/", "+"), "repo")
+    if not os.path.isdir(git_dir):
+        die("no mirror of %s at %s (bring it with the search tool's fetch, or set "
+            "--mirrors)" % (case["repo"], git_dir))
+    if os.path.isdir(src):
+        shutil.rmtree(src)
+    os.makedirs(src)
+    arch = subprocess.Popen(["git", "--git-dir", git_dir, "archive", case["parent"]],
+                            stdout=subprocess.PIPE)
+    tar = subprocess.run(["tar", "x", "-C", src], stdin=arch.stdout)
+    arch.stdout.close()
+    if arch.wait() != 0 or tar.returncode != 0:
+        die("could not extract %s at %s from %s" % (case["repo"], case["parent"], git_dir))
+    open(os.path.join(top, ".extracted"), "w").close()
+    return top, src
+
+
+def fix_database(db, shim):
+    """Name the real compilers instead of the no-op ones, and drop duplicate entries."""
+    with open(db) as f:
+        entries = json.load(f)
+    seen, out = set(), []
+    for e in entries:
+        args = e.get("arguments")
+        if args and args[0].startswith(shim + "/"):
+            args[0] = SHIM_NAMES.get(os.path.basename(args[0]), "cc")
+        if "command" in e and e["command"].startswith(shim + "/"):
+            e["command"] = e["command"][len(shim) + 1:]
+        key = (e.get("directory"), e.get("file"))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(e)
+    with open(db, "w") as f:
+        json.dump(out, f, indent=1)
+    return out
+
+
+def make_database(recipes, work, case, top, src, shim):
+    recipe = recipes[case["recipe"]]
+    db = os.path.join(src, recipe["database"])
+    done = os.path.join(top, ".database")
+    if os.path.isfile(done) and os.path.isfile(db):
+        fix_database(db, shim)
+        return db
+    log = os.path.join(top, "recipe.log")
+    env = dict(os.environ)
+    env["HH_SHIM"] = shim
+    env["HH_MAKE"] = ("env PATH=%s:%s bear --output compile_commands.json -- make -k -j2"
+                      % (shim, env.get("PATH", "/usr/bin:/bin")))
+    t0 = time.time()
+    for step in recipe["steps"]:
+        rc = sh(step, src, log, env)
+        if rc != 0 and not recipe.get("ignore_failures", False):
+            die("recipe %s failed at '%s' (exit %d) for %s; see %s"
+                % (case["recipe"], step, rc, os.path.basename(top), log))
+    if not os.path.isfile(db):
+        die("recipe %s made no %s for %s; see %s" % (case["recipe"], recipe["database"],
+                                                    os.path.basename(top), log))
+    fix_database(db, shim)
+    with open(done, "w") as f:
+        f.write("%.0f s\n" % (time.time() - t0))
+    return db
+
+
+def scan(hotscan, top, src, db, group, reuse):
+    hot, rules, paths = group
+    args = [hotscan, "scan", "-q", "-p", db, "--root", src, "--format", "json",
+            "--min-confidence", "low", "--exit-zero", "-j2", "--no-cache"]
+    for h in hot:
+        args += ["--hot", h]
+    for r in rules:
+        args += ["--rules", os.path.join(HERE, r)]
+    args += [os.path.join(src, p) for p in paths]
+    key = hashlib.sha1("\0".join(args).encode()).hexdigest()[:10]
+    out = os.path.join(top, "report-%s.json" % key)
+    log = os.path.join(top, "scan-%s.log" % key)
+    if (reuse and os.path.isfile(out)
+            and os.path.getmtime(out) > os.path.getmtime(hotscan)):
+        with open(out) as f:
+            return json.load(f), 0.0, out
+    t0 = time.time()
+    with open(log, "w") as f:
+        r = subprocess.run(args + ["-o", out], stdout=f, stderr=subprocess.STDOUT)
+    secs = time.time() - t0
+    # exit 2 with a report: some TU had compile errors (listed in the report's errors)
+    if r.returncode not in (0, 2) or not os.path.isfile(out):
+        die("hotscan failed (exit %d) on %s; see %s" % (r.returncode, os.path.basename(top),
+                                                        log))
+    with open(out) as f:
+        return json.load(f), secs, out
+
+
+def match(case, report):
+    """The best finding of the case's rule at its file and lines, or whose hot path calls
+    through one of them. Returns (finding, how) or (None, None)."""
+    lines = set(case["lines"])
+    best, how, rank = None, None, -1
+    order = {"low": 0, "medium": 1, "high": 2}
+    for f in report.get("findings", []):
+        if f.get("rule") != case["rule"]:
+            continue
+        here = None
+        if f.get("file") == case["file"] and (
+                lines & set(range(f.get("line", 0), f.get("end_line", f.get("line", 0)) + 1))):
+            here = "at the line"
+        else:
+            for step in f.get("hot_path", [])[:-1]:
+                if step.get("file") == case["file"] and step.get("line") in lines:
+                    here = "through the call"
+                    break
+        if here and order.get(f.get("confidence"), 0) > rank:
+            best, how, rank = f, here, order.get(f.get("confidence"), 0)
+    return best, how
+
+
+def nearest(case, report, n=2):
+    out = []
+    for f in report.get("findings", []):
+        if f.get("file") == case["file"]:
+            d = min(abs(f.get("line", 0) - l) for l in case["lines"])
+            out.append((d, f))
+    out.sort(key=lambda x: x[0])
+    return [f for _, f in out[:n]]
+
+
+def main():
+    ap = argparse.ArgumentParser(description="history-replay benchmark for hotscan")
+    ap.add_argument("filters", nargs="*", help="cases whose id, project or rule contains it")
+    ap.add_argument("--hotscan", default=os.environ.get("HOTSCAN"),
+                    help="the hotscan binary (default: $HOTSCAN)")
+    ap.add_argument("--work", default=os.environ.get("HOTSCAN_HISTORY_WORK",
+                                                     "/tmp/hotscan-history"))
+    ap.add_argument("--mirrors", default=os.environ.get("HOTSCAN_HISTORY_MIRRORS",
+                                                        "/work/.mirror"),
+                    help="folder of bare mirrors, OWNER+NAME/repo (default /work/.mirror)")
+    ap.add_argument("--cases", default=os.path.join(HERE, "cases.json"))
+    ap.add_argument("--reuse-scans", action="store_true",
+                    help="use a report already in the work folder for the same scan, when it "
+                         "is newer than the hotscan binary, instead of scanning again")
+    ap.add_argument("--only-ready", action="store_true",
+                    help="leave out the cases whose compile database is not made yet")
+    ap.add_argument("--json", help="also write the per-case results as JSON to this file")
+    a = ap.parse_args()
+    if not a.hotscan:
+        die("no hotscan: pass --hotscan PATH or set HOTSCAN")
+    hotscan = os.path.abspath(a.hotscan)
+    if not os.access(hotscan, os.X_OK):
+        die("%s is not an executable" % hotscan)
+    work = os.path.abspath(a.work)
+    repo_top = subprocess.run(["git", "-C", HERE, "rev-parse", "--show-toplevel"],
+                              capture_output=True, text=True).stdout.strip()
+    if repo_top and (work + "/").startswith(repo_top + "/"):
+        die("--work %s is inside the repository; use a folder outside it" % work)
+    for tool in ("git", "tar", "bear", "make"):
+        if not shutil.which(tool):
+            die("%s is not installed (see bench/history/README.md for the packages)" % tool)
+    recipes, cases = load_cases(a.cases)
+    if a.filters:
+        cases = [c for c in cases if any(x in c["id"] or x == c["project"] or x == c["rule"]
+                                         for x in a.filters)]
+    if not cases:
+        die("no case matches %s" % " ".join(a.filters))
+    os.makedirs(work, exist_ok=True)
+    shim = write_shim(work)
+
+    reports = {}
+    results = []
+    t_start = time.time()
+    skipped = []
+    for c in cases:
+        if a.only_ready and not os.path.isfile(os.path.join(tree_dir(work, c), ".database")):
+            skipped.append(c["id"])
+            continue
+        # one lock per parent: runners started side by side (one per filter) never prepare
+        # the same tree at once
+        os.makedirs(tree_dir(work, c), exist_ok=True)
+        with open(tree_dir(work, c) + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            top, src = extract(a.mirrors, work, c)
+            db = make_database(recipes, work, c, top, src, shim)
+        with open(db) as f:
+            files = {os.path.normpath(os.path.join(e.get("directory", ""), e["file"]))
+                     for e in json.load(f)}
+        if os.path.normpath(os.path.join(src, c["file"])) not in files:
+            die("case %s: %s is not in the compile database %s" % (c["id"], c["file"], db))
+        group = (tuple(c["hot"]), tuple(c.get("rules", [])), tuple(c.get("paths", [])))
+        key = (top, group)
+        if key not in reports:
+            sys.stderr.write("history: scanning %s ...\n" % os.path.basename(top))
+            reports[key] = scan(hotscan, top, src, db, group, a.reuse_scans)
+        report, secs, path = reports[key]
+        f, how = match(c, report)
+        bad = [e for e in report.get("errors", []) if e.get("file") == c["file"]]
+        if bad:
+            sys.stderr.write("history: warning: case %s: %s had compile errors: %s\n"
+                             % (c["id"], c["file"], bad[0].get("message", "")[:200]))
+        r = {"id": c["id"], "project": c["project"], "rule": c["rule"],
+             "found": f is not None,
+             "shown": f is not None and f.get("confidence") in ("medium", "high"),
+             "confidence": f.get("confidence") if f else None,
+             "how": how, "message": f.get("message", "")[:70] if f else "",
+             "report": path, "compile_errors_in_file": bool(bad),
+             "scan_errors": len(report.get("errors", [])),
+             "nearest": [] if f else ["%s:%d %s %s %s" % (n["file"], n["line"], n["rule"],
+                                                            n["confidence"],
+                                                            n["message"][:60])
+                                      for n in nearest(c, report)]}
+        results.append(r)
+
+    print("%-28s %-9s %-21s %-5s %-5s %s" % ("case", "project", "rule", "found", "shown",
+                                              "finding (or nearest in the file)"))
+    for r in results:
+        detail = ("%s %s: %s" % (r["confidence"], r["how"], r["message"]) if r["found"]
+                  else "; ".join(r["nearest"]) or "no finding in the file")
+        print("%-28s %-9s %-21s %-5s %-5s %s" % (r["id"], r["project"], r["rule"],
+                                                  "yes" if r["found"] else "no",
+                                                  "yes" if r["shown"] else "no", detail))
+    print()
+    rules = sorted({r["rule"] for r in results})
+    for rule in rules + [None]:
+        sel = [r for r in results if rule is None or r["rule"] == rule]
+        print("%-22s found %d/%d, shown %d/%d" % (rule or "total", sum(r["found"] for r in sel),
+                                                 len(sel), sum(r["shown"] for r in sel),
+                                                 len(sel)))
+    print("(%d scans, %.0f s)" % (len(reports), time.time() - t_start))
+    if skipped:
+        print("not run (no compile database yet): %s" % " ".join(skipped))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
