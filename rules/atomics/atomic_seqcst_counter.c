@@ -250,8 +250,8 @@ static char *operator_as_call(const hs_atomic_op *u, const char *call, const cha
         return hs_xstrdup(call);
     /* Unused here but not surely everywhere: the reason says so first. */
     bool maybe_used = u->use == HS_AUSE_DISCARDED;
-#define ELSEWHERE "its value is unused here, but it is in a macro or beside conditional compilation, " \
-                  "where another configuration may use it; "
+#define ELSEWHERE "its value is unused in this configuration, but conditional compilation or code next " \
+                  "to it may use it in another; "
 #define NARROW "the operator's value is the new value of a type narrower than int, and the rewritten " \
                "sum would be an int (a wrapped counter would read differently)"
 #define OTHER_TYPE "the operator's value is the new value, and the rewritten sum would not have the " \
@@ -448,8 +448,8 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
             if (u->use != HS_AUSE_DISCARDED)
                 *why_not = "the assignment's value is used; rewrite it by hand";
             else if (!value_unused_everywhere(u))
-                *why_not = "the assignment's value is unused here, but it is in a macro or beside conditional "
-                           "compilation, where another configuration may use it; rewrite it by hand";
+                *why_not = "the assignment's value is unused in this configuration, but conditional compilation "
+                           "or code next to it may use it in another; rewrite it by hand";
             else
                 replacement = cxx ? hs_printf("%s.store(%s, std::memory_order_relaxed)", obj, value)
                                   : hs_printf("atomic_store_explicit(&%s, %s, memory_order_relaxed)", obj, value);
