@@ -1,7 +1,8 @@
 /*
  * doc_yaml.c - the YAML the project shows or ships must parse: every ```yaml / ```yml fenced
  * block of the Markdown files given (docs/, README.md) and every .yml / .yaml file given whole
- * (contrib/'s workflow, .pre-commit-hooks.yaml), read with libyaml as a user's tools would.
+ * (contrib/'s workflow, .pre-commit-hooks.yaml), read with libyaml as a user's tools would,
+ * and no mapping in them may give a key twice (GitHub refuses such a workflow; libyaml does not).
  *
  * Usage: doc_yaml FILE...   Prints FILE:LINE:COLUMN and the problem for each block that does
  * not parse, and exits 1 then (also when the Markdown files hold no YAML block at all, so a
@@ -13,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+
+#include "hotscan/yaml_keys.h"
 
 /* Parses `text` (every document in it); false after printing where and why it does not. The
  * text's first line is line `first_line` of `file`, its columns start `indent` further right. */
@@ -32,7 +35,15 @@ static bool parse_yaml(const char *file, size_t first_line, size_t indent, const
             ok = false;
             break;
         }
-        bool end = yaml_document_get_root_node(&doc) == NULL;
+        yaml_node_t *root = yaml_document_get_root_node(&doc);
+        const yaml_node_t *first, *again = hs_yaml_duplicate_key_anywhere(&doc, root, &first);
+        if (again) {
+            fprintf(stderr, "%s:%zu:%zu: duplicate key '%s' (first at line %zu)\n", file,
+                    first_line + again->start_mark.line, indent + again->start_mark.column + 1,
+                    (const char *)again->data.scalar.value, first_line + first->start_mark.line);
+            ok = false;
+        }
+        bool end = root == NULL;
         yaml_document_delete(&doc);
         if (end)
             break;

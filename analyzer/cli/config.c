@@ -4,11 +4,13 @@
  * The file is a YAML mapping whose keys are the subcommand's long option names, read with
  * libyaml (each node knows its line, so a bad key is FILE:LINE). Each key is looked up in
  * the same getopt table the command line is parsed with, so a new option is a config key
- * as soon as it is in the table. The merged result is a list of (option, value) entries the
- * subcommand applies with the same code it applies command-line options with.
+ * as soon as it is in the table. A key given twice is an error naming both lines. The
+ * merged result is a list of (option, value) entries the subcommand applies with the same
+ * code it applies command-line options with.
  */
 #define _GNU_SOURCE
 #include "config.h"
+#include "hotscan/yaml_keys.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -187,6 +189,12 @@ static bool load_mapping(loader *l, yaml_document_t *doc, yaml_node_t *root)
     if (root->type != YAML_MAPPING_NODE)
         return fail(l, root, hs_xstrdup("the top level must be a mapping of option names to values "
                                         "(hot: [dispatch_command], min-confidence: low, ...)"));
+    /* libyaml keeps both pairs of a repeated key; which one would win is nobody's guess. */
+    const yaml_node_t *first, *again = hs_yaml_duplicate_key(doc, root, &first);
+    if (again)
+        return fail(l, again, hs_printf("duplicate key '%s' (first at line %zu); give each option "
+                                        "once (several values: one list, hot: [a, b])",
+                                        (const char *)again->data.scalar.value, first->start_mark.line + 1));
     for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
         yaml_node_t *k = yaml_document_get_node(doc, p->key);
         yaml_node_t *v = yaml_document_get_node(doc, p->value);

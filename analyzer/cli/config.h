@@ -57,7 +57,7 @@ char *hs_config_find(const char *dir);
 
 /* Reads a config file into `s` (entries with FILE:LINE origins). False with *err naming the
  * file, the line and the problem: not YAML, not a mapping, an unknown key (the keys are
- * listed), a value of the wrong shape. */
+ * listed), a key given twice (both lines), a value of the wrong shape. */
 bool hs_config_load(hs_opt_set *s, const hs_opt_spec *spec, const char *path, char **err);
 
 /* The effective options as a config file (`hotscan config --dump`). */

@@ -146,6 +146,10 @@ static void test_errors(void **state)
     expect_error("- a\n- b\n", ":1: the top level must be a mapping");
     expect_error("hot: [a\n", "not valid YAML");
     expect_error("hot: [[a]]\n", "'hot' needs a single value here, not a list");
+    /* A key given twice is refused, naming the key and both lines (libyaml would keep both). */
+    expect_error("hot: [a]\nlevel: low\nhot: [b]\n", ":3: duplicate key 'hot' (first at line 1)");
+    expect_error("level: low\nflag: yes\nlevel: high\n", ":3: duplicate key 'level' (first at line 1)");
+    expect_error("\"level\": low\nlevel: high\n", ":2: duplicate key 'level' (first at line 1)");
 }
 
 static void test_find_walks_up(void **state)
