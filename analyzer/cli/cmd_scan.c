@@ -873,6 +873,8 @@ static hs_facts_cache *open_cache(const scan_options *o, const hs_discovery *dis
     if (!c) {
         fprintf(stderr, "hotscan: warning: %s; parsing every TU\n", err);
         free(err);
+    } else if (!o->quiet) {
+        hs_facts_cache_set_log(c, stderr);
     }
     free(dir);
     return c;
