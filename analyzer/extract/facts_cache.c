@@ -364,10 +364,9 @@ static void entry_drop(const hs_facts_cache *c, const char *path)
 }
 
 /*
- * Reads an entry written with `head` (NULL: a document whose digest must be `digest`). Its
- * body (malloc'd, NUL-terminated, *size bytes) into *body and the whole file's text as the
- * result (free that, not the body); NULL for no file, a damaged one (then dropped) or
- * another head.
+ * Reads an entry written with `head` (NULL: a document whose digest must be `digest`). The
+ * whole file's text is the result (malloc'd); *body points into it at the body (NUL-terminated,
+ * *size bytes). NULL for no file, a damaged one (then dropped) or another head.
  */
 static char *entry_read(const hs_facts_cache *c, const char *path, const char *head, const char *digest,
                         char **body, size_t *size)
