@@ -59,10 +59,13 @@ bool hs_patch_files(const char *diff_text, hs_vec *files, char **err)
 
 bool hs_patch_apply(const char *diff_path_name, const char *dir, char **err)
 {
+    /* --input=PATH: the path is the option's value whatever it starts with. */
+    char *input = hs_printf("--input=%s", diff_path_name);
     char *argv[] = {"patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch",
-                    "--reject-file=-", "-i", (char *)diff_path_name, NULL};
+                    "--reject-file=-", input, NULL};
     hs_proc_result r;
     hs_proc_run(argv, dir, 120, &r);
+    free(input);
     bool ok = !r.failed_start && !r.timed_out && r.status == 0;
     if (!ok)
         *err = hs_printf("patch -p1 failed in %s (status %d%s): %s", dir, r.status,

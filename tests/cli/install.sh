@@ -32,6 +32,11 @@ check "the page names every validate option" bash -c "
   for o in \$('$prefix/bin/hotscan' validate --help | grep -oE -- '^ +(-[a-z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+'); do
     grep -q -- \"\$o\" '$prefix/man.txt' || { echo \"missing \$o\"; exit 1; }
   done"
+check "the page names every apply option" bash -c "
+  for o in \$('$prefix/bin/hotscan' apply --help | grep -oE -- '^ +(-[a-z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+'); do
+    grep -q -- \"\$o\" '$prefix/man.txt' || { echo \"missing \$o\"; exit 1; }
+  done"
+check "completes apply options" test "$(complete_words "$prefix/bin/hotscan" apply --trust)" = "--trust-offsets"
 check "completes validate options" test "$(complete_words "$prefix/bin/hotscan" validate --header-t)" = "--header-tus"
 check "completes validate values" test "$(complete_words "$prefix/bin/hotscan" validate --measure c)" = "cpu"
 check "completes options" test "$(complete_words "$prefix/bin/hotscan" scan --diff-b)" = "--diff-base"

@@ -68,6 +68,17 @@ sed 's/events_total++;/events_total += 2;/' fix.diff >bad.diff
 "$HOTSCAN" validate --codegen --patch bad.diff >"$work/out" 2>"$work/err"
 check "a patch that does not apply exits 2" test $? -eq 2
 check "a patch that does not apply is named" err_has "does not apply"
+# A file whose name starts with '-' is a file to mkdir, cp, patch and the compiler, never an
+# option of theirs.
+mkdir -p "$work/dash"
+cd "$work/dash"
+cp "$work/cg/counter.cc" ./-counter.cc
+sed 's#counter\.cc#-counter.cc#g' "$work/cg/fix.diff" >fix.diff
+printf '[{"directory": "%s", "arguments": ["g++", "-std=c++17", "-c", "./-counter.cc"], "file": "./-counter.cc"}]\n' "$work/dash" >compile_commands.json
+"$HOTSCAN" validate --codegen --patch fix.diff --targets x86_64 >"$work/out" 2>"$work/err"
+check "codegen of -counter.cc exits 0" test $? -eq 0
+check "... and sees its change" out_has "mark_ready(): x86_64 xchg -> mov"
+cd "$work/cg"
 
 # --- codegen for a fix in a header: validate finds the TUs that include it ---
 # a.cc includes counters.h, b.cc through wrap.h (only the preprocessor sees that), c.cc names
