@@ -1446,8 +1446,13 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_findings_drop_marked(shown, "baselined");
     hs_findings_drop_marked(shown, "outside_diff");
     /* The cache stays open for verification: it keeps each reparse's verdict. */
-    if (!o->no_build) /* from syntax: no fixes to verify */
+    if (!o->no_build) {
         verify_fixes(findings, shown, &disc, merge.baseline_errors, &pool, files_map, root, notes);
+    } else { /* from syntax: no fixes to verify, and a TU's index is no part of the report */
+        size_t i;
+        json_t *f;
+        json_array_foreach(findings, i, f) json_object_del(f, "tu_index");
+    }
     pool.cache = NULL;
     hs_facts_cache_close(cache);
     json_decref(shown);
