@@ -15,6 +15,7 @@ check "the rule data" test -f "$prefix/share/hotscan/rules/timers.json"
 check "the manual page" test -f "$prefix/share/man/man1/hotscan.1"
 check "the rule docs" test -f "$prefix/share/doc/hotscan/rules/timer-hot-path.md"
 check "docs/ci.md" test -f "$prefix/share/doc/hotscan/ci.md"
+check "the JSON schemas" test -f "$prefix/share/doc/hotscan/report.schema.json" -a -f "$prefix/share/doc/hotscan/rules.schema.json"
 check "the bash completion" test -f "$prefix/share/bash-completion/completions/hotscan"
 
 warnings=$(MANWIDTH=80 man --warnings -l "$prefix/share/man/man1/hotscan.1" 2>&1 >/dev/null)
@@ -54,6 +55,15 @@ check "help.markdown is the rule's page, from the binary" \
 check "... its links reduced to their text (no relative link)" test "$(rule "'](../' in r['help']['markdown']")" = False
 check "help.text is short and plain" test "$(rule "len(r['help']['text']) < 1000 and '](' not in r['help']['text']")" = True
 check "precision is the rule's own" test "$(rule "r['properties']['precision']")" = medium
+(cd "$src" && "$prefix/bin/hotscan" scan -q --no-config --format json --exit-zero a.c >"$src/report.json")
+"$prefix/bin/hotscan" rules --format json >"$src/rules.json"
+check "the installed binary's report and rule list are valid against their schemas" \
+  python3 "$(dirname "$0")/../reports/validate_reports.py" --require 2 "$src/report.json" "$src/rules.json"
+check "rules --format json: each rule's doc is its page in the installed docs" \
+  test "$(python3 -c "import json,os; d=json.load(open('$src/rules.json')); print(d['docs_dir'], all(r['doc'] == '$prefix/share/doc/hotscan/rules/' + r['id'] + '.md' and os.path.isfile(r['doc']) for r in d['rules']))")" = "$prefix/share/doc/hotscan True"
+check "rules --format json: precision and default severity" \
+  test "$(python3 -c "import json; d=json.load(open('$src/rules.json')); print(' '.join(r['id'] + '=' + r['precision'] + '/' + r['default_severity'] for r in d['rules']))")" = \
+       "timer-hot-path=medium/warning timer-duplicate=high/warning atomic-seqcst-counter=high/warning os-event=very-high/warning"
 (cd "$src" && "$prefix/bin/hotscan" scan -q --no-config --format sarif --exit-zero --docs-url https://example.org/hotscan/docs a.c >"$src/out.sarif")
 check "--docs-url sets the base" test "$(python3 -c "import json; d=json.load(open('$src/out.sarif')); dr=d['runs'][0]['tool']['driver']; print(dr['informationUri'], dr['rules'][0]['helpUri'])")" = "https://example.org/hotscan/docs/hotscan.md https://example.org/hotscan/docs/rules/timer-hot-path.md"
 

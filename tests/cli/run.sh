@@ -53,6 +53,13 @@ run frobnicate;                check "unknown command exits 2" test $status -eq 
 run rules;                     check "rules exits 0" test $status -eq 0
 check "rules lists atomic-seqcst-counter" out_has "atomic-seqcst-counter"
 check "rules lists clock()" out_has "process CPU time"
+run rules --format json;       check "rules --format json exits 0" test $status -eq 0
+docs=$(cd "$(dirname "$0")/../../docs" && pwd)
+check "rules --format json: a build-tree binary's docs are the source tree's" \
+  test "$(json "(d['docs_dir'], [r['doc'] for r in d['rules']] == ['$docs/rules/' + r['id'] + '.md' for r in d['rules']])")" = "('$docs', True)"
+check "rules --format json: the API lists each rule reads" \
+  test "$(json "[r['rule_data'] for r in d['rules'] if r['id'] == 'os-event'] == [['events', 'event_types']] and 'clock' in [t['name'] for t in d['rule_data']['timers']]")" = True
+run rules --format yaml;       check "rules --format yaml exits 2" test $status -eq 2
 
 # --- bad input names the file and the problem ---
 run scan src/missing.c;        check "missing path exits 2" test $status -eq 2
