@@ -184,8 +184,8 @@ static bool docs_link_target(const char *t, size_t n)
     if (n == 0)
         return false;
     for (size_t i = 0; i < n; i++)
-        if (!(t[i] == '-' || t[i] == '_' || t[i] == '.' || t[i] == '/' || t[i] == '#' || (t[i] >= '0' && t[i] <= '9') ||
-              (t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z')))
+        if (!strchr("-_./#", t[i]) && !(t[i] >= '0' && t[i] <= '9') && !(t[i] >= 'a' && t[i] <= 'z') &&
+            !(t[i] >= 'A' && t[i] <= 'Z'))
             return false;
     if (t[0] == '#')
         return true;
@@ -227,9 +227,10 @@ static char *help_markdown(const char *page_name, const char *text, const char *
         if (line_start && strncmp(p, "```", 3) == 0)
             fenced = !fenced;
         line_start = false;
-        const char *close, *end;
-        if (!fenced && *p == '[' && (close = strpbrk(p + 1, "[]")) && *close == ']' && close[1] == '(' &&
-            (end = strpbrk(close + 2, ")\n ")) && *end == ')' && docs_link_target(close + 2, (size_t)(end - close - 2))) {
+        const char *close = NULL, *end = NULL;
+        if (!fenced && *p == '[' && (close = strpbrk(p + 1, "[]")) && *close == ']' && close[1] == '(')
+            end = strpbrk(close + 2, ")\n ");
+        if (end && *end == ')' && docs_link_target(close + 2, (size_t)(end - close - 2))) {
             bool linked = docs_url && *docs_url;
             if (linked)
                 hs_buf_puts(&b, "[");
@@ -251,6 +252,7 @@ static char *help_markdown(const char *page_name, const char *text, const char *
     }
     return hs_buf_take(&b);
 }
+
 /*
  * A rule's descriptor. help.markdown is the rule's doc page as built into the binary (what
  * GitHub shows beside an alert); help.text a short plain version. helpUri only when the
