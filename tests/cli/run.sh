@@ -7,6 +7,7 @@ HOTSCAN=$(realpath "$1")
 work=$(mktemp -d)
 trap 'umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
 . "$(dirname "$0")/check.sh"
+docs=$(cd "$(dirname "$0")/../../docs" && pwd)
 
 # Runs hotscan in $work/proj, capturing stdout, stderr and the exit status.
 run() {
@@ -54,7 +55,6 @@ run rules;                     check "rules exits 0" test $status -eq 0
 check "rules lists atomic-seqcst-counter" out_has "atomic-seqcst-counter"
 check "rules lists clock()" out_has "process CPU time"
 run rules --format json;       check "rules --format json exits 0" test $status -eq 0
-docs=$(cd "$(dirname "$0")/../../docs" && pwd)
 check "rules --format json: a build-tree binary's docs are the source tree's" \
   test "$(json "(d['docs_dir'], [r['doc'] for r in d['rules']] == ['$docs/rules/' + r['id'] + '.md' for r in d['rules']])")" = "('$docs', True)"
 check "rules --format json: the API lists each rule reads" \
