@@ -22,7 +22,10 @@ _hotscan() {
     done
     COMPREPLY=()
     case $prev in
-    --format) mapfile -t COMPREPLY < <(compgen -W "text json sarif" -- "$cur"); return ;;
+    --format)
+        local formats="text json sarif"
+        [[ $cmd == rules ]] && formats="text json"
+        mapfile -t COMPREPLY < <(compgen -W "$formats" -- "$cur"); return ;;
     --measure) mapfile -t COMPREPLY < <(compgen -W "wall cpu" -- "$cur"); return ;;
     --targets) mapfile -t COMPREPLY < <(compgen -W "x86_64 aarch64 x86_64,aarch64" -- "$cur"); return ;;
     --header-tus) mapfile -t COMPREPLY < <(compgen -W "all" -- "$cur"); return ;;

@@ -39,6 +39,8 @@ check "completes options" test "$(complete_words "$prefix/bin/hotscan" scan --di
 check "completes rule ids" test "$(complete_words "$prefix/bin/hotscan" scan --enable atomic | tr '\n' ' ')" = "atomic-seqcst-counter "
 check "completes commands" test "$(complete_words "$prefix/bin/hotscan" conf | head -1)" = "config"
 check "completes values" test "$(complete_words "$prefix/bin/hotscan" scan --format s)" = "sarif"
+check "completes rules --format without sarif" test "$(complete_words "$prefix/bin/hotscan" rules --format s)" = ""
+check "completes rules options" test "$(complete_words "$prefix/bin/hotscan" rules --for)" = "--format"
 
 src=$(mktemp -d "$prefix/src.XXXXXX")
 printf '#include <time.h>\n__attribute__((hot)) long s(int n) { long t = 0; for (int i = 0; i < n; i++) t += clock(); return t; }\n' >"$src/a.c"
