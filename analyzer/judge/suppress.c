@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hotscan/common.h"
+#include "hotscan/source_file.h"
 #include "hotscan/rules.h"
 #include "hotscan/strmap.h"
 
@@ -294,7 +295,9 @@ static file_entries *entries_of(hs_suppressions *s, const char *file)
     file_entries *fe = hs_strmap_get(s->files, abs);
     if (!fe && !hs_strmap_has(s->files, abs)) {
         size_t size;
-        char *text = hs_read_file_max(abs, (size_t)256 << 20, &size);
+        char *problem = NULL; /* a FIFO among the scanned files suppresses nothing, and never blocks */
+        char *text = hs_source_file_read(abs, (size_t)256 << 20, &size, &problem);
+        free(problem);
         fe = text ? parse_text(text, size) : NULL;
         free(text);
         hs_strmap_put(s->files, abs, fe);

@@ -65,14 +65,16 @@ bool hs_nobuild_discover(char **paths, int npaths, const char *root, hs_discover
     hs_strmap *visited = hs_strmap_create();
     bool ok = true;
     for (int i = 0; i < npaths && ok; i++) {
-        char *real = hs_realpath(paths[i]);
+        /* a FIFO, a device or a dangling link named like a source is a TU: reading it is
+         * its error (source_file.h), the rest of the scan runs */
+        char *real = hs_input_name(paths[i]);
         struct stat st;
-        if (!real || stat(real, &st) != 0) {
+        if (!real) {
             *err = hs_printf("%s: %s", paths[i], strerror(errno ? errno : ENOENT));
             ok = false;
-        } else if (S_ISDIR(st.st_mode)) {
+        } else if (stat(real, &st) == 0 && S_ISDIR(st.st_mode)) {
             hs_walk_files(real, c_or_cpp, &files, visited);
-        } else if (c_or_cpp(real)) {
+        } else if (c_or_cpp(real) || c_or_cpp(paths[i])) {
             hs_vec_push(&files, hs_xstrdup(real));
         } else {
             *err = hs_printf("%s: not a C or C++ file", paths[i]);
@@ -85,7 +87,7 @@ bool hs_nobuild_discover(char **paths, int npaths, const char *root, hs_discover
         qsort(files.items, files.len, sizeof(void *), hs_compare_strings);
     hs_strmap *queued = hs_strmap_create();
     for (size_t i = 0; i < files.len; i++) {
-        char *real = hs_realpath(files.items[i]);
+        char *real = hs_input_name(files.items[i]);
         const char *name = real ? real : files.items[i];
         if (ok && !hs_strmap_has(queued, name)) {
             hs_strmap_put(queued, name, (void *)1);

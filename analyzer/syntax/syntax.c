@@ -14,6 +14,7 @@
  */
 #include "hotscan/syntax.h"
 #include "hotscan/common.h"
+#include "hotscan/source_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1678,10 +1679,12 @@ hs_syntax_file *hs_syntax_parse_text(hs_syntax_parser *p, const char *path, cons
 hs_syntax_file *hs_syntax_parse_path(hs_syntax_parser *p, const char *path, hs_syntax_lang lang, char **err)
 {
     size_t len = 0;
-    char *text = hs_read_file(path, &len);
+    char *problem = NULL;
+    char *text = hs_source_file_read(path, (size_t)-1, &len, &problem);
     if (!text) {
         if (err)
-            *err = hs_printf("%s: cannot read: %s", path, strerror(errno));
+            *err = hs_printf("cannot read %s: %s", path, problem);
+        free(problem);
         return NULL;
     }
     hs_syntax_file *f = hs_syntax_parse_text(p, path, text, len, lang, err);
