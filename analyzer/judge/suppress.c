@@ -345,6 +345,26 @@ size_t hs_suppressions_mark(hs_suppressions *s, json_t *findings)
     return n;
 }
 
+/* A JSON string of `s` even when it is not UTF-8 (a comment in Latin-1, a file name's bytes):
+ * each byte past ASCII becomes U+FFFD then, so no entry is lost to json_pack's NULL. */
+static json_t *text_value(const char *s)
+{
+    json_t *v = json_string(s);
+    if (v)
+        return v;
+    hs_buf b;
+    hs_buf_init(&b);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x80)
+            hs_buf_append(&b, (const char *)p, 1);
+        else
+            hs_buf_append(&b, "\xEF\xBF\xBD", 3);
+    }
+    v = json_string(b.data ? b.data : "");
+    hs_buf_free(&b);
+    return v;
+}
+
 static int compare_unused(const void *pa, const void *pb)
 {
     json_t *a = *(json_t *const *)pa, *b = *(json_t *const *)pb;
@@ -377,8 +397,9 @@ json_t *hs_suppressions_unused(hs_suppressions *s)
                 message = "suppresses no finding";
             if (!message)
                 continue;
-            hs_vec_push(&found, json_pack("{s:s, s:i, s:i, s:s, s:s}", "file", rel, "line", (json_int_t)e->line,
-                                          "column", (json_int_t)e->column, "text", e->text, "message", message));
+            hs_vec_push(&found, json_pack("{s:o, s:i, s:i, s:o, s:s}", "file", text_value(rel), "line",
+                                          (json_int_t)e->line, "column", (json_int_t)e->column, "text",
+                                          text_value(e->text), "message", message));
         }
         free(rel);
     }
