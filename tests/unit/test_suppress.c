@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <string.h>
+#include <unistd.h>
 
 #include "hotscan/suppress.h"
 
@@ -31,6 +32,25 @@ static void test_names(void **state)
     assert_false(hs_suppression_names_rule("timer-duplicate", "timer-hot-path"));
     assert_false(hs_suppression_names_rule("bugprone-*", "timer-hot-path"));
     assert_false(hs_suppression_names_rule("hotscan-timer", "timer-hot-path"));
+    assert_true(hs_suppression_names_rule("*-hot-*", "timer-hot-path"));
+    assert_true(hs_suppression_names_rule("t*h*t*h", "timer-hot-path"));
+    assert_true(hs_suppression_names_rule("**os-event**", "os-event"));
+    assert_false(hs_suppression_names_rule("*-hot", "timer-hot-path"));
+    assert_false(hs_suppression_names_rule("timer-*-pathx", "timer-hot-path"));
+}
+
+/* Many stars that cannot match: once exponential (a scan hung on a 40-star NOLINT); a few
+ * seconds is far more than the pass needs, and the alarm fails the test. */
+static void test_many_stars(void **state)
+{
+    (void)state;
+    char pattern[64];
+    memset(pattern, '*', 60);
+    strcpy(pattern + 60, "x");
+    alarm(20);
+    assert_false(hs_suppression_names_rule(pattern, "atomic-seqcst-counter"));
+    assert_true(hs_suppression_names_rule(pattern + 1, "hotscan-x"));
+    alarm(0);
 }
 
 static void test_same_line(void **state)
@@ -162,6 +182,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_many_stars),
         cmocka_unit_test(test_same_line),
         cmocka_unit_test(test_literals_and_lookalikes),
         cmocka_unit_test(test_next_line_and_regions),
