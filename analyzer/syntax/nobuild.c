@@ -154,9 +154,13 @@ static bool is_ident(int c)
     return isalnum(c) || c == '_';
 }
 
+/* Is w a whole word of s? An empty w never is (error recovery names things ""; the search
+ * for it once ran past the end of s). */
 static bool has_word(const char *s, const char *w)
 {
     size_t n = strlen(w);
+    if (n == 0)
+        return false;
     for (const char *p = strstr(s, w); p; p = strstr(p + 1, w))
         if ((p == s || !is_ident((unsigned char)p[-1])) && !is_ident((unsigned char)p[n]))
             return true;
