@@ -519,14 +519,138 @@ static void note_bound_test(atomic_state *x, int ordering, json_t *fact, CXCurso
     hs_vec_push(&x->bound_tests, t);
 }
 
-static bool is_constant(CXCursor value)
+/* Whether the expression evaluates to an integer constant, which goes to *v. */
+static bool int_constant(CXCursor value, long long *v)
 {
     CXEvalResult ev = clang_Cursor_Evaluate(value);
     if (!ev)
         return false;
-    CXEvalResultKind k = clang_EvalResult_getKind(ev);
+    bool r = clang_EvalResult_getKind(ev) == CXEval_Int;
+    if (r)
+        *v = clang_EvalResult_getAsLongLong(ev);
     clang_EvalResult_dispose(ev);
-    return k == CXEval_Int || k == CXEval_Float;
+    return r;
+}
+
+/* The chain_end of at most this many assignments. */
+#define CHAIN_MAX 16
+
+/*
+ * The value a chain of assignments stores: in `a = b = 0` (and `stats.x = stats.y = 0;`,
+ * `a = b = 0` on std::atomic objects) the value of `b = 0` is 0 converted to b's type.
+ * Returns the innermost right-hand side, with the type each assignment on the way converts
+ * to in types[0..*links), innermost last. Only parentheses and implicit conversions are
+ * looked through: an explicit cast may change the value, and ends the chain.
+ */
+static CXCursor chain_end(CXCursor value, CXType types[CHAIN_MAX], int *links)
+{
+    *links = 0;
+    for (int guard = 0; guard < 4 * CHAIN_MAX; guard++) {
+        enum CXCursorKind k = hs_cursor_kind(value);
+        if (k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr) {
+            hs_cursor_list kids;
+            hs_children(value, &kids);
+            CXCursor inner = kids.len == 1 ? kids.items[0] : clang_getNullCursor();
+            hs_cursor_list_free(&kids);
+            if (hs_cursor_is_null(inner))
+                return value;
+            value = inner;
+            continue;
+        }
+        CXCursor target = clang_getNullCursor(), next = clang_getNullCursor();
+        if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(value) == CXBinaryOperator_Assign) {
+            hs_cursor_list kids;
+            hs_children(value, &kids);
+            if (kids.len == 2) {
+                target = kids.items[0];
+                next = kids.items[1];
+            }
+            hs_cursor_list_free(&kids);
+        } else if (k == CXCursor_CallExpr) {
+            /* `b = 0` on a std::atomic: b.operator=(0), whose value (of type T) is what it stored. */
+            CXCursor callee = clang_getCursorReferenced(value);
+            CXString name = clang_getCursorSpelling(callee);
+            bool assign = hs_cursor_kind(callee) == CXCursor_CXXMethod && strcmp(clang_getCString(name), "operator=") == 0;
+            clang_disposeString(name);
+            int nargs = clang_Cursor_getNumArguments(value);
+            if (assign && nargs > 0) {
+                target = value;
+                next = clang_Cursor_getArgument(value, (unsigned)nargs - 1);
+            }
+        }
+        if (hs_cursor_is_null(next) || *links == CHAIN_MAX)
+            return value;
+        types[(*links)++] = clang_getCanonicalType(clang_getNonReferenceType(clang_getCursorType(target)));
+        value = next;
+    }
+    return value;
+}
+
+/* `v` converted to the integer type `t`, as an assignment converts it; false when `t` is
+ * not a built-in integer type (a conversion this does not model). */
+static bool convert_integer(long long *v, CXType t)
+{
+    if (t.kind == CXType_Atomic) /* `b = 1` on an _Atomic int has b's value type */
+        t = clang_getCanonicalType(clang_Type_getValueType(t));
+    bool is_signed;
+    switch (t.kind) {
+    case CXType_Bool: *v = *v != 0; return true;
+    case CXType_Char_S: case CXType_SChar: case CXType_Short: case CXType_Int: case CXType_Long:
+    case CXType_LongLong: is_signed = true; break;
+    case CXType_Char_U: case CXType_UChar: case CXType_UShort: case CXType_UInt: case CXType_ULong:
+    case CXType_ULongLong: is_signed = false; break;
+    default: return false;
+    }
+    long long size = clang_Type_getSizeOf(t);
+    if (size <= 0 || size > 8)
+        return false;
+    if (size == 8)
+        return true;
+    unsigned long long bits = (unsigned long long)*v & ((1ULL << (8 * size)) - 1);
+    unsigned long long sign = 1ULL << (8 * size - 1);
+    *v = is_signed && (bits & sign) ? (long long)(bits | ~((1ULL << (8 * size)) - 1)) : (long long)bits;
+    return true;
+}
+
+/*
+ * Whether a stored value is a constant: a literal or constant expression, or a chain of
+ * assignments ending in an integer constant (`a = b = 0`) whose value the chain's
+ * conversions are known to give; *v its value when it is an integer (*has_v).
+ */
+static bool stored_constant(CXCursor value, long long *v, bool *has_v)
+{
+    *has_v = false;
+    CXType types[CHAIN_MAX];
+    int links;
+    CXCursor end = chain_end(value, types, &links);
+    if (links == 0) {
+        CXEvalResult ev = clang_Cursor_Evaluate(value);
+        if (!ev)
+            return false;
+        CXEvalResultKind k = clang_EvalResult_getKind(ev);
+        if (k == CXEval_Int) {
+            *v = clang_EvalResult_getAsLongLong(ev);
+            *has_v = true;
+        }
+        clang_EvalResult_dispose(ev);
+        return k == CXEval_Int || k == CXEval_Float;
+    }
+    long long stored;
+    if (!int_constant(end, &stored))
+        return false;
+    for (int i = links; i-- > 0;)
+        if (!convert_integer(&stored, types[i]) && stored != 0)
+            return false; /* 0 is 0 in any arithmetic or pointer type */
+    *v = stored;
+    *has_v = true;
+    return true;
+}
+
+static bool is_constant(CXCursor value)
+{
+    long long v;
+    bool has_v;
+    return stored_constant(value, &v, &has_v);
 }
 
 static bool relaxed_type_context(atomic_state *x)
@@ -1002,13 +1126,11 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
     }
     if (op->value_const >= 0)
         json_object_set_new_nocheck(fact, "value_constant", json_boolean(op->value_const == 1));
-    if (op->value_const == 1 && !hs_cursor_is_null(op->value_arg)) {
-        CXEvalResult ev = clang_Cursor_Evaluate(op->value_arg);
-        if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
-            json_object_set_new_nocheck(fact, "value", json_integer(clang_EvalResult_getAsLongLong(ev)));
-        if (ev)
-            clang_EvalResult_dispose(ev);
-    }
+    long long stored;
+    bool has_stored;
+    if (op->value_const == 1 && !hs_cursor_is_null(op->value_arg) && stored_constant(op->value_arg, &stored, &has_stored) &&
+        has_stored)
+        json_object_set_new_nocheck(fact, "value", json_integer(stored));
     char *sink = hs_sink_key(x->walk);
     if (sink)
         json_object_set_new_nocheck(fact, "sink", json_string(sink));
