@@ -162,6 +162,8 @@ typedef struct hs_atomic_op {
     bool through_sink;          /* the use is a condition's through a local the result went to
                                    (`limit = n.load(); while (i < limit)`) */
     bool value_constant;        /* a store of a constant (false for anything else) */
+    bool value_parameter;       /* a store of an integer parameter of the enclosing function, as
+                                   given: a setter's new total ("value_parameter") */
     bool has_value;             /* a store of an integer constant: `value` is it */
     bool value_narrow;          /* the atomic's value type is narrower than int ("value_narrow") */
     bool through_pointer;       /* `var` is a field or global holding a pointer to the atomic

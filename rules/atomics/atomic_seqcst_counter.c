@@ -75,6 +75,24 @@ static char *plain_disqualifies(const hs_atomic_plain *counts, bool reservations
     return r;
 }
 
+/* A store of the enclosing function's parameter, as given (`SetTickerCount(t, count)` doing
+ * `tickers_[t].store(count)`): a setter of a new total, a reset when nothing tests the value.
+ * Not a wrapper's operation applied at a call (`via`): its callers pass any value. */
+static bool is_setter(const hs_atomic_op *u)
+{
+    return u->op == HS_AOP_STORE && u->value_parameter && !u->via;
+}
+
+/* A use whose value decides a condition: a load in an if, ?:, comparison or loop (also
+ * through an accessor or a local), or a plain read there. */
+static bool decides_on_value(const hs_atomic_op *u)
+{
+    if (u->op == HS_AOP_PLAIN)
+        return u->plain->loads_condition.count || u->plain->loads_loop_condition.count;
+    return u->op == HS_AOP_LOAD && (u->use == HS_AUSE_CONDITION || u->use == HS_AUSE_LOOP_CONDITION ||
+                                    u->use == HS_AUSE_VERSION_CHECK);
+}
+
 /*
  * Why this use shows the variable is not a counter, or NULL when it is a counter use.
  * `reservations`: every add of the variable hands out its value (`index = counter++`, a
@@ -104,7 +122,7 @@ static char *disqualifies(const hs_atomic_op *u, bool reservations)
             why = "an add/sub result decides a condition";
         else if (is_sub(u) && u->use != HS_AUSE_DISCARDED)
             why = "a decrement's result is used, as a reference count's is";
-        else if (u->op == HS_AOP_STORE && !u->value_constant)
+        else if (u->op == HS_AOP_STORE && !u->value_constant && !is_setter(u))
             why = "it stores computed values, like a flag or a published value";
         else if (u->op == HS_AOP_LOAD && u->bounds_index && !reservations)
             why = "it bounds an index into an array, as a count that publishes the slots it counts does";
@@ -545,15 +563,31 @@ static bool variable_is_counter_why(const variable *v, char **why_out)
     if (v->uses.len > 0 && is_parameter(((const hs_atomic_op *)v->uses.items[0])->var))
         return false; /* a wrapper's parameter: judged as what each call passes */
     bool any_add = false, all_hand_out = true;
+    const hs_atomic_op *setter = NULL, *decides = NULL;
     for (size_t i = 0; i < v->judged.len; i++) {
         const hs_atomic_op *u = v->judged.items[i];
+        if (is_setter(u) && !setter)
+            setter = u;
+        if (decides_on_value(u) && !decides)
+            decides = u;
         if (!is_add_or_sub(u))
             continue;
         any_add = true;
         all_hand_out &= (u->op == HS_AOP_FETCH_ADD || u->op == HS_AOP_ADD_FETCH) &&
                         (u->use == HS_AUSE_VALUE || u->use == HS_AUSE_RETURNED);
     }
-    bool reservations = any_add && all_hand_out;
+    /* A setter may publish a total that a reader's scan is bounded by: no reservation then. */
+    bool reservations = any_add && all_hand_out && !setter;
+    /* A setter's value that something tests (`if (flushed_lsn.load() >= lsn)`) is a published
+     * value, not a statistic's new total. */
+    if (setter && decides) {
+        const hs_atomic_op *at = decides->op == HS_AOP_PLAIN ? setter : decides;
+        char *place = where(at->site.file, (long long)at->site.line);
+        *why_out = hs_printf("it is set from a function's parameter and its value is tested, as a published "
+                             "value is (%s)", place);
+        free(place);
+        return false;
+    }
     for (size_t i = 0; i < v->judged.len; i++) {
         const hs_atomic_op *u = v->judged.items[i];
         has_add |= is_add_or_sub(u);

@@ -1189,6 +1189,26 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
     return fact;
 }
 
+/*
+ * Whether a stored value is an integer parameter of the function the store is in, as
+ * given (through chained assignments and casts): a setter's new total
+ * (`void SetTickerCount(uint32_t t, uint64_t count) { tickers_[t].store(count); }`).
+ */
+static bool value_is_parameter(atomic_state *x, CXCursor value)
+{
+    CXType types[CHAIN_MAX];
+    int links;
+    CXCursor e = hs_strip_expr(chain_end(value, types, &links));
+    if (hs_cursor_kind(e) != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor parm = clang_getCursorReferenced(e);
+    if (hs_cursor_kind(parm) != CXCursor_ParmDecl || !type_is_integer(clang_getCursorType(parm)))
+        return false;
+    const char *function = hs_walk_function_usr(x->walk);
+    const char *owner = hs_cursor_usr_cached(x->walk, clang_getCursorSemanticParent(parm));
+    return function && owner && function[0] && strcmp(function, owner) == 0;
+}
+
 static void record(atomic_state *x, CXCursor op_cursor, CXCursor object_expr, CXCursor decl, const atomic_op *op)
 {
     if (relaxed_type_context(x))
@@ -1196,6 +1216,11 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor object_expr, CX
     json_t *fact = build_fact(x, op_cursor, op);
     if (!fact)
         return;
+    /* A store of the function's parameter into a variable (not into a wrapper's own pointer
+     * parameter, whose callers pass any value): a setter. */
+    if (strcmp(op->op, "store") == 0 && op->value_const == 0 && !hs_cursor_is_null(op->value_arg) &&
+        hs_cursor_kind(decl) != CXCursor_ParmDecl && value_is_parameter(x, op->value_arg))
+        json_object_set_new_nocheck(fact, "value_parameter", json_true());
     set_identity(x, fact, object_expr, decl);
     /* A function that returns the variable's value is its accessor: `bool pending_io()
      * const { return n_pending_ios; }`. Its calls in conditions are tests of the variable. */
