@@ -47,7 +47,37 @@ typedef struct {
     hs_vec bound_tests;      /* bound_test*: reads in a limit comparison, judged at the function's end */
     hs_strmap *accessors;    /* function USR -> identity (json) of the variable it returns */
     unsigned return_start, return_end; /* the last return statement walked (offsets) */
+    hs_vec atomic_arms;      /* arm_note*: the function's atomic updates inside a branch */
+    hs_vec plain_arms;       /* arm_note*: the function's plain updates inside a branch */
 } atomic_state;
+
+/*
+ * An update of a variable inside a branch arm, kept until the function's end: a plain update
+ * (`else (x)++`) in one arm of the if whose other arm updates the same variable atomically
+ * (`if (shared) __atomic_add_fetch(&x, ...)`) is a single-threaded fallback, not a race.
+ */
+typedef struct {
+    char *var;               /* the variable's identity */
+    unsigned node_start;     /* the innermost branch: its node's start offset, */
+    unsigned depth, arm;     /* how many branches enclose it, and which arm */
+    json_t *site;            /* a plain update's entry in "updates_sites" (a reference), or NULL */
+} arm_note;
+
+/* The innermost branch arm around the walk, as an arm_note for `var` (NULL outside arms). */
+static arm_note *note_arm(atomic_state *x, const char *var, json_t *site)
+{
+    unsigned n = hs_walk_branch_count(x->walk);
+    if (n == 0 || !var)
+        return NULL;
+    const hs_branch *b = hs_walk_branch(x->walk, n - 1);
+    arm_note *a = hs_xcalloc(1, sizeof *a);
+    a->var = hs_xstrdup(var);
+    a->node_start = b->node_start;
+    a->depth = n;
+    a->arm = b->arm;
+    a->site = site ? json_incref(site) : NULL;
+    return a;
+}
 
 /* An ordering comparison's extent, and whether it compares with -1, 0 or 1 (a zero test). */
 typedef struct {
@@ -1222,6 +1252,13 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor object_expr, CX
         hs_cursor_kind(decl) != CXCursor_ParmDecl && value_is_parameter(x, op->value_arg))
         json_object_set_new_nocheck(fact, "value_parameter", json_true());
     set_identity(x, fact, object_expr, decl);
+    /* An atomic update in a branch arm: a plain update in the branch's other arm is its
+     * single-threaded fallback (mark_fallback_updates). */
+    bool rmw = strstr(op->op, "add") || strstr(op->op, "sub") || strcmp(op->op, "cas") == 0 ||
+               strcmp(op->op, "exchange") == 0 || strcmp(op->op, "bitwise") == 0;
+    arm_note *arm = rmw ? note_arm(x, json_string_value(json_object_get(fact, "var")), NULL) : NULL;
+    if (arm)
+        hs_vec_push(&x->atomic_arms, arm);
     /* A function that returns the variable's value is its accessor: `bool pending_io()
      * const { return n_pending_ios; }`. Its calls in conditions are tests of the variable. */
     const char *function = hs_walk_function_usr(x->walk);
@@ -1538,11 +1575,11 @@ static char *object_identity(atomic_state *x, CXCursor object_expr, CXCursor dec
     return id;
 }
 
-static void plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor decl, const char *what)
+static json_t *plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor decl, const char *what)
 {
     hs_pos pos;
     if (!hs_cursor_pos(x->walk, use, &pos, NULL))
-        return;
+        return NULL;
     /* Keyed by the object's identity (its path when it has one), as atomic facts are. Only a
      * variable's first use needs the rest of set_identity's answer (its first call also noted
      * the name, remember_name). */
@@ -1571,6 +1608,7 @@ static void plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor d
     if (!json_object_get(counts, where_key))
         json_object_set_new(counts, where_key, place_json(pos.file, pos.line, pos.column));
     free(where_key);
+    return sum;
 }
 
 /* A container of atomics (std::array<std::atomic<T>, N>, std::vector<...>). */
@@ -1640,6 +1678,115 @@ static bool on_plain_object(atomic_state *x, CXCursor use, CXCursor object, cons
         }
     }
     return true;
+}
+
+/*
+ * Whether an object expression names a part of a local or of a parameter passed by value
+ * (`total.hits` with `struct stats total;`): a copy on the stack, which no other thread
+ * updates. A field reached through a pointer, a reference or `this`, and a global's, are
+ * shared.
+ */
+static bool object_is_local(CXCursor e)
+{
+    for (int guard = 0; guard < 32; guard++) {
+        e = hs_strip_expr(e);
+        enum CXCursorKind k = hs_cursor_kind(e);
+        if (k == CXCursor_DeclRefExpr) {
+            CXCursor d = clang_getCursorReferenced(e);
+            enum CXCursorKind dk = hs_cursor_kind(d);
+            enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(d)).kind;
+            bool by_value = tk != CXType_LValueReference && tk != CXType_RValueReference && tk != CXType_Pointer;
+            return by_value && (dk == CXCursor_ParmDecl ||
+                                (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) != 1));
+        }
+        if (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr)
+            return false;
+        CXCursor base = hs_first_child(e);
+        if (hs_cursor_is_null(base))
+            return false; /* a member of `this` */
+        enum CXTypeKind bk = clang_getCanonicalType(clang_getCursorType(hs_strip_expr(base))).kind;
+        if (bk == CXType_Pointer || bk == CXType_LValueReference || bk == CXType_RValueReference)
+            return false;
+        e = base;
+    }
+    return false;
+}
+
+/* The plain updates of one variable a TU's summary lists, with where each is. */
+#define UPDATE_SITES_MAX 8
+
+/*
+ * `x++`, `x--`, `x += n`, `x -= n` on a plain integer global or field: a statement of its
+ * own on a shared object is an update ("updates", and "decrements" for subtracts), which a
+ * variable updated atomically elsewhere races with (atomic-mixed-access); each TU lists its
+ * first UPDATE_SITES_MAX in "updates_sites". Anything else (its value used, a local copy's
+ * field) is a computed write, as before.
+ */
+static void on_plain_update(atomic_state *x, CXCursor use, CXCursor object, bool decrement)
+{
+    if (strcmp(result_use(x), "discarded") != 0 || object_is_local(object)) {
+        on_plain_object(x, use, object, "writes_computed");
+        return;
+    }
+    CXCursor decl = object_decl(object);
+    if (hs_cursor_is_null(decl) || !type_is_integer(clang_getCursorType(decl)) ||
+        !hs_location_is_project(x->walk, clang_getCursorLocation(decl)))
+        return;
+    consume(x, object);
+    json_t *sum = plain_use(x, use, object, decl, "updates");
+    if (!sum)
+        return;
+    if (decrement)
+        plain_use(x, use, object, decl, "decrements");
+    json_t *counts = json_object_get(sum, "plain");
+    json_t *sites = json_object_get(counts, "updates_sites");
+    if (!sites)
+        json_object_set_new(counts, "updates_sites", sites = json_array());
+    hs_pos start, end;
+    if (json_array_size(sites) >= UPDATE_SITES_MAX || !hs_cursor_pos(x->walk, use, &start, &end))
+        return;
+    json_t *site = json_object();
+    hs_fact_set_position(site, &start, &end);
+    const char *function_name = hs_walk_function_name(x->walk);
+    json_object_set_new_nocheck(site, "function_name", json_string(function_name ? function_name : ""));
+    char *text = hs_cursor_source(x->walk, use);
+    if (!hs_json_set_string(site, "text", text))
+        json_object_set_new_nocheck(site, "text", json_string(""));
+    free(text);
+    json_array_append_new(sites, site);
+    arm_note *a = note_arm(x, json_string_value(json_object_get(sum, "var")), site);
+    if (a)
+        hs_vec_push(&x->plain_arms, a);
+}
+
+static void arm_notes_clear(hs_vec *notes)
+{
+    for (size_t i = 0; i < notes->len; i++) {
+        arm_note *a = notes->items[i];
+        free(a->var);
+        json_decref(a->site);
+        free(a);
+    }
+    notes->len = 0;
+}
+
+/* Marks "beside" the plain updates in one arm of a branch whose other arm updates the same
+ * variable atomically (`if (shared) atomic_add(&x); else x++;`). */
+static void mark_fallback_updates(atomic_state *x)
+{
+    for (size_t i = 0; i < x->plain_arms.len; i++) {
+        const arm_note *p = x->plain_arms.items[i];
+        for (size_t j = 0; j < x->atomic_arms.len; j++) {
+            const arm_note *a = x->atomic_arms.items[j];
+            if (a->node_start == p->node_start && a->depth == p->depth && a->arm != p->arm &&
+                strcmp(a->var, p->var) == 0) {
+                json_object_set_new_nocheck(p->site, "beside", json_true());
+                break;
+            }
+        }
+    }
+    arm_notes_clear(&x->plain_arms);
+    arm_notes_clear(&x->atomic_arms);
 }
 
 static void atomics_function_start(void *state, hs_walk *w)
@@ -1720,6 +1867,7 @@ static void atomics_function_end(void *state, hs_walk *w)
     atomic_state *x = state;
     judge_bound_tests(x);
     keep_wrapper_parameters(x);
+    mark_fallback_updates(x);
     for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
         json_t *fact = json_array_get(x->atomics, i);
         const char *sink = json_string_value(json_object_get(fact, "sink"));
@@ -1888,6 +2036,10 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
     hs_vec_free(&x->orderings);
     hs_vec_free(&x->subscripts);
     hs_vec_free(&x->bound_tests); /* emptied at each function's end */
+    arm_notes_clear(&x->atomic_arms); /* also emptied at each function's end */
+    arm_notes_clear(&x->plain_arms);
+    hs_vec_free(&x->atomic_arms);
+    hs_vec_free(&x->plain_arms);
     free(x);
 }
 
@@ -2243,7 +2395,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
                 on_c11_operator(x, c, kids.items[0], "fetch_sub", "--", clang_getNullCursor());
             if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec && !is_consumed(x, kids.items[0]) &&
                 !atomic_type(x, clang_getCursorType(kids.items[0])))
-                on_plain_object(x, c, kids.items[0], "writes_computed");
+                on_plain_update(x, c, kids.items[0], op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec);
             if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) && is_offsetof_idiom(kids.items[0]))
                 consume(x, c);
             if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) &&
@@ -2282,7 +2434,10 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
         const hs_cursor_list kids = *hs_walk_children(w);
         if (kids.len == 2 && !atomic_type(x, clang_getCursorType(kids.items[0]))) {
             bool constant = op == CXBinaryOperator_Assign && is_constant(kids.items[1]);
-            on_plain_object(x, c, kids.items[0], constant ? "writes_constant" : "writes_computed");
+            if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign)
+                on_plain_update(x, c, kids.items[0], op == CXBinaryOperator_SubAssign);
+            else
+                on_plain_object(x, c, kids.items[0], constant ? "writes_constant" : "writes_computed");
         } else if (kids.len == 2) {
             if (op == CXBinaryOperator_Assign)
                 on_c11_store(x, c, kids.items[0], kids.items[1]);
