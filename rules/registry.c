@@ -14,6 +14,7 @@
 extern const hs_rule hs_rule_timer_hot_path;
 extern const hs_rule hs_rule_timer_duplicate;
 extern const hs_rule hs_rule_atomic_seqcst_counter;
+extern const hs_rule hs_rule_atomic_mixed_access;
 extern const hs_rule hs_rule_os_event;
 
 extern const hs_collector hs_collector_timers;
@@ -59,6 +60,7 @@ static const hs_rule *const all_rules[] = {
     &hs_rule_timer_hot_path,
     &hs_rule_timer_duplicate,
     &hs_rule_atomic_seqcst_counter,
+    &hs_rule_atomic_mixed_access,
     &hs_rule_os_event,
 };
 

@@ -229,7 +229,7 @@ int cmd_rules(int argc, char **argv)
         }
     }
     if (rd->atomic_wrappers.len) {
-        printf("\nAtomic wrappers (atomic-seqcst-counter):\n");
+        printf("\nAtomic wrappers (atomic-seqcst-counter, atomic-mixed-access):\n");
         for (size_t i = 0; i < rd->atomic_wrappers.len; i++)
             printf("  %s\n", json_string_value(json_object_get(rd->atomic_wrappers.items[i], "name")));
     }

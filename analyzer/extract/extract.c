@@ -2480,14 +2480,18 @@ char *hs_sink_text(hs_walk *x)
     return hs_cursor_source(x, x->sink);
 }
 
-static bool range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *word,
-                            bool from_end)
+/*
+ * Whether the token `word` is written between the end of `from` and the start of `to`: 1
+ * yes, 0 no, -1 cannot tell, when both ends are where one macro is expanded (an `if` inside
+ * a statement macro's definition, `do { if (c) ...; else ...; } while (0)`) or in different
+ * files.
+ */
+static int range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *word)
 {
-    CXSourceLocation a = from_end ? clang_getRangeEnd(clang_getCursorExtent(from))
-                                  : hs_cursor_start(from);
+    CXSourceLocation a = clang_getRangeEnd(clang_getCursorExtent(from));
     CXSourceLocation b = hs_cursor_start(to);
     if (offset_of(x, b) <= offset_of(x, a))
-        return false;
+        return -1;
     /* Tokenize the file as written: locations inside macro expansions point into the
      * macro's definition, so move both ends to where the expansion is. */
     CXFile fa, fb;
@@ -2495,7 +2499,7 @@ static bool range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *
     clang_getExpansionLocation(a, &fa, NULL, NULL, &oa);
     clang_getExpansionLocation(b, &fb, NULL, NULL, &ob);
     if (!fa || fa != fb)
-        return false;
+        return -1;
     if (!file_entry(x, fa)->has_start) {
         note_file_start(x, a);
         note_file_start(x, b);
@@ -2515,6 +2519,30 @@ static bool range_has_token(hs_walk *x, CXCursor from, CXCursor to, const char *
     return found;
 }
 
+/*
+ * Whether an if statement's children `kids` end in an else arm. libclang lists a condition
+ * variable (`if (T v = f())`, a declaration) and an init statement (`if (auto v = f(); v)`)
+ * before the condition, so the count alone is ambiguous in C++: the `else` token between
+ * the last two children decides. Where the tokens cannot tell (the whole if in one macro
+ * expansion), the children's kinds do: after the leading declarations come the condition,
+ * the then arm and, when there are three, the else arm. (An init statement that is an
+ * expression, `if (f(); c)`, written inside a macro, is the one shape this misreads.)
+ */
+static bool if_has_else(hs_walk *x, const hs_cursor_list *kids)
+{
+    unsigned n = kids->len;
+    if (n < 3)
+        return false;
+    int token = range_has_token(x, kids->items[n - 2], kids->items[n - 1], "else");
+    if (token >= 0)
+        return token == 1;
+    unsigned decls = 0;
+    while (decls < n && (hs_cursor_kind(kids->items[decls]) == CXCursor_VarDecl ||
+                         hs_cursor_kind(kids->items[decls]) == CXCursor_DeclStmt))
+        decls++;
+    return n - decls >= 3;
+}
+
 static void walk_if(hs_walk *x, CXCursor c, const hs_cursor_list *list)
 {
     hs_cursor_list kids = *list;
@@ -2524,7 +2552,7 @@ static void walk_if(hs_walk *x, CXCursor c, const hs_cursor_list *list)
         return;
     }
     unsigned n = kids.len;
-    bool has_else = n >= 3 && range_has_token(x, kids.items[n - 2], kids.items[n - 1], "else", true);
+    bool has_else = if_has_else(x, &kids);
     unsigned then_index = has_else ? n - 2 : n - 1;
     /* In a loop, an if whose arm leaves the loop is the loop's real condition: a wait
      * (`if (done == n) break;`). */

@@ -1,9 +1,9 @@
 /*
  * Object paths in C (issue 10): one padding struct for several globals, arrays of it, and
  * a static inline wrapper hotscan is not told about. `hits.v` and `per_cpu[i].v` are
- * counters; `state.v` of the same struct type stores computed values (a published state),
- * which makes only that object no counter. pc_add() only adds to its parameter, so its
- * call is an add on `misses.v`.
+ * counters; `state.v` of the same struct type stores computed values (a published state;
+ * a setter storing `s` as given would be a reset), which makes only that object no
+ * counter. pc_add() only adds to its parameter, so its call is an add on `misses.v`.
  */
 // hotscan-args: --min-confidence low
 #include <stdatomic.h>
@@ -34,7 +34,7 @@ void cache_miss(void)
 
 void set_state(unsigned long s)
 {
-    atomic_store(&state.v, s);
+    atomic_store(&state.v, s << 1);
 }
 
 void bump_state(void)

@@ -25,8 +25,11 @@ static void destroy(void *store)
     hs_atomic_store *s = store;
     if (!s)
         return;
-    for (size_t i = 0; i < s->len; i++)
+    for (size_t i = 0; i < s->len; i++) {
+        if (s->ops[i].plain)
+            free(s->ops[i].plain->update_sites);
         free(s->ops[i].plain);
+    }
     free(s->ops);
     hs_strmap_delete(s->plain_at);
     const char *key;
@@ -105,6 +108,30 @@ static void read_plain_uses(hs_intern *in, json_t *counts, const char *kind, hs_
     hs_facts_place(in, counts, at, &out->first);
 }
 
+/* Appends the sites of "updates_sites" not listed yet (a header's are in each TU's). */
+static void read_update_sites(hs_intern *in, json_t *counts, hs_atomic_plain *out)
+{
+    size_t i;
+    json_t *o;
+    json_array_foreach(json_object_get(counts, "updates_sites"), i, o) {
+        hs_plain_update u = {0};
+        hs_facts_site(in, o, &u.site);
+        if (!u.site.file)
+            continue;
+        bool listed = false;
+        for (size_t k = 0; k < out->update_sites_len && !listed; k++)
+            listed = out->update_sites[k].site.file == u.site.file && out->update_sites[k].site.offset == u.site.offset;
+        if (listed)
+            continue;
+        u.function_name = hs_facts_str(in, o, "function_name");
+        u.text = hs_facts_str(in, o, "text");
+        u.beside = hs_facts_bool(o, "beside");
+        size_t cap = out->update_sites_len;
+        out->update_sites = hs_array_append(out->update_sites, &out->update_sites_len, &cap, sizeof u);
+        out->update_sites[out->update_sites_len - 1] = u;
+    }
+}
+
 static void read_plain(hs_intern *in, json_t *counts, hs_atomic_plain *out)
 {
     read_plain_uses(in, counts, "reads", &out->reads);
@@ -114,7 +141,10 @@ static void read_plain(hs_intern *in, json_t *counts, hs_atomic_plain *out)
     read_plain_uses(in, counts, "loads_loop_condition", &out->loads_loop_condition);
     read_plain_uses(in, counts, "writes_constant", &out->writes_constant);
     read_plain_uses(in, counts, "writes_computed", &out->writes_computed);
+    read_plain_uses(in, counts, "updates", &out->updates);
+    read_plain_uses(in, counts, "decrements", &out->decrements);
     read_plain_uses(in, counts, "address_taken", &out->address_taken);
+    read_update_sites(in, counts, out);
 }
 
 /* {offset, length, text} of "span", {file, offset, length, text} of "spelled". */
@@ -155,6 +185,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->limit_test = hs_facts_bool(o, "limit_test");
     a->through_sink = hs_facts_bool(o, "through_sink");
     a->value_constant = hs_facts_bool(o, "value_constant");
+    a->value_parameter = hs_facts_bool(o, "value_parameter");
     json_t *value = json_object_get(o, "value");
     a->has_value = json_is_integer(value);
     a->value = a->has_value ? (long long)json_integer_value(value) : 0;
@@ -209,6 +240,8 @@ static void add_plain(hs_atomic_plain *into, const hs_atomic_plain *more)
     add_plain_uses(&into->loads_loop_condition, &more->loads_loop_condition);
     add_plain_uses(&into->writes_constant, &more->writes_constant);
     add_plain_uses(&into->writes_computed, &more->writes_computed);
+    add_plain_uses(&into->updates, &more->updates);
+    add_plain_uses(&into->decrements, &more->decrements);
     add_plain_uses(&into->address_taken, &more->address_taken);
 }
 
@@ -301,9 +334,12 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
             const char *var = json_string_value(json_object_get(o, "var"));
             size_t at = (size_t)(uintptr_t)hs_strmap_get(s->plain_at, var ? var : "");
             if (at) {
-                hs_atomic_plain more;
-                read_plain(p->strings, json_object_get(o, "plain"), &more);
+                hs_atomic_plain more = {0};
+                json_t *counts = json_object_get(o, "plain");
+                read_plain(p->strings, counts, &more);
+                free(more.update_sites);
                 add_plain(s->ops[at - 1].plain, &more);
+                read_update_sites(p->strings, counts, s->ops[at - 1].plain);
                 continue;
             }
             s->ops = hs_array_append(s->ops, &s->len, &s->cap, sizeof *s->ops);

@@ -86,6 +86,15 @@ typedef struct {
     hs_place first;   /* the first one in the first TU that has one (file NULL when none) */
 } hs_plain_uses;
 
+/* One plain update of a variable (`x++;`, `s->n += k;`), where it is ("updates_sites"). */
+typedef struct {
+    hs_site site;
+    const char *function_name;  /* the function it is in ("" for none) */
+    const char *text;           /* the update as written ("" when it could not be kept) */
+    bool beside;                /* in one arm of a branch whose other arm updates the variable
+                                   atomically (`if (shared) atomic_add(&x); else x++;`) */
+} hs_plain_update;
+
 /* The plain (non-atomic) uses of an integer global or field ("plain"), every TU's summary
  * added up: a header's use counts once per TU that includes it. */
 typedef struct {
@@ -98,7 +107,14 @@ typedef struct {
                                             (`if (key > count) return NULL; return &a[key - 1];`) */
     hs_plain_uses loads_loop_condition;  /* read in a loop condition */
     hs_plain_uses writes_constant;       /* assigned a constant */
-    hs_plain_uses writes_computed;       /* assigned a computed value, or ++/-- */
+    hs_plain_uses writes_computed;       /* assigned a computed value, or ++/-- whose value is used,
+                                            or of a local copy's field */
+    hs_plain_uses updates;               /* ++, --, += or -= as a statement of its own, on a shared
+                                            object (a global's, or a field through a pointer) */
+    hs_plain_uses decrements;            /* of those, -- and -= */
+    hs_plain_update *update_sites;       /* where the updates are: each TU's first few, each place
+                                            once (owned by the store) */
+    size_t update_sites_len;
     hs_plain_uses address_taken;         /* its address is taken */
 } hs_atomic_plain;
 
@@ -162,6 +178,8 @@ typedef struct hs_atomic_op {
     bool through_sink;          /* the use is a condition's through a local the result went to
                                    (`limit = n.load(); while (i < limit)`) */
     bool value_constant;        /* a store of a constant (false for anything else) */
+    bool value_parameter;       /* a store of an integer parameter of the enclosing function, as
+                                   given: a setter's new total ("value_parameter") */
     bool has_value;             /* a store of an integer constant: `value` is it */
     bool value_narrow;          /* the atomic's value type is narrower than int ("value_narrow") */
     bool through_pointer;       /* `var` is a field or global holding a pointer to the atomic

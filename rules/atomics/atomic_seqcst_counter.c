@@ -18,6 +18,7 @@
 #include "hotscan/rules.h"
 #include "hotscan/strmap.h"
 #include "atomic_facts.h"
+#include "atomic_vars.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,24 @@ static char *plain_disqualifies(const hs_atomic_plain *counts, bool reservations
     return r;
 }
 
+/* A store of the enclosing function's parameter, as given (`SetTickerCount(t, count)` doing
+ * `tickers_[t].store(count)`): a setter of a new total, a reset when nothing tests the value.
+ * Not a wrapper's operation applied at a call (`via`): its callers pass any value. */
+static bool is_setter(const hs_atomic_op *u)
+{
+    return u->op == HS_AOP_STORE && u->value_parameter && !u->via;
+}
+
+/* A use whose value decides a condition: a load in an if, ?:, comparison or loop (also
+ * through an accessor or a local), or a plain read there. */
+static bool decides_on_value(const hs_atomic_op *u)
+{
+    if (u->op == HS_AOP_PLAIN)
+        return u->plain->loads_condition.count || u->plain->loads_loop_condition.count;
+    return u->op == HS_AOP_LOAD && (u->use == HS_AUSE_CONDITION || u->use == HS_AUSE_LOOP_CONDITION ||
+                                    u->use == HS_AUSE_VERSION_CHECK);
+}
+
 /*
  * Why this use shows the variable is not a counter, or NULL when it is a counter use.
  * `reservations`: every add of the variable hands out its value (`index = counter++`, a
@@ -104,7 +123,7 @@ static char *disqualifies(const hs_atomic_op *u, bool reservations)
             why = "an add/sub result decides a condition";
         else if (is_sub(u) && u->use != HS_AUSE_DISCARDED)
             why = "a decrement's result is used, as a reference count's is";
-        else if (u->op == HS_AOP_STORE && !u->value_constant)
+        else if (u->op == HS_AOP_STORE && !u->value_constant && !is_setter(u))
             why = "it stores computed values, like a flag or a published value";
         else if (u->op == HS_AOP_LOAD && u->bounds_index && !reservations)
             why = "it bounds an index into an array, as a count that publishes the slots it counts does";
@@ -130,24 +149,22 @@ static char *disqualifies(const hs_atomic_op *u, bool reservations)
     return r;
 }
 
-typedef struct variable {
-    hs_vec uses;          /* its own operations: const hs_atomic_op* */
-    const char *field;    /* an object path's: the atomic field's USR (var_field), else NULL */
-    hs_vec paths;         /* a field's: the object paths through it (struct variable*) */
-    hs_vec judged;        /* what its verdict reads: its uses, and those of the objects that
-                             may be the same (see link_paths) */
-} variable;
+/* A variable as the rule judges it (atomic_vars.h). */
+typedef hs_atomic_var variable;
 
 static char *usage_summary(const hs_judge_ctx *ctx, const hs_atomic_store *atomics, const char *var,
                            const variable *v)
 {
     size_t adds = 0, loads = 0, resets = 0;
     const hs_place *plain_read = NULL; /* the first non-atomic read, which the loads leave out */
+    const hs_place *plain_update = NULL; /* the first non-atomic update, which the adds leave out */
     hs_strmap *files = hs_strmap_create();
     for (size_t i = 0; i < v->judged.len; i++) {
         const hs_atomic_op *u = v->judged.items[i];
         if (u->op == HS_AOP_PLAIN && u->plain->reads.count && u->plain->reads.first.file && !plain_read)
             plain_read = &u->plain->reads.first;
+        if (u->op == HS_AOP_PLAIN && u->plain->updates.count && u->plain->updates.first.file && !plain_update)
+            plain_update = &u->plain->updates.first;
         if (u->op == HS_AOP_PLAIN || u->op == HS_AOP_INACTIVE)
             continue;
         if (is_add_or_sub(u))
@@ -164,7 +181,12 @@ static char *usage_summary(const hs_judge_ctx *ctx, const hs_atomic_store *atomi
     /* Plain reads are not counted (a header's counts once per TU including it), but said:
      * "0 loads" of a variable other code reads directly would misstate the evidence. */
     char *at = plain_read ? where(plain_read->file, (long long)plain_read->line) : NULL;
-    char *also = at ? hs_printf(", also read non-atomically (%s)", at) : hs_xstrdup("");
+    char *updated = plain_update ? where(plain_update->file, (long long)plain_update->line) : NULL;
+    char *also = at && updated ? hs_printf(", also read non-atomically (%s), also updated non-atomically (%s)", at, updated)
+                 : at      ? hs_printf(", also read non-atomically (%s)", at)
+                 : updated ? hs_printf(", also updated non-atomically (%s)", updated)
+                           : hs_xstrdup("");
+    free(updated);
     char *r = hs_printf("%zu add%s, %zu load%s, %zu reset%s in %zu file%s%s, seen by %zu of the %s's %zu TU%s", adds,
                         adds == 1 ? "" : "s", loads, loads == 1 ? "" : "s", resets, resets == 1 ? "" : "s",
                         hs_strmap_size(files), hs_strmap_size(files) == 1 ? "" : "s", also, tus,
@@ -406,7 +428,7 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
         }
         if (!macro_ok) {
             *why_not = "it is written through a macro that is also used on variables that are not "
-                       "counters; change the macro by hand";
+                       "counters, or whose operations must keep their order; change the macro by hand";
             return NULL;
         }
         char *text = gnu_relaxed(or_empty(u->spelled.text));
@@ -545,20 +567,37 @@ static bool variable_is_counter_why(const variable *v, char **why_out)
     if (v->uses.len > 0 && is_parameter(((const hs_atomic_op *)v->uses.items[0])->var))
         return false; /* a wrapper's parameter: judged as what each call passes */
     bool any_add = false, all_hand_out = true;
+    const hs_atomic_op *setter = NULL, *decides = NULL;
     for (size_t i = 0; i < v->judged.len; i++) {
         const hs_atomic_op *u = v->judged.items[i];
+        if (is_setter(u) && !setter)
+            setter = u;
+        if (decides_on_value(u) && !decides)
+            decides = u;
         if (!is_add_or_sub(u))
             continue;
         any_add = true;
         all_hand_out &= (u->op == HS_AOP_FETCH_ADD || u->op == HS_AOP_ADD_FETCH) &&
                         (u->use == HS_AUSE_VALUE || u->use == HS_AUSE_RETURNED);
     }
-    bool reservations = any_add && all_hand_out;
+    /* A setter may publish a total that a reader's scan is bounded by: no reservation then. */
+    bool reservations = any_add && all_hand_out && !setter;
+    /* A setter's value that something tests (`if (flushed_lsn.load() >= lsn)`) is a published
+     * value, not a statistic's new total. */
+    if (setter && decides) {
+        const hs_atomic_op *at = decides->op == HS_AOP_PLAIN ? setter : decides;
+        char *place = where(at->site.file, (long long)at->site.line);
+        *why_out = hs_printf("it is set from a function's parameter and its value is tested, as a published "
+                             "value is (%s)", place);
+        free(place);
+        return false;
+    }
     for (size_t i = 0; i < v->judged.len; i++) {
         const hs_atomic_op *u = v->judged.items[i];
         has_add |= is_add_or_sub(u);
-        /* `PFS_atomic::add_32(&m_refcount, -1)`: a decrement written as an add. */
-        has_sub |= is_sub(u) || adds_a_negative(u);
+        /* `PFS_atomic::add_32(&m_refcount, -1)`: a decrement written as an add; `refs--;`
+         * written plainly (atomic-mixed-access reports the race) is one too. */
+        has_sub |= is_sub(u) || adds_a_negative(u) || (u->op == HS_AOP_PLAIN && u->plain->decrements.count);
         is_tested |= tested(u);
         char *why = disqualifies(u, reservations);
         if (why) {
@@ -616,6 +655,26 @@ static const hs_atomic_op *compiled_out_mention(const variable *v)
     return NULL;
 }
 
+/*
+ * The first plain update of the variable (`stat_numcommands++;` beside
+ * `atomicIncr(stat_numcommands, 1)` elsewhere) that is not the single-threaded fallback in
+ * the other arm of a branch that updates it atomically, or NULL. Such an update races with
+ * the atomic ones (atomic-mixed-access reports it); whether the program relies on them for
+ * anything while it does, hotscan cannot tell, so no fix-it relaxes them meanwhile.
+ */
+static const hs_plain_update *racing_plain_update(const variable *v)
+{
+    for (size_t i = 0; i < v->judged.len; i++) {
+        const hs_atomic_op *u = v->judged.items[i];
+        if (u->op != HS_AOP_PLAIN)
+            continue;
+        for (size_t k = 0; k < u->plain->update_sites_len; k++)
+            if (!u->plain->update_sites[k].beside)
+                return &u->plain->update_sites[k];
+    }
+    return NULL;
+}
+
 /* Whether the variable is a pointer to the atomic (hs_atomic_op.through_pointer): its
  * operations are on objects it may point to, which the rule does not follow. */
 static bool through_pointer(const variable *v)
@@ -656,6 +715,13 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
                                               "break a build that compiles it",
                                               inactive_at)
                                   : NULL;
+    const hs_plain_update *racing = racing_plain_update(v);
+    char *racing_at = racing ? where(racing->site.file, (long long)racing->site.line) : NULL;
+    char *racing_why = racing ? hs_printf("other code updates the variable non-atomically (%s), a race that "
+                                          "atomic-mixed-access reports: make that update atomic first; until "
+                                          "then hotscan does not relax the operations it races with",
+                                          racing_at)
+                              : NULL;
     char *summary = usage_summary(ctx, atomics, var, v);
     for (size_t i = 0; i < v->uses.len; i++) {
         const hs_atomic_op *u = v->uses.items[i];
@@ -686,7 +752,7 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
         const char *why_not = NULL;
         bool macro_ok = u->macro_name && u->macro_name[0] && hs_strmap_get(macros_ok, u->macro_name) != NULL;
         /* A fix must hold for the whole program: never from a partial verdict. */
-        json_t *edits = unseen || pointer || inactive ? NULL : relaxed_edits(u, macro_ok, &why_not);
+        json_t *edits = unseen || pointer || inactive || racing ? NULL : relaxed_edits(u, macro_ok, &why_not);
         if (unseen)
             why_not = "the scan left out TUs of the compile database that may use the variable";
         else if (pointer)
@@ -694,6 +760,8 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
                       "object it may point to could be waited on or freed on its value";
         else if (inactive)
             why_not = inactive_why;
+        else if (racing)
+            why_not = racing_why;
         if (edits) {
             char *desc = hs_printf("use %s%s", relaxed_spelling(u),
                                    keeps_value_for_elsewhere(u)
@@ -720,133 +788,8 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
     free(partial);
     free(inactive_at);
     free(inactive_why);
-}
-
-/* Makes `to` an operation on `from`'s variable: the five identity members of hs_atomic_op
- * (a wrapper's inner operation on the object its call passes, an accessor's call as a load of
- * the variable it returns). */
-static void take_variable(hs_atomic_op *to, const hs_atomic_op *from)
-{
-    to->var = from->var;
-    to->var_name = from->var_name;
-    to->var_visible = from->var_visible;
-    to->var_decl = from->var_decl;
-    to->var_field = from->var_field;
-}
-
-/*
- * The operations the wrapper parameter `param` stands for, appended to `out` as made for the
- * call `call` (owned by `made`): false when the wrapper does with it something the rule
- * cannot follow (passes it where no facts are, an operation it does not model).
- */
-static bool expand_wrapper(hs_strmap *vars, const char *param, const hs_atomic_op *call, int depth, hs_vec *out,
-                           hs_vec *made)
-{
-    const variable *p = hs_strmap_get(vars, param);
-    if (!p || depth > 4)
-        return false;
-    for (size_t i = 0; i < p->uses.len; i++) {
-        const hs_atomic_op *w = p->uses.items[i];
-        if (w->op == HS_AOP_ESCAPE && w->callee) {
-            char *inner = hs_printf("param:%s:%d", w->callee, w->arg);
-            /* The inner call's result use is the outer wrapper's: keep the outer call's. */
-            bool ok = expand_wrapper(vars, inner, call, depth + 1, out, made);
-            free(inner);
-            if (!ok)
-                return false;
-            continue;
-        }
-        if (w->op == HS_AOP_ESCAPE || w->op == HS_AOP_OTHER || w->op == HS_AOP_PLAIN)
-            return false;
-        hs_atomic_op *v = hs_xcalloc(1, sizeof *v);
-        *v = *w;
-        v->site = call->site;
-        v->text = call->text;
-        v->macro = call->macro;
-        v->ordinal = call->ordinal;
-        v->tu_index = call->tu_index;
-        take_variable(v, call);
-        v->form = HS_AFORM_WRAPPER;
-        v->api = call->api;
-        v->function = call->function;
-        v->function_name = call->function_name;
-        v->sink = call->sink;
-        if (w->use == HS_AUSE_RETURNED) {
-            v->use = call->use;
-            v->limit_test = call->limit_test;
-        }
-        v->has_span = v->has_spelled = v->has_order_arg = false;
-        v->macro_name = NULL;
-        v->callee = NULL;
-        v->via = call;
-        hs_vec_push(made, v);
-        hs_vec_push(out, v);
-    }
-    return true;
-}
-
-/*
- * `PFS_atomic::add_u32(&x.m_u32, 1)` where add_u32's body does `ptr->fetch_add(value)`:
- * the call is the wrapper's operations on x.m_u32 (issue 10). Each escape into a project
- * function whose parameter the function operates on is replaced by those operations; an
- * escape into a function hotscan has no facts of stays an escape.
- */
-static void resolve_wrapper_calls(hs_strmap *vars, const hs_vec *order, hs_vec *made)
-{
-    for (size_t k = 0; k < order->len; k++) {
-        if (is_parameter(order->items[k]))
-            continue;
-        variable *v = hs_strmap_get(vars, order->items[k]);
-        hs_vec uses = {0};
-        for (size_t i = 0; i < v->uses.len; i++) {
-            const hs_atomic_op *u = v->uses.items[i];
-            if (u->op == HS_AOP_ESCAPE && u->callee) {
-                char *param = hs_printf("param:%s:%d", u->callee, u->arg);
-                hs_vec ops = {0};
-                bool ok = expand_wrapper(vars, param, u, 0, &ops, made);
-                free(param);
-                for (size_t j = 0; ok && j < ops.len; j++)
-                    hs_vec_push(&uses, ops.items[j]);
-                hs_vec_free(&ops);
-                if (ok)
-                    continue;
-            }
-            hs_vec_push(&uses, (void *)u);
-        }
-        hs_vec_free(&v->uses);
-        v->uses = uses;
-    }
-}
-
-/*
- * Object paths and their field (issue 10, MySQL bug 100432). `events_waits_history_long_index.m_u32`
- * and `digest_monotonic_index.m_u32` are two variables, each judged on its own uses: one
- * wrapper struct used for unrelated globals no longer shares one verdict. But an access
- * through a pointer (`p->m_u32`, the field's own USR) may be any of them, so a path's verdict
- * also reads the field's pointer accesses, and the field's verdict reads every path's.
- */
-static void link_paths(hs_strmap *vars, const hs_vec *order)
-{
-    for (size_t k = 0; k < order->len; k++) {
-        variable *v = hs_strmap_get(vars, order->items[k]);
-        variable *field = v->field ? hs_strmap_get(vars, v->field) : NULL;
-        if (field && field != v)
-            hs_vec_push(&field->paths, v);
-    }
-    for (size_t k = 0; k < order->len; k++) {
-        variable *v = hs_strmap_get(vars, order->items[k]);
-        for (size_t i = 0; i < v->uses.len; i++)
-            hs_vec_push(&v->judged, v->uses.items[i]);
-        variable *field = v->field ? hs_strmap_get(vars, v->field) : NULL;
-        if (field && field != v)
-            for (size_t i = 0; i < field->uses.len; i++)
-                hs_vec_push(&v->judged, field->uses.items[i]);
-        for (size_t p = 0; p < v->paths.len; p++) {
-            const variable *path = v->paths.items[p];
-            for (size_t i = 0; i < path->uses.len; i++)
-                hs_vec_push(&v->judged, path->uses.items[i]);
-        }
-    }
+    free(racing_at);
+    free(racing_why);
 }
 
 /* Fills `ok` with the macros every expansion of which is a seq_cst counter operation. */
@@ -859,7 +802,9 @@ static void find_editable_macros(const hs_atomic_store *atomics, hs_strmap *vars
         if (!macro[0])
             continue;
         variable *v = hs_strmap_get(vars, u->var);
-        if (!v || !variable_is_counter(v) || u->order != HS_AORDER_SEQ_CST)
+        /* A counter whose operations keep their order (a plain update races with them) must
+         * not be relaxed through a definition another counter's fix edits. */
+        if (!v || !variable_is_counter(v) || u->order != HS_AORDER_SEQ_CST || racing_plain_update(v))
             hs_strmap_put(bad, macro, (void *)1);
         else if (!hs_strmap_has(bad, macro))
             hs_strmap_put(ok, macro, (void *)1);
@@ -870,122 +815,15 @@ static void find_editable_macros(const hs_atomic_store *atomics, hs_strmap *vars
     hs_strmap_delete(bad);
 }
 
-/* The last component of a qualified name or object path: `refs_` of `rocksdb::LRUElement::refs_`,
- * `opens` of `CountedFileSystem::counters_.opens`. */
-static const char *member_name(const char *name)
-{
-    const char *last = name;
-    for (const char *p = name; *p; p++)
-        if (*p == ':' || *p == '.')
-            last = p + 1;
-    return last;
-}
-
-/*
- * Each load of a dependent type's member in a template's condition (`while (t && t->refs_)`,
- * `T *t`) is a use of every atomic field of that name: a template's body has no declaration
- * for the member, and its instantiations are not walked. A field is a variable whose
- * identity (USR) or field USR names one ("@FI@"); globals and locals are not members.
- */
-static void apply_dependent_members(hs_strmap *vars, const hs_vec *order, const hs_vec *dependent, hs_vec *made)
-{
-    if (!dependent->len)
-        return;
-    hs_strmap *by_name = hs_strmap_create(); /* member name -> hs_vec* of the loads */
-    for (size_t i = 0; i < dependent->len; i++) {
-        const hs_atomic_op *u = dependent->items[i];
-        hs_strmap_push(by_name, u->dependent_member, (void *)u);
-    }
-    size_t n = order->len; /* only the variables of real operations */
-    for (size_t k = 0; k < n; k++) {
-        variable *v = hs_strmap_get(vars, order->items[k]);
-        const hs_atomic_op *first = v->uses.len ? v->uses.items[0] : NULL;
-        if (!first || !first->var_name)
-            continue;
-        bool field = strstr(order->items[k], "@FI@") || (first->var_field && strstr(first->var_field, "@FI@"));
-        if (!field)
-            continue;
-        hs_vec *list = hs_strmap_get(by_name, member_name(first->var_name));
-        for (size_t i = 0; list && i < list->len; i++) {
-            hs_atomic_op *load = hs_xcalloc(1, sizeof *load);
-            *load = *(const hs_atomic_op *)list->items[i];
-            take_variable(load, first);
-            load->dependent_member = NULL;
-            hs_vec_push(made, load);
-            hs_vec_push(&v->uses, load);
-        }
-    }
-    hs_strmap_delete_lists(by_name, NULL);
-}
-
 static void judge(hs_judge_ctx *ctx)
 {
     const hs_atomic_store *atomics = hs_atomic_facts(ctx->program);
-    hs_strmap *vars = hs_strmap_create();
-    hs_vec order = {0};  /* the variables' USRs (interned), in first-use order */
-    /* Accessors of the whole program: function USR -> its "returns" fact (issue 10). A call
-     * in a condition that its TU could not resolve (the accessor's header body was walked for
-     * another TU, or another .cc defines it) is a load of what the accessor returns. */
-    hs_strmap *returns = hs_strmap_create();
-    for (size_t i = 0; i < atomics->len; i++) {
-        const hs_atomic_op *u = &atomics->ops[i];
-        if (u->op == HS_AOP_RETURNS && u->function && !hs_strmap_has(returns, u->function))
-            hs_strmap_put(returns, u->function, (void *)u);
-    }
-    hs_vec made = {0};
-    hs_vec dependent = {0}; /* loads of a dependent type's member, by name: applied below */
-    for (size_t i = 0; i < atomics->len; i++) {
-        const hs_atomic_op *u = &atomics->ops[i];
-        if (u->op == HS_AOP_RETURNS)
-            continue;
-        if (u->dependent_member) {
-            hs_vec_push(&dependent, (void *)u);
-            continue;
-        }
-        if (u->accessor_of) {
-            const hs_atomic_op *r = hs_strmap_get(returns, u->accessor_of);
-            if (!r)
-                continue; /* not an accessor: a call like any other */
-            hs_atomic_op *load = hs_xcalloc(1, sizeof *load);
-            *load = *u;
-            take_variable(load, r);
-            load->accessor_of = NULL;
-            hs_vec_push(&made, load);
-            u = load;
-        }
-        variable *v = hs_strmap_get(vars, u->var);
-        if (!v) {
-            v = hs_xcalloc(1, sizeof *v);
-            hs_strmap_put(vars, u->var, v);
-            hs_vec_push(&order, (void *)u->var);
-        }
-        hs_vec_push(&v->uses, (void *)u);
-        if (u->var_field && !v->field)
-            v->field = u->var_field;
-    }
-    hs_strmap_delete(returns);
-    apply_dependent_members(vars, &order, &dependent, &made);
-    hs_vec_free(&dependent);
-    resolve_wrapper_calls(vars, &order, &made);
-    link_paths(vars, &order);
+    hs_atomic_vars *vars = hs_atomic_vars_create(atomics);
     hs_strmap *macros_ok = hs_strmap_create();
-    find_editable_macros(atomics, vars, macros_ok);
-    for (size_t k = 0; k < order.len; k++) {
-        variable *v = hs_strmap_get(vars, order.items[k]);
-        judge_variable(ctx, atomics, order.items[k], v, macros_ok);
-    }
-    for (size_t k = 0; k < order.len; k++) {
-        variable *v = hs_strmap_get(vars, order.items[k]);
-        hs_vec_free(&v->uses);
-        hs_vec_free(&v->paths);
-        hs_vec_free(&v->judged);
-        free(v);
-    }
-    for (size_t i = 0; i < made.len; i++)
-        free(made.items[i]);
-    hs_vec_free(&made);
-    hs_vec_free(&order);
-    hs_strmap_delete(vars);
+    find_editable_macros(atomics, vars->by_usr, macros_ok);
+    for (size_t k = 0; k < vars->order.len; k++)
+        judge_variable(ctx, atomics, vars->order.items[k], hs_strmap_get(vars->by_usr, vars->order.items[k]), macros_ok);
+    hs_atomic_vars_delete(vars);
     hs_strmap_delete(macros_ok);
 }
 

@@ -47,7 +47,37 @@ typedef struct {
     hs_vec bound_tests;      /* bound_test*: reads in a limit comparison, judged at the function's end */
     hs_strmap *accessors;    /* function USR -> identity (json) of the variable it returns */
     unsigned return_start, return_end; /* the last return statement walked (offsets) */
+    hs_vec atomic_arms;      /* arm_note*: the function's atomic updates inside a branch */
+    hs_vec plain_arms;       /* arm_note*: the function's plain updates inside a branch */
 } atomic_state;
+
+/*
+ * An update of a variable inside a branch arm, kept until the function's end: a plain update
+ * (`else (x)++`) in one arm of the if whose other arm updates the same variable atomically
+ * (`if (shared) __atomic_add_fetch(&x, ...)`) is a single-threaded fallback, not a race.
+ */
+typedef struct {
+    char *var;               /* the variable's identity */
+    unsigned node_start;     /* the innermost branch: its node's start offset, */
+    unsigned depth, arm;     /* how many branches enclose it, and which arm */
+    json_t *site;            /* a plain update's entry in "updates_sites" (a reference), or NULL */
+} arm_note;
+
+/* The innermost branch arm around the walk, as an arm_note for `var` (NULL outside arms). */
+static arm_note *note_arm(atomic_state *x, const char *var, json_t *site)
+{
+    unsigned n = hs_walk_branch_count(x->walk);
+    if (n == 0 || !var)
+        return NULL;
+    const hs_branch *b = hs_walk_branch(x->walk, n - 1);
+    arm_note *a = hs_xcalloc(1, sizeof *a);
+    a->var = hs_xstrdup(var);
+    a->node_start = b->node_start;
+    a->depth = n;
+    a->arm = b->arm;
+    a->site = site ? json_incref(site) : NULL;
+    return a;
+}
 
 /* An ordering comparison's extent, and whether it compares with -1, 0 or 1 (a zero test). */
 typedef struct {
@@ -519,14 +549,138 @@ static void note_bound_test(atomic_state *x, int ordering, json_t *fact, CXCurso
     hs_vec_push(&x->bound_tests, t);
 }
 
-static bool is_constant(CXCursor value)
+/* Whether the expression evaluates to an integer constant, which goes to *v. */
+static bool int_constant(CXCursor value, long long *v)
 {
     CXEvalResult ev = clang_Cursor_Evaluate(value);
     if (!ev)
         return false;
-    CXEvalResultKind k = clang_EvalResult_getKind(ev);
+    bool r = clang_EvalResult_getKind(ev) == CXEval_Int;
+    if (r)
+        *v = clang_EvalResult_getAsLongLong(ev);
     clang_EvalResult_dispose(ev);
-    return k == CXEval_Int || k == CXEval_Float;
+    return r;
+}
+
+/* The chain_end of at most this many assignments. */
+#define CHAIN_MAX 16
+
+/*
+ * The value a chain of assignments stores: in `a = b = 0` (and `stats.x = stats.y = 0;`,
+ * `a = b = 0` on std::atomic objects) the value of `b = 0` is 0 converted to b's type.
+ * Returns the innermost right-hand side, with the type each assignment on the way converts
+ * to in types[0..*links), innermost last. Only parentheses and implicit conversions are
+ * looked through: an explicit cast may change the value, and ends the chain.
+ */
+static CXCursor chain_end(CXCursor value, CXType types[CHAIN_MAX], int *links)
+{
+    *links = 0;
+    for (int guard = 0; guard < 4 * CHAIN_MAX; guard++) {
+        enum CXCursorKind k = hs_cursor_kind(value);
+        if (k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr) {
+            hs_cursor_list kids;
+            hs_children(value, &kids);
+            CXCursor inner = kids.len == 1 ? kids.items[0] : clang_getNullCursor();
+            hs_cursor_list_free(&kids);
+            if (hs_cursor_is_null(inner))
+                return value;
+            value = inner;
+            continue;
+        }
+        CXCursor target = clang_getNullCursor(), next = clang_getNullCursor();
+        if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(value) == CXBinaryOperator_Assign) {
+            hs_cursor_list kids;
+            hs_children(value, &kids);
+            if (kids.len == 2) {
+                target = kids.items[0];
+                next = kids.items[1];
+            }
+            hs_cursor_list_free(&kids);
+        } else if (k == CXCursor_CallExpr) {
+            /* `b = 0` on a std::atomic: b.operator=(0), whose value (of type T) is what it stored. */
+            CXCursor callee = clang_getCursorReferenced(value);
+            CXString name = clang_getCursorSpelling(callee);
+            bool assign = hs_cursor_kind(callee) == CXCursor_CXXMethod && strcmp(clang_getCString(name), "operator=") == 0;
+            clang_disposeString(name);
+            int nargs = clang_Cursor_getNumArguments(value);
+            if (assign && nargs > 0) {
+                target = value;
+                next = clang_Cursor_getArgument(value, (unsigned)nargs - 1);
+            }
+        }
+        if (hs_cursor_is_null(next) || *links == CHAIN_MAX)
+            return value;
+        types[(*links)++] = clang_getCanonicalType(clang_getNonReferenceType(clang_getCursorType(target)));
+        value = next;
+    }
+    return value;
+}
+
+/* `v` converted to the integer type `t`, as an assignment converts it; false when `t` is
+ * not a built-in integer type (a conversion this does not model). */
+static bool convert_integer(long long *v, CXType t)
+{
+    if (t.kind == CXType_Atomic) /* `b = 1` on an _Atomic int has b's value type */
+        t = clang_getCanonicalType(clang_Type_getValueType(t));
+    bool is_signed;
+    switch (t.kind) {
+    case CXType_Bool: *v = *v != 0; return true;
+    case CXType_Char_S: case CXType_SChar: case CXType_Short: case CXType_Int: case CXType_Long:
+    case CXType_LongLong: is_signed = true; break;
+    case CXType_Char_U: case CXType_UChar: case CXType_UShort: case CXType_UInt: case CXType_ULong:
+    case CXType_ULongLong: is_signed = false; break;
+    default: return false;
+    }
+    long long size = clang_Type_getSizeOf(t);
+    if (size <= 0 || size > 8)
+        return false;
+    if (size == 8)
+        return true;
+    unsigned long long bits = (unsigned long long)*v & ((1ULL << (8 * size)) - 1);
+    unsigned long long sign = 1ULL << (8 * size - 1);
+    *v = is_signed && (bits & sign) ? (long long)(bits | ~((1ULL << (8 * size)) - 1)) : (long long)bits;
+    return true;
+}
+
+/*
+ * Whether a stored value is a constant: a literal or constant expression, or a chain of
+ * assignments ending in an integer constant (`a = b = 0`) whose value the chain's
+ * conversions are known to give; *v its value when it is an integer (*has_v).
+ */
+static bool stored_constant(CXCursor value, long long *v, bool *has_v)
+{
+    *has_v = false;
+    CXType types[CHAIN_MAX];
+    int links;
+    CXCursor end = chain_end(value, types, &links);
+    if (links == 0) {
+        CXEvalResult ev = clang_Cursor_Evaluate(value);
+        if (!ev)
+            return false;
+        CXEvalResultKind k = clang_EvalResult_getKind(ev);
+        if (k == CXEval_Int) {
+            *v = clang_EvalResult_getAsLongLong(ev);
+            *has_v = true;
+        }
+        clang_EvalResult_dispose(ev);
+        return k == CXEval_Int || k == CXEval_Float;
+    }
+    long long stored;
+    if (!int_constant(end, &stored))
+        return false;
+    for (int i = links; i-- > 0;)
+        if (!convert_integer(&stored, types[i]) && stored != 0)
+            return false; /* 0 is 0 in any arithmetic or pointer type */
+    *v = stored;
+    *has_v = true;
+    return true;
+}
+
+static bool is_constant(CXCursor value)
+{
+    long long v;
+    bool has_v;
+    return stored_constant(value, &v, &has_v);
 }
 
 static bool relaxed_type_context(atomic_state *x)
@@ -1002,13 +1156,11 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
     }
     if (op->value_const >= 0)
         json_object_set_new_nocheck(fact, "value_constant", json_boolean(op->value_const == 1));
-    if (op->value_const == 1 && !hs_cursor_is_null(op->value_arg)) {
-        CXEvalResult ev = clang_Cursor_Evaluate(op->value_arg);
-        if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
-            json_object_set_new_nocheck(fact, "value", json_integer(clang_EvalResult_getAsLongLong(ev)));
-        if (ev)
-            clang_EvalResult_dispose(ev);
-    }
+    long long stored;
+    bool has_stored;
+    if (op->value_const == 1 && !hs_cursor_is_null(op->value_arg) && stored_constant(op->value_arg, &stored, &has_stored) &&
+        has_stored)
+        json_object_set_new_nocheck(fact, "value", json_integer(stored));
     char *sink = hs_sink_key(x->walk);
     if (sink)
         json_object_set_new_nocheck(fact, "sink", json_string(sink));
@@ -1067,6 +1219,26 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
     return fact;
 }
 
+/*
+ * Whether a stored value is an integer parameter of the function the store is in, as
+ * given (through chained assignments and casts): a setter's new total
+ * (`void SetTickerCount(uint32_t t, uint64_t count) { tickers_[t].store(count); }`).
+ */
+static bool value_is_parameter(atomic_state *x, CXCursor value)
+{
+    CXType types[CHAIN_MAX];
+    int links;
+    CXCursor e = hs_strip_expr(chain_end(value, types, &links));
+    if (hs_cursor_kind(e) != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor parm = clang_getCursorReferenced(e);
+    if (hs_cursor_kind(parm) != CXCursor_ParmDecl || !type_is_integer(clang_getCursorType(parm)))
+        return false;
+    const char *function = hs_walk_function_usr(x->walk);
+    const char *owner = hs_cursor_usr_cached(x->walk, clang_getCursorSemanticParent(parm));
+    return function && owner && function[0] && strcmp(function, owner) == 0;
+}
+
 static void record(atomic_state *x, CXCursor op_cursor, CXCursor object_expr, CXCursor decl, const atomic_op *op)
 {
     if (relaxed_type_context(x))
@@ -1074,7 +1246,19 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor object_expr, CX
     json_t *fact = build_fact(x, op_cursor, op);
     if (!fact)
         return;
+    /* A store of the function's parameter into a variable (not into a wrapper's own pointer
+     * parameter, whose callers pass any value): a setter. */
+    if (strcmp(op->op, "store") == 0 && op->value_const == 0 && !hs_cursor_is_null(op->value_arg) &&
+        hs_cursor_kind(decl) != CXCursor_ParmDecl && value_is_parameter(x, op->value_arg))
+        json_object_set_new_nocheck(fact, "value_parameter", json_true());
     set_identity(x, fact, object_expr, decl);
+    /* An atomic update in a branch arm: a plain update in the branch's other arm is its
+     * single-threaded fallback (mark_fallback_updates). */
+    bool rmw = strstr(op->op, "add") || strstr(op->op, "sub") || strcmp(op->op, "cas") == 0 ||
+               strcmp(op->op, "exchange") == 0 || strcmp(op->op, "bitwise") == 0;
+    arm_note *arm = rmw ? note_arm(x, json_string_value(json_object_get(fact, "var")), NULL) : NULL;
+    if (arm)
+        hs_vec_push(&x->atomic_arms, arm);
     /* A function that returns the variable's value is its accessor: `bool pending_io()
      * const { return n_pending_ios; }`. Its calls in conditions are tests of the variable. */
     const char *function = hs_walk_function_usr(x->walk);
@@ -1391,11 +1575,11 @@ static char *object_identity(atomic_state *x, CXCursor object_expr, CXCursor dec
     return id;
 }
 
-static void plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor decl, const char *what)
+static json_t *plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor decl, const char *what)
 {
     hs_pos pos;
     if (!hs_cursor_pos(x->walk, use, &pos, NULL))
-        return;
+        return NULL;
     /* Keyed by the object's identity (its path when it has one), as atomic facts are. Only a
      * variable's first use needs the rest of set_identity's answer (its first call also noted
      * the name, remember_name). */
@@ -1424,6 +1608,7 @@ static void plain_use(atomic_state *x, CXCursor use, CXCursor object, CXCursor d
     if (!json_object_get(counts, where_key))
         json_object_set_new(counts, where_key, place_json(pos.file, pos.line, pos.column));
     free(where_key);
+    return sum;
 }
 
 /* A container of atomics (std::array<std::atomic<T>, N>, std::vector<...>). */
@@ -1493,6 +1678,115 @@ static bool on_plain_object(atomic_state *x, CXCursor use, CXCursor object, cons
         }
     }
     return true;
+}
+
+/*
+ * Whether an object expression names a part of a local or of a parameter passed by value
+ * (`total.hits` with `struct stats total;`): a copy on the stack, which no other thread
+ * updates. A field reached through a pointer, a reference or `this`, and a global's, are
+ * shared.
+ */
+static bool object_is_local(CXCursor e)
+{
+    for (int guard = 0; guard < 32; guard++) {
+        e = hs_strip_expr(e);
+        enum CXCursorKind k = hs_cursor_kind(e);
+        if (k == CXCursor_DeclRefExpr) {
+            CXCursor d = clang_getCursorReferenced(e);
+            enum CXCursorKind dk = hs_cursor_kind(d);
+            enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(d)).kind;
+            bool by_value = tk != CXType_LValueReference && tk != CXType_RValueReference && tk != CXType_Pointer;
+            return by_value && (dk == CXCursor_ParmDecl ||
+                                (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) != 1));
+        }
+        if (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr)
+            return false;
+        CXCursor base = hs_first_child(e);
+        if (hs_cursor_is_null(base))
+            return false; /* a member of `this` */
+        enum CXTypeKind bk = clang_getCanonicalType(clang_getCursorType(hs_strip_expr(base))).kind;
+        if (bk == CXType_Pointer || bk == CXType_LValueReference || bk == CXType_RValueReference)
+            return false;
+        e = base;
+    }
+    return false;
+}
+
+/* The plain updates of one variable a TU's summary lists, with where each is. */
+#define UPDATE_SITES_MAX 8
+
+/*
+ * `x++`, `x--`, `x += n`, `x -= n` on a plain integer global or field: a statement of its
+ * own on a shared object is an update ("updates", and "decrements" for subtracts), which a
+ * variable updated atomically elsewhere races with (atomic-mixed-access); each TU lists its
+ * first UPDATE_SITES_MAX in "updates_sites". Anything else (its value used, a local copy's
+ * field) is a computed write, as before.
+ */
+static void on_plain_update(atomic_state *x, CXCursor use, CXCursor object, bool decrement)
+{
+    if (strcmp(result_use(x), "discarded") != 0 || object_is_local(object)) {
+        on_plain_object(x, use, object, "writes_computed");
+        return;
+    }
+    CXCursor decl = object_decl(object);
+    if (hs_cursor_is_null(decl) || !type_is_integer(clang_getCursorType(decl)) ||
+        !hs_location_is_project(x->walk, clang_getCursorLocation(decl)))
+        return;
+    consume(x, object);
+    json_t *sum = plain_use(x, use, object, decl, "updates");
+    if (!sum)
+        return;
+    if (decrement)
+        plain_use(x, use, object, decl, "decrements");
+    json_t *counts = json_object_get(sum, "plain");
+    json_t *sites = json_object_get(counts, "updates_sites");
+    if (!sites)
+        json_object_set_new(counts, "updates_sites", sites = json_array());
+    hs_pos start, end;
+    if (json_array_size(sites) >= UPDATE_SITES_MAX || !hs_cursor_pos(x->walk, use, &start, &end))
+        return;
+    json_t *site = json_object();
+    hs_fact_set_position(site, &start, &end);
+    const char *function_name = hs_walk_function_name(x->walk);
+    json_object_set_new_nocheck(site, "function_name", json_string(function_name ? function_name : ""));
+    char *text = hs_cursor_source(x->walk, use);
+    if (!hs_json_set_string(site, "text", text))
+        json_object_set_new_nocheck(site, "text", json_string(""));
+    free(text);
+    json_array_append_new(sites, site);
+    arm_note *a = note_arm(x, json_string_value(json_object_get(sum, "var")), site);
+    if (a)
+        hs_vec_push(&x->plain_arms, a);
+}
+
+static void arm_notes_clear(hs_vec *notes)
+{
+    for (size_t i = 0; i < notes->len; i++) {
+        arm_note *a = notes->items[i];
+        free(a->var);
+        json_decref(a->site);
+        free(a);
+    }
+    notes->len = 0;
+}
+
+/* Marks "beside" the plain updates in one arm of a branch whose other arm updates the same
+ * variable atomically (`if (shared) atomic_add(&x); else x++;`). */
+static void mark_fallback_updates(atomic_state *x)
+{
+    for (size_t i = 0; i < x->plain_arms.len; i++) {
+        const arm_note *p = x->plain_arms.items[i];
+        for (size_t j = 0; j < x->atomic_arms.len; j++) {
+            const arm_note *a = x->atomic_arms.items[j];
+            if (a->node_start == p->node_start && a->depth == p->depth && a->arm != p->arm &&
+                strcmp(a->var, p->var) == 0) {
+                json_object_set_new_nocheck(p->site, "beside", json_true());
+                break;
+            }
+        }
+    }
+    arm_notes_clear(&x->plain_arms);
+    arm_notes_clear(&x->atomic_arms);
 }
 
 static void atomics_function_start(void *state, hs_walk *w)
@@ -1573,6 +1867,7 @@ static void atomics_function_end(void *state, hs_walk *w)
     atomic_state *x = state;
     judge_bound_tests(x);
     keep_wrapper_parameters(x);
+    mark_fallback_updates(x);
     for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
         json_t *fact = json_array_get(x->atomics, i);
         const char *sink = json_string_value(json_object_get(fact, "sink"));
@@ -1741,6 +2036,10 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
     hs_vec_free(&x->orderings);
     hs_vec_free(&x->subscripts);
     hs_vec_free(&x->bound_tests); /* emptied at each function's end */
+    arm_notes_clear(&x->atomic_arms); /* also emptied at each function's end */
+    arm_notes_clear(&x->plain_arms);
+    hs_vec_free(&x->atomic_arms);
+    hs_vec_free(&x->plain_arms);
     free(x);
 }
 
@@ -2096,7 +2395,7 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
                 on_c11_operator(x, c, kids.items[0], "fetch_sub", "--", clang_getNullCursor());
             if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec && !is_consumed(x, kids.items[0]) &&
                 !atomic_type(x, clang_getCursorType(kids.items[0])))
-                on_plain_object(x, c, kids.items[0], "writes_computed");
+                on_plain_update(x, c, kids.items[0], op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec);
             if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) && is_offsetof_idiom(kids.items[0]))
                 consume(x, c);
             if (op == CXUnaryOperator_AddrOf && !is_consumed(x, c) &&
@@ -2135,7 +2434,10 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
         const hs_cursor_list kids = *hs_walk_children(w);
         if (kids.len == 2 && !atomic_type(x, clang_getCursorType(kids.items[0]))) {
             bool constant = op == CXBinaryOperator_Assign && is_constant(kids.items[1]);
-            on_plain_object(x, c, kids.items[0], constant ? "writes_constant" : "writes_computed");
+            if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign)
+                on_plain_update(x, c, kids.items[0], op == CXBinaryOperator_SubAssign);
+            else
+                on_plain_object(x, c, kids.items[0], constant ? "writes_constant" : "writes_computed");
         } else if (kids.len == 2) {
             if (op == CXBinaryOperator_Assign)
                 on_c11_store(x, c, kids.items[0], kids.items[1]);

@@ -296,6 +296,149 @@ static void test_plain_uses_disqualify(void **state)
     assert_disqualified(plain("loads_loop_condition"));
 }
 
+/* A store of a parameter as given (value_parameter): a setter's new total. */
+static json_t *setter(int line)
+{
+    json_t *f = store("seq_cst", false, 0, line);
+    json_object_set_new(f, "value_parameter", json_true());
+    return f;
+}
+
+static void test_setter_is_a_reset(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("fetch_add", "seq_cst", "discarded", 10), fact("load", "seq_cst", "value", 11), setter(12),
+             store("seq_cst", true, 0, 13), NULL);
+    json_t *findings = judge(p);
+    const int want[] = {10, 11, 12, 13};
+    assert_flagged_lines(findings, want, 4);
+    assert_string_equal(json_string_value(json_object_get(finding_on_line(findings, 12), "confidence")), "low");
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_setter_of_a_tested_value_disqualifies(void **state)
+{
+    (void)state;
+    /* Set from a parameter and compared with a waiter's target: a published value. */
+    hs_program *p = hs_program_create();
+    json_t *limit = fact("load", "seq_cst", "condition", 11);
+    json_object_set_new(limit, "limit_test", json_true());
+    merge_tu(p, fact("fetch_add", "seq_cst", "discarded", 10), limit, setter(12), NULL);
+    json_t *findings = judge(p);
+    assert_int_equal(json_array_size(findings), 0);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+/* A TU's summary with one plain update of stat_requests at `line` (beside: the other arm of
+ * a branch that updates it atomically). */
+static json_t *plain_update(int line, bool beside, bool decrement)
+{
+    json_t *f = plain("updates");
+    json_t *counts = json_object_get(f, "plain");
+    json_t *site = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s}", "file", "/src/status.c", "line", line,
+                             "column", 5, "end_line", line, "end_column", 20, "offset", line * 100 + 4, "length", 15,
+                             "function_name", "count_internal", "text", "stat_requests++");
+    if (beside)
+        json_object_set_new(site, "beside", json_true());
+    json_object_set_new(counts, "updates_sites", json_pack("[o]", site));
+    if (decrement)
+        json_object_set_new(counts, "decrements", json_integer(1));
+    return f;
+}
+
+/* Runs a rule by id; the caller owns the findings. */
+static json_t *judge_rule(const hs_program *p, const char *id)
+{
+    const hs_rule *rule = hs_rule_find(id);
+    assert_non_null(rule);
+    hs_ruledata *rd = hs_ruledata_create();
+    hs_judge_ctx ctx = {.program = p, .rd = rd, .fix_level = HS_FIX_SAFE, .findings = json_array(),
+                        .extra = json_object()};
+    rule->judge(&ctx);
+    json_decref(ctx.extra);
+    hs_ruledata_delete(rd);
+    return ctx.findings;
+}
+
+static void test_plain_update_keeps_counter_without_fix(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("fetch_add", "seq_cst", "discarded", 10), fact("load", "seq_cst", "value", 11), NULL);
+    merge_tu(p, plain_update(40, false, false), NULL);
+    json_t *findings = judge(p);
+    const int want[] = {10, 11};
+    assert_flagged_lines(findings, want, 2);
+    const char *why = json_string_value(json_object_get(finding_on_line(findings, 10), "fix_unavailable"));
+    assert_non_null(why);
+    assert_non_null(strstr(why, "status.c:40"));
+    json_decref(findings);
+
+    json_t *races = judge_rule(p, "atomic-mixed-access");
+    assert_int_equal(json_array_size(races), 1);
+    json_t *race = json_array_get(races, 0);
+    assert_int_equal(json_integer_value(json_object_get(race, "line")), 40);
+    assert_string_equal(json_string_value(json_object_get(race, "confidence")), "high");
+    assert_string_equal(json_string_value(json_object_get(race, "function")), "count_internal");
+    assert_int_equal(json_array_size(json_object_get(race, "fixes")), 0);
+    assert_non_null(json_object_get(race, "fix_unavailable"));
+    json_decref(races);
+    hs_program_delete(p);
+}
+
+static void test_plain_update_fallback_arm(void **state)
+{
+    (void)state;
+    /* `if (threaded) atomic_add(&x); else x++;`: the atomic add keeps its fix, the race is low. */
+    hs_program *p = hs_program_create();
+    json_t *add = fact("fetch_add", "seq_cst", "discarded", 10);
+    json_object_set_new(add, "form", json_string("gnu"));
+    json_object_set_new(add, "span", json_pack("{s:i, s:i, s:s}", "offset", 1004, "length", 45, "text",
+                                               "__atomic_fetch_add(&stat_requests, 1, __ATOMIC_SEQ_CST)"));
+    merge_tu(p, add, plain_update(12, true, false), NULL);
+    json_t *findings = judge(p);
+    const int want[] = {10};
+    assert_flagged_lines(findings, want, 1);
+    assert_int_equal(json_array_size(json_object_get(json_array_get(findings, 0), "fixes")), 1);
+    json_decref(findings);
+    json_t *races = judge_rule(p, "atomic-mixed-access");
+    assert_int_equal(json_array_size(races), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(races, 0), "confidence")), "low");
+    json_decref(races);
+    hs_program_delete(p);
+}
+
+static void test_plain_decrement_is_a_decrement(void **state)
+{
+    (void)state;
+    /* `refs--;` written plainly, then `if (!refs)`: a reference count's test. */
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("add_fetch", "seq_cst", "discarded", 10), fact("load", "seq_cst", "condition", 12), NULL);
+    merge_tu(p, plain_update(40, false, true), NULL);
+    json_t *findings = judge(p);
+    assert_int_equal(json_array_size(findings), 0);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
+static void test_plain_update_without_atomic_update(void **state)
+{
+    (void)state;
+    /* Only loaded atomically: no atomic update to race with, and nothing adds atomically. */
+    hs_program *p = hs_program_create();
+    merge_tu(p, fact("load", "seq_cst", "value", 11), plain_update(40, false, false), NULL);
+    json_t *races = judge_rule(p, "atomic-mixed-access");
+    assert_int_equal(json_array_size(races), 0);
+    json_decref(races);
+    json_t *findings = judge(p);
+    assert_int_equal(json_array_size(findings), 0);
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
 static void test_two_constants_is_a_flag(void **state)
 {
     (void)state;
@@ -890,6 +1033,183 @@ static void test_atomic_init_is_a_constant_store(void **state)
     assert_true(json_is_true(json_object_get(f, "value_constant")));
 }
 
+/* The atomic fact at line:column (a chain has two on one line). */
+static json_t *fact_at(json_t *facts, int line, int column)
+{
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(facts, "atomics"), i, a) {
+        if (json_integer_value(json_object_get(a, "line")) == line &&
+            json_integer_value(json_object_get(a, "column")) == column)
+            return a;
+    }
+    fail_msg("no atomic fact at %d:%d", line, column);
+    return NULL;
+}
+
+/* A chain of assignments stores its innermost constant, converted at each link; anything
+ * else in the chain is a computed value. */
+static void test_chained_stores(void **state)
+{
+    fixture *fx = *state;
+    static const char source[] =
+        "#include <stdatomic.h>\n"                                                          /* 1 */
+        "static _Atomic long long a, b;\n"                                                  /* 2 */
+        "static _Atomic unsigned char small;\n"                                             /* 3 */
+        "static _Atomic int si;\n"                                                          /* 4 */
+        "extern long long f(void);\n"                                                       /* 5 */
+        "void g(void)\n"                                                                    /* 6 */
+        "{\n"                                                                               /* 7 */
+        "    a = b = 0;\n"                                                                  /* 8 */
+        "    a = (b = 7);\n"                                                                /* 9 */
+        "    a = small = 300;\n"                                                            /* 10 */
+        "    a = si = -1;\n"                                                                /* 11 */
+        "    a = b = f();\n"                                                                /* 12 */
+        "    a = (char)(b = 5);\n"                                                          /* 13 */
+        "}\n";
+    json_t *facts = extract(fx, "t.c", source);
+    static const struct {
+        int line, column;
+        bool constant;
+        bool has_value;
+        long long value;
+    } want[] = {{8, 5, true, true, 0},   {8, 9, true, true, 0},   {9, 5, true, true, 7},
+                {10, 5, true, true, 44}, {11, 5, true, true, -1}, {12, 5, false, false, 0},
+                {12, 9, false, false, 0}, {13, 5, false, false, 0}};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        json_t *f = fact_at(facts, want[i].line, want[i].column);
+        bool constant = json_is_true(json_object_get(f, "value_constant"));
+        json_t *value = json_object_get(f, "value");
+        if (constant != want[i].constant || json_is_integer(value) != want[i].has_value ||
+            (value && json_integer_value(value) != want[i].value)) {
+            print_error("t.c:%d:%d: '%s' constant %d value %lld\n", want[i].line, want[i].column,
+                        json_string_value(json_object_get(f, "text")), constant,
+                        value ? (long long)json_integer_value(value) : -999);
+            bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* A store of the enclosing function's integer parameter, as given, is a setter's; a value
+ * computed from it, a wrapper's own parameter, or a lambda's is not. */
+static void test_setter_stores(void **state)
+{
+    fixture *fx = *state;
+    static const char source[] =
+        "#include <atomic>\n"                                                               /* 1 */
+        "#include <cstdint>\n"                                                              /* 2 */
+        "static std::atomic<uint64_t> t;\n"                                                 /* 3 */
+        "static void set(std::atomic<uint64_t> *p, uint64_t v) { p->store(v); }\n"          /* 4 */
+        "void f(uint64_t count, int n)\n"                                                   /* 5 */
+        "{\n"                                                                               /* 6 */
+        "    t.store(count);\n"                                                             /* 7 */
+        "    t = static_cast<uint64_t>(n);\n"                                               /* 8 */
+        "    t.store(count * 2);\n"                                                         /* 9 */
+        "    auto l = [](uint64_t c) { t.store(c); };\n"                                    /* 10 */
+        "    l(count);\n"                                                                   /* 11 */
+        "    set(&t, count);\n"                                                             /* 12 */
+        "}\n";
+    json_t *facts = extract(fx, "t.cpp", source);
+    assert_true(json_is_true(json_object_get(fact_on_line(facts, 7), "value_parameter")));
+    assert_true(json_is_true(json_object_get(fact_on_line(facts, 8), "value_parameter")));
+    assert_null(json_object_get(fact_on_line(facts, 9), "value_parameter"));
+    assert_null(json_object_get(fact_on_line(facts, 10), "value_parameter"));
+    assert_null(json_object_get(fact_on_line(facts, 4), "value_parameter"));
+}
+
+/* An add in an arm of an if/else written whole in a statement macro decides nothing; one in
+ * the macro's condition does. */
+static void test_macro_if_else_arms(void **state)
+{
+    fixture *fx = *state;
+    static const char source[] =
+        "extern int shared;\n"                                                              /* 1 */
+        "extern void note(void);\n"                                                         /* 2 */
+        "static unsigned long n, m, k;\n"                                                   /* 3 */
+        "#define INC(x) do { if (shared) __atomic_add_fetch(&(x), 1, __ATOMIC_SEQ_CST); \\\n" /* 4 */
+        "                    else note(); } while (0)\n"                                     /* 5 */
+        "#define ONCE(x) do { if (__atomic_add_fetch(&(x), 1, __ATOMIC_SEQ_CST) == 1) \\\n"  /* 6 */
+        "                     note(); else note(); } while (0)\n"                            /* 7 */
+        "void f(void)\n"                                                                    /* 8 */
+        "{\n"                                                                               /* 9 */
+        "    INC(n);\n"                                                                     /* 10 */
+        "    ONCE(m);\n"                                                                    /* 11 */
+        "    if (shared) __atomic_add_fetch(&k, 1, __ATOMIC_SEQ_CST); else note();\n"      /* 12 */
+        "}\n";
+    json_t *facts = extract(fx, "t.c", source);
+    assert_string_equal(json_string_value(json_object_get(fact_on_line(facts, 10), "use")), "discarded");
+    assert_string_equal(json_string_value(json_object_get(fact_on_line(facts, 11), "use")), "condition");
+    assert_string_equal(json_string_value(json_object_get(fact_on_line(facts, 12), "use")), "discarded");
+}
+
+/* The plain summary of `name` in the facts, or NULL. */
+static json_t *plain_summary(json_t *facts, const char *name)
+{
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(facts, "atomics"), i, a) {
+        const char *op = json_string_value(json_object_get(a, "op"));
+        const char *var_name = json_string_value(json_object_get(a, "var_name"));
+        if (op && strcmp(op, "plain") == 0 && var_name && strcmp(var_name, name) == 0)
+            return json_object_get(a, "plain");
+    }
+    return NULL;
+}
+
+static long long plain_count(json_t *facts, const char *name, const char *kind)
+{
+    json_t *counts = plain_summary(facts, name);
+    return counts ? (long long)json_integer_value(json_object_get(counts, kind)) : -1;
+}
+
+/* `x++;`, `x -= n;` on a shared plain integer are updates, each listed with its place; the
+ * fallback arm of a branch that updates atomically is marked; a used value, a local copy's
+ * field and an _Atomic object's `++` are not plain updates. */
+static void test_plain_updates(void **state)
+{
+    fixture *fx = *state;
+    static const char source[] =
+        "#include <stdatomic.h>\n"                                                          /* 1 */
+        "struct st { unsigned long hits, bytes; };\n"                                       /* 2 */
+        "static unsigned long cnt, ids;\n"                                                  /* 3 */
+        "static struct st g;\n"                                                             /* 4 */
+        "static _Atomic long c11;\n"                                                        /* 5 */
+        "extern int threaded;\n"                                                            /* 6 */
+        "unsigned long f(struct st *p, unsigned long n)\n"                                  /* 7 */
+        "{\n"                                                                               /* 8 */
+        "    struct st total = {0};\n"                                                      /* 9 */
+        "    cnt++;\n"                                                                      /* 10 */
+        "    p->bytes -= n;\n"                                                              /* 11 */
+        "    total.hits += n;\n"                                                            /* 12 */
+        "    unsigned long id = ids++;\n"                                                   /* 13 */
+        "    c11++;\n"                                                                      /* 14 */
+        "    if (threaded) __atomic_add_fetch(&g.hits, 1, __ATOMIC_SEQ_CST); else g.hits++;\n" /* 15 */
+        "    return id + total.hits;\n"                                                     /* 16 */
+        "}\n";
+    json_t *facts = extract(fx, "t.c", source);
+    assert_int_equal(plain_count(facts, "cnt", "updates"), 1);
+    assert_int_equal(plain_count(facts, "cnt", "decrements"), 0);
+    assert_int_equal(plain_count(facts, "st::bytes", "updates"), 1);
+    assert_int_equal(plain_count(facts, "st::bytes", "decrements"), 1);
+    assert_int_equal(plain_count(facts, "st::hits", "updates"), 0);
+    assert_int_equal(plain_count(facts, "st::hits", "writes_computed"), 1);
+    assert_int_equal(plain_count(facts, "ids", "updates"), 0);
+    assert_int_equal(plain_count(facts, "ids", "writes_computed"), 1);
+    assert_null(plain_summary(facts, "c11"));
+    json_t *sites = json_object_get(plain_summary(facts, "cnt"), "updates_sites");
+    assert_int_equal(json_array_size(sites), 1);
+    json_t *site = json_array_get(sites, 0);
+    assert_int_equal(json_integer_value(json_object_get(site, "line")), 10);
+    assert_string_equal(json_string_value(json_object_get(site, "text")), "cnt++");
+    assert_string_equal(json_string_value(json_object_get(site, "function_name")), "f");
+    assert_null(json_object_get(site, "beside"));
+    json_t *fallback = json_array_get(json_object_get(plain_summary(facts, "g.hits"), "updates_sites"), 0);
+    assert_int_equal(json_integer_value(json_object_get(fallback, "line")), 15);
+    assert_true(json_is_true(json_object_get(fallback, "beside")));
+}
+
 /* What the collector says a rewrite of each operator keeps (note_rewrite_shape). */
 static void test_rewrite_shape_facts(void **state)
 {
@@ -973,6 +1293,12 @@ int main(void)
         cmocka_unit_test(test_computed_store_disqualifies),
         cmocka_unit_test(test_load_in_loop_condition_disqualifies),
         cmocka_unit_test(test_plain_uses_disqualify),
+        cmocka_unit_test(test_setter_is_a_reset),
+        cmocka_unit_test(test_setter_of_a_tested_value_disqualifies),
+        cmocka_unit_test(test_plain_update_keeps_counter_without_fix),
+        cmocka_unit_test(test_plain_update_fallback_arm),
+        cmocka_unit_test(test_plain_decrement_is_a_decrement),
+        cmocka_unit_test(test_plain_update_without_atomic_update),
         cmocka_unit_test(test_two_constants_is_a_flag),
         cmocka_unit_test(test_decremented_and_tested_is_not_a_counter),
         cmocka_unit_test(test_load_in_if_condition_still_counter),
@@ -990,6 +1316,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_result_use_decoding, setup_extract, teardown_extract),
         cmocka_unit_test_setup_teardown(test_atomic_init_is_a_constant_store, setup_extract, teardown_extract),
         cmocka_unit_test_setup_teardown(test_rewrite_shape_facts, setup_extract, teardown_extract),
+        cmocka_unit_test_setup_teardown(test_chained_stores, setup_extract, teardown_extract),
+        cmocka_unit_test_setup_teardown(test_setter_stores, setup_extract, teardown_extract),
+        cmocka_unit_test_setup_teardown(test_macro_if_else_arms, setup_extract, teardown_extract),
+        cmocka_unit_test_setup_teardown(test_plain_updates, setup_extract, teardown_extract),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
