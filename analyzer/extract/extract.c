@@ -1907,6 +1907,60 @@ json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys)
     return fields;
 }
 
+bool hs_walk_sink_static(const hs_walk *x)
+{
+    if (!x->has_sink)
+        return false;
+    if (!x->sink_is_decl)
+        return hs_condition_static_storage(x->sink);
+    if (hs_cursor_kind(x->sink) != CXCursor_VarDecl)
+        return false;
+    enum CXCursorKind pk = hs_cursor_kind(clang_getCursorSemanticParent(x->sink));
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(x->sink);
+    return pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace || sc == CX_SC_Static || sc == CX_SC_Extern;
+}
+
+/* `&e` -> e; anything else as it is. */
+static CXCursor strip_address_of(CXCursor c)
+{
+    c = hs_strip_expr(c);
+    if (hs_cursor_kind(c) == CXCursor_UnaryOperator &&
+        clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
+        CXCursor kid = hs_first_child(c);
+        if (!hs_cursor_is_null(kid))
+            return kid;
+    }
+    return c;
+}
+
+bool hs_expr_static_storage(CXCursor c)
+{
+    return hs_condition_static_storage(strip_address_of(c));
+}
+
+bool hs_expr_through_parameter(CXCursor c)
+{
+    c = strip_address_of(c);
+    for (int depth = 0; depth < 16; depth++) {
+        c = hs_strip_expr(c);
+        enum CXCursorKind k = hs_cursor_kind(c);
+        if (k == CXCursor_DeclRefExpr) {
+            CXCursor d = clang_getCursorReferenced(c);
+            return hs_cursor_kind(d) == CXCursor_ParmDecl &&
+                   clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_Pointer;
+        }
+        /* `*out`, `out[0]`: down to the name it starts from. A field of an object the
+         * parameter points to (`&c->stamp`) is that object's state, not the caller's result. */
+        if (k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr)
+            return false;
+        CXCursor kid = hs_first_child(c);
+        if (hs_cursor_is_null(kid))
+            return false;
+        c = kid;
+    }
+    return false;
+}
+
 bool hs_walk_sink_through_parameter(const hs_walk *x)
 {
     if (!x->has_sink || x->sink_is_decl)

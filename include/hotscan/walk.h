@@ -210,6 +210,12 @@ bool hs_walk_has_sink(const hs_walk *x);
 bool hs_walk_sink_through_parameter(const hs_walk *x);
 /* The field the value is stored into (`obj->stamp = v`), as its USR, or NULL. Caller frees. */
 char *hs_walk_sink_field(const hs_walk *x);
+/* The value goes into static storage: a global, a static, or a member of one (`server.t = v`). */
+bool hs_walk_sink_static(const hs_walk *x);
+/* Expression `c`, or what `&c` takes the address of, is (a member of) a static-storage object. */
+bool hs_expr_static_storage(CXCursor c);
+/* Expression `c` is the caller's own result through a pointer parameter (`out`, `&*out`). */
+bool hs_expr_through_parameter(CXCursor c);
 /* Once a function is walked: the fields (USRs) of member expressions subtracted from or
  * compared with a value one of `keys` holds (`now() - t->wake_date`); NULL when none. */
 json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys);
