@@ -15,6 +15,7 @@
 #include "hotscan/ptrmap.h"
 #include "hotscan/walk.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,9 @@ typedef struct {
     hs_strmap *keys;    /* names that hold this reading: the sink and copies of it */
     char *loop_path;
     unsigned loop_id;   /* the innermost loop around the read, 0 outside loops */
+    json_t *cached_in;  /* texts of static-storage names given this reading or a value computed
+                           from it (`server.mstime = server.ustime / 1000`), or NULL */
+    unsigned branch_count; /* how many branches the read sits in */
 } timer_read;
 
 /*
@@ -58,6 +62,7 @@ typedef struct {
     hs_strmap *blocking_loops; /* loop id (as text) -> 1 when the loop blocks */
     unsigned call_seq;
     hs_cursor_list printed; /* arguments of variadic calls (printf, loggers) in the function */
+    hs_vec printed_depth;   /* for each, how many branches the call sits in (as a pointer-sized int) */
     unsigned blocking_seq;  /* blocking or slow calls seen so far */
     bool blocks_unconditionally; /* one is made outside any branch and error path */
     bool waits_in_loop;     /* one is made on every pass of a loop (a wait: spin-then-yield) */
@@ -206,6 +211,45 @@ static void timers_cursor(void *state, hs_walk *x, CXCursor c)
         hs_cursor_list_push(&t->returns, kids->items[0]);
 }
 
+/*
+ * Could this call be a clock wrapper's: a project function (redis' mstime(), haproxy's
+ * now_mono_time(), MariaDB's my_interval_timer()) or a call through a function pointer
+ * (getMonotonicUs()), whose used value is a number or a small struct by value, called with
+ * no arguments or only constants (`ut_time_us(NULL)`, `monotime(NULL)`)? Whether it is a
+ * wrapper is known only once every TU is merged (timer_facts.c): such a call is recorded
+ * as a candidate read with everything a read has, and becomes one if its callee turns out
+ * to return a clock reading.
+ */
+static bool candidate_call(hs_walk *x, CXCursor call, CXCursor callee)
+{
+    CXType type = clang_getCanonicalType(clang_getCursorType(call));
+    switch (type.kind) {
+    case CXType_Int: case CXType_UInt: case CXType_Long: case CXType_ULong:
+    case CXType_LongLong: case CXType_ULongLong: case CXType_Int128: case CXType_UInt128:
+    case CXType_Float: case CXType_Double: case CXType_LongDouble: case CXType_Record:
+        break;
+    default:
+        return false;
+    }
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n; i++) {
+        CXCursor arg = hs_strip_expr(clang_Cursor_getArgument(call, (unsigned)i));
+        enum CXCursorKind k = hs_cursor_kind(arg);
+        if (k != CXCursor_IntegerLiteral && k != CXCursor_GNUNullExpr && k != CXCursor_CXXNullPtrLiteralExpr &&
+            !is_null_argument(arg))
+            return false;
+    }
+    enum CXCursorKind ck = hs_cursor_kind(callee);
+    if (ck == CXCursor_FunctionDecl || ck == CXCursor_CXXMethod || ck == CXCursor_FunctionTemplate)
+        return hs_location_is_project(x, clang_getCursorLocation(callee));
+    /* Through a pointer: a variable, a field or an expression. */
+    return hs_cursor_is_null(callee) || ck == CXCursor_VarDecl || ck == CXCursor_FieldDecl ||
+           ck == CXCursor_ParmDecl;
+}
+
+static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, const hs_timer_api *api,
+                        const char *qname);
+
 static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee, const char *qname)
 {
     timers *t = state;
@@ -213,8 +257,10 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     /* What a variadic call gets is printed (a log line, a reply field), not computed on. */
     if (!hs_cursor_is_null(callee) && clang_Cursor_isVariadic(callee)) {
         int n = clang_Cursor_getNumArguments(call);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
             hs_cursor_list_push(&t->printed, clang_Cursor_getArgument(call, (unsigned)i));
+            hs_vec_push(&t->printed_depth, (void *)(uintptr_t)hs_walk_branch_count(x));
+        }
     }
     void *api_of = NULL;
     if (qname && !hs_ptrmap_find(t->apis, qname, 0, &api_of)) {
@@ -222,10 +268,13 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
         hs_ptrmap_put(t->apis, qname, 0, api_of);
     }
     const hs_timer_api *clock_api = api_of;
+    bool value_used = hs_walk_parent_kind(x) != CXCursor_CompoundStmt || hs_walk_has_sink(x);
     if (!clock_api && clang_Cursor_getNumArguments(call) == 0 &&
-        clang_getCursorType(call).kind != CXType_Void &&
-        (hs_walk_parent_kind(x) != CXCursor_CompoundStmt || hs_walk_has_sink(x)))
+        clang_getCursorType(call).kind != CXType_Void && value_used)
         note_value_call(t, x, call);
+    if (!clock_api && !t->is_timer_wrapper && value_used && hs_walk_function_usr(x) &&
+        candidate_call(x, call, callee))
+        record_read(t, x, call, callee, NULL, qname);
     if (!qname)
         return;
     if (hs_ruledata_is_blocking(hs_walk_ruledata(x), qname)) {
@@ -237,19 +286,26 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
         if (blocks_every_pass(x))
             t->waits_in_loop = true;
     }
-    if (t->is_timer_wrapper)
+    if (t->is_timer_wrapper || !clock_api)
         return;
-    const hs_timer_api *api = clock_api;
-    if (!api)
-        return;
+    record_read(t, x, call, callee, clock_api, qname);
+}
+
+/*
+ * Records the call as a read of `api`'s clock, or with `api` NULL as a candidate: a call
+ * that reads a clock if its callee turns out to be a clock wrapper.
+ */
+static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, const hs_timer_api *api,
+                        const char *qname)
+{
     hs_pos start, end;
     if (!hs_cursor_pos(x, call, &start, &end))
         return;
     int nargs = clang_Cursor_getNumArguments(call);
-    hs_cost cost = api->cost;
+    hs_cost cost = api ? api->cost : HS_COST_VDSO;
     char *clock_id = NULL;
     json_t *clock_arg = NULL;
-    if (api->clock_id_arg >= 0 && api->clock_id_arg < nargs) {
+    if (api && api->clock_id_arg >= 0 && api->clock_id_arg < nargs) {
         CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->clock_id_arg);
         hs_span span;
         if (hs_written_span(x, arg, &span)) {
@@ -271,16 +327,24 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     /* Where the reading goes: the out argument, else the name being assigned. */
     char *sink = NULL;
     char *sink_text = NULL;
-    if (api->out_arg >= 0 && api->out_arg < nargs) {
+    /* The reading lands in static storage (`gettimeofday(&date, NULL)`, `server.mstime =
+     * mstime()`: perhaps the program's cached time), or goes to the caller through a pointer
+     * parameter (`gettimeofday(tv, NULL)` in a wrapper taking `tv`). */
+    bool sink_static = false, out_to_caller = false;
+    if (api && api->out_arg >= 0 && api->out_arg < nargs) {
         CXCursor out = clang_Cursor_getArgument(call, (unsigned)api->out_arg);
         if (!is_null_argument(out)) {
             sink = hs_expr_key(x, out);
             sink_text = hs_cursor_source(x, out);
+            sink_static = hs_expr_static_storage(out);
+            out_to_caller = hs_expr_through_parameter(out);
         }
     }
     char *assigned_text = NULL;
     bool exact = false;
     if (!sink && hs_walk_has_sink(x)) {
+        sink_static = hs_walk_sink_static(x);
+        out_to_caller = hs_walk_sink_through_parameter(x);
         sink = hs_sink_key(x);
         /* The name holds the reading itself only when the call is the whole value
          * (`t->a = clock()`, not `t->a = clock() / 1000`): only then may a later read
@@ -300,6 +364,12 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     if (sink)
         hs_strmap_put(r->keys, sink, (void *)1);
     r->loop_path = hs_loop_path(x);
+    r->branch_count = hs_walk_branch_count(x);
+    const char *static_text = sink_text ? sink_text : assigned_text;
+    if (sink_static && static_text) {
+        r->cached_in = json_array();
+        json_array_append_new(r->cached_in, json_string(static_text));
+    }
 
     CXSourceLocation loc = hs_cursor_start(call);
     CXFile sf, ef;
@@ -309,10 +379,26 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     bool in_macro = sf != ef || soff != eoff;
 
     json_t *fact = json_object();
-    json_object_set_new_nocheck(fact, "api", json_string(qname));
-    json_object_set_new_nocheck(fact, "clock", json_string(api->clock));
-    json_object_set_new_nocheck(fact, "clock_id", clock_id ? json_string(clock_id) : json_null());
-    json_object_set_new_nocheck(fact, "cost", json_string(hs_cost_name(cost)));
+    if (api) {
+        json_object_set_new_nocheck(fact, "api", json_string(qname));
+        json_object_set_new_nocheck(fact, "clock", json_string(api->clock));
+        json_object_set_new_nocheck(fact, "clock_id", clock_id ? json_string(clock_id) : json_null());
+        json_object_set_new_nocheck(fact, "cost", json_string(hs_cost_name(cost)));
+    } else {
+        /* A candidate: the callee as the source names it, and its USR when it is direct. */
+        json_object_set_new_nocheck(fact, "candidate", json_true());
+        const char *usr = qname ? hs_cursor_usr_cached(x, callee) : NULL;
+        if (usr && usr[0])
+            json_object_set_new_nocheck(fact, "callee", json_string(usr));
+        char *named = qname ? hs_xstrdup(qname) : NULL;
+        if (!named) {
+            CXString sp = clang_getCursorSpelling(call);
+            named = hs_xstrdup(clang_getCString(sp));
+            clang_disposeString(sp);
+        }
+        hs_json_set_string(fact, "api", named); /* a name that is not UTF-8 stays out: "" */
+        free(named);
+    }
     json_object_set_new_nocheck(fact, "function", json_string(hs_walk_function_usr(x)));
     json_object_set_new_nocheck(fact, "function_name", json_string(hs_walk_function_name(x)));
     hs_fact_set_position(fact, &start, &end);
@@ -336,8 +422,12 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
         json_object_set_new_nocheck(fact, "sink_text", json_string(sink_text));
     else if (assigned_text)
         json_object_set_new_nocheck(fact, "sink_text", json_string(assigned_text));
-    json_object_set_new_nocheck(fact, "out_param", json_boolean(api->out_arg >= 0 && api->out_arg < nargs &&
+    json_object_set_new_nocheck(fact, "out_param", json_boolean(api && api->out_arg >= 0 && api->out_arg < nargs &&
                                                         sink_text != NULL));
+    if (sink_static)
+        json_object_set_new_nocheck(fact, "sink_static", json_true());
+    if (out_to_caller)
+        json_object_set_new_nocheck(fact, "out_to_caller", json_true());
     if (clock_arg)
         json_object_set_new_nocheck(fact, "clock_arg", clock_arg);
     json_object_set_new_nocheck(fact, "stmt_offset", json_integer(hs_walk_statement_start(x)));
@@ -448,6 +538,14 @@ static const char *innermost_loop(const char *loop_path)
     return slash ? slash + 1 : loop_path;
 }
 
+static bool text_listed(json_t *array, const char *text)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(array, i, v) if (strcmp(json_string_value(v) ? json_string_value(v) : "", text) == 0) return true;
+    return false;
+}
+
 /* Copies: names already holding a reading now also hold it in the name assigned. */
 static void timers_assigned(void *state, hs_walk *x, CXCursor value)
 {
@@ -458,11 +556,28 @@ static void timers_assigned(void *state, hs_walk *x, CXCursor value)
     hs_key_set set = {0};
     if (target_key)
         hs_collect_keys(x, value, &set);
+    char *static_text = NULL;
+    /* Only a store made every time the function runs refreshes a cache: not a rate limit's
+     * `if (now != last) last = now;`. */
+    bool target_static = target_key && hs_walk_branch_count(x) == 0 && !hs_walk_on_error_path(x) &&
+                         hs_walk_sink_static(x);
     for (size_t i = 0; target_key && i < t->reads.len; i++) {
         timer_read *r = t->reads.items[i];
-        if (read_in_set(r, &set))
-            hs_strmap_put(r->keys, target_key, (void *)1);
+        if (!read_in_set(r, &set))
+            continue;
+        hs_strmap_put(r->keys, target_key, (void *)1);
+        /* Static storage that holds this reading, or a value computed from it: perhaps the
+         * program's cached time. */
+        if (target_static) {
+            if (!static_text)
+                static_text = hs_sink_text(x);
+            if (!r->cached_in)
+                r->cached_in = json_array();
+            if (static_text && json_array_size(r->cached_in) < 8 && !text_listed(r->cached_in, static_text))
+                json_array_append_new(r->cached_in, json_string(static_text));
+        }
     }
+    free(static_text);
     for (size_t i = 0; target_key && i < t->value_calls.len; i++) {
         value_call *v = t->value_calls.items[i];
         if (hs_key_set_meets(&set, v->keys))
@@ -530,13 +645,17 @@ static void finish_reads(timers *t, hs_walk *x)
                            read_in_set(t->reads.items[i], &set);
         hs_key_set_free(&set);
     }
-    /* Readings printed by a variadic call. */
+    /* Readings printed by a variadic call: one the read's arm makes, not one in a branch
+     * deeper inside (`now = time(NULL); if (now - last >= interval) log("%ld", now);` reads
+     * the clock every pass and prints once an interval: the read is not there to print). */
     bool *printed = hs_xcalloc(n, sizeof(bool));
     for (size_t k = 0; k < t->printed.len; k++) {
+        unsigned depth = (unsigned)(uintptr_t)t->printed_depth.items[k];
         hs_key_set set = {0};
         hs_collect_keys(x, t->printed.items[k], &set);
         for (size_t i = 0; i < n; i++)
-            printed[i] |= read_in_set(t->reads.items[i], &set);
+            printed[i] |= depth <= ((timer_read *)t->reads.items[i])->branch_count &&
+                          read_in_set(t->reads.items[i], &set);
         hs_key_set_free(&set);
     }
     for (size_t i = 0; i < n; i++) {
@@ -567,6 +686,9 @@ static void finish_reads(timers *t, hs_walk *x)
                 modified = off;
         }
         json_object_set_new_nocheck(r->fact, "sink_modified_at", modified >= 0 ? json_integer(modified) : json_null());
+        if (r->cached_in)
+            json_object_set_new_nocheck(r->fact, "cached_in", r->cached_in);
+        r->cached_in = NULL;
         json_array_append(t->clock_reads, r->fact);
     }
     free(elapsed);
@@ -628,12 +750,14 @@ static void timers_function_end(void *state, hs_walk *x)
     for (size_t i = 0; i < t->reads.len; i++) {
         timer_read *r = t->reads.items[i];
         json_decref(r->fact);
+        json_decref(r->cached_in);
         hs_strmap_delete(r->keys);
         free(r->loop_path);
         free(r);
     }
     hs_vec_free(&t->reads);
     hs_cursor_list_free(&t->printed);
+    hs_vec_free(&t->printed_depth);
     hs_strmap_delete(t->blocking_loops);
     t->blocking_loops = NULL;
 }

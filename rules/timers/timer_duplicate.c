@@ -150,6 +150,11 @@ static json_t *reuse_edits(const hs_clock_read *a, const hs_clock_read *b, const
         *why_not = "a read is written through a macro";
         return NULL;
     }
+    /* Dropping a call of a project function could drop more than a clock read. */
+    if (b->wrapper) {
+        *why_not = "the second read calls a clock wrapper, which may do more than read the clock";
+        return NULL;
+    }
     json_t *edits = json_array();
     if (a_kept && a->out_param == b->out_param) {
         char *replacement;
@@ -194,7 +199,8 @@ static json_t *reuse_edits(const hs_clock_read *a, const hs_clock_read *b, const
 
 static void judge(hs_judge_ctx *ctx)
 {
-    const hs_timer_store *store = hs_timer_facts(ctx->program);
+    hs_timer_store *store = hs_program_store(ctx->program, &hs_family_timers);
+    hs_timer_resolve(store, ctx->program);
     hs_strmap *blocking = hs_timers_blocking_functions(ctx->program, ctx->rd);
     bool hot_roots = program_has_hot_roots(ctx->program);
     size_t n = store->len;
