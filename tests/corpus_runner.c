@@ -789,23 +789,36 @@ static bool check_fixes_via(const options *o, const corpus_case *c, bool via_pat
         free(what);
     }
     /* `run-with: FLAGS` in a fixed file: build it as a program with those flags (another
-     * configuration than the scanned one, e.g. -DDBUG_OFF) and run it; it must exit 0. */
+     * configuration than the scanned one, e.g. -DDBUG_OFF) and run it; it must exit 0 and
+     * print what the original file, built and run the same way, prints. */
     for (size_t i = 0; ok && i < copy.tus.len; i++) {
         const char *tu = copy.tus.items[i];
+        char *original = xprintf("%s/%s", c->root, tu + strlen(tmp) + 1);
         bool is_c = has_suffix(tu, ".c");
+        const char *compiler = is_c ? "cc -std=gnu17" : "c++ -std=gnu++20";
         char *text = read_file(tu);
         for (const char *at = text; ok && at && (at = strstr(at, "run-with:")) != NULL; at++) {
             size_t len = strcspn(at + 9, "\n*");
             char *flags = xprintf("%.*s", (int)len, at + 9);
-            char *cmd = xprintf("%s %s %s -I . '%s' -o ./run-with.out && ./run-with.out", is_c ? "cc" : "c++",
-                                is_c ? "-std=gnu17" : "-std=gnu++20", flags, tu);
-            char *what = xprintf("FIXED CODE FAILS WHEN BUILT AND RUN WITH%s: %s", flags, tu + strlen(tmp) + 1);
+            char *cmd = xprintf("%s %s -I . '%s' -o ./run-with.out && ./run-with.out >run-with.original", compiler,
+                                flags, original);
+            char *what = xprintf("ORIGINAL CODE FAILS WHEN BUILT AND RUN WITH%s: %s", flags, original);
             ok = shell_in(tmp, cmd, what, report);
-            free(flags);
             free(cmd);
             free(what);
+            cmd = xprintf("%s %s -I . '%s' -o ./run-with.out && ./run-with.out >run-with.fixed", compiler, flags, tu);
+            what = xprintf("FIXED CODE FAILS WHEN BUILT AND RUN WITH%s: %s", flags, tu + strlen(tmp) + 1);
+            ok = ok && shell_in(tmp, cmd, what, report);
+            free(cmd);
+            free(what);
+            what = xprintf("FIXED CODE PRINTS OTHER VALUES THAN THE ORIGINAL WHEN BUILT AND RUN WITH%s: %s", flags,
+                           tu + strlen(tmp) + 1);
+            ok = ok && shell_in(tmp, "diff run-with.original run-with.fixed && rm -f run-with.*", what, report);
+            free(what);
+            free(flags);
         }
         free(text);
+        free(original);
     }
     if (ok && run_hotscan(o, &copy, &r2)) {
         size_t still_fixable = 0, after = count_findings(r2.out, &still_fixable);

@@ -19,21 +19,36 @@
 #include "hotscan/edits.h"
 #include "hotscan/tempfiles.h"
 
+enum { OPT_DRY_RUN = 256, OPT_ROOT };
+
+static const hs_cli_option apply_table[] = {
+    {"dry-run", 0, OPT_DRY_RUN, NULL, "print the changes as a unified diff; write nothing", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"root", 0, OPT_ROOT, "DIR", "apply under DIR instead of the report's root (a moved tree)", 0, NULL,
+     HS_COMPLETE_DIRS, NULL},
+    {"help", 'h', 'h', NULL, "show this help", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    HS_OPTIONS_END,
+};
+
+const hs_cli_command hs_apply_command = {
+    .name = "apply",
+    .summary = "apply a JSON report's verified fixes (or --dry-run: show the diff)",
+    .usage = "hotscan apply [options] FINDINGS.json",
+    .about = "Applies the verified fixes of a JSON report (hotscan scan --format json) to the\n"
+             "files under its root. Identical edits reached through several translation units or\n"
+             "symlinked paths are applied once; overlapping different edits, files changed since\n"
+             "the scan, files outside the root and read-only files are skipped with a message.\n"
+             "Each file is replaced atomically and keeps its mode.",
+    .options = apply_table,
+    .epilog = "Exit status: 0 every edit applied, 1 some were refused or not written, 2 usage or\n"
+              "input error.\n",
+    .getopt_prefix = ":",
+    .column = 13,
+};
+
 static void apply_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: hotscan apply [options] FINDINGS.json\n\n"
-            "Applies the verified fixes of a JSON report (hotscan scan --format json) to the\n"
-            "files under its root. Identical edits reached through several translation units or\n"
-            "symlinked paths are applied once; overlapping different edits, files changed since\n"
-            "the scan, files outside the root and read-only files are skipped with a message.\n"
-            "Each file is replaced atomically and keeps its mode.\n\n"
-            "options:\n"
-            "  --dry-run     print the changes as a unified diff; write nothing\n"
-            "  --root DIR    apply under DIR instead of the report's root (a moved tree)\n"
-            "  -h, --help    show this help\n\n"
-            "Exit status: 0 every edit applied, 1 some were refused or not written, 2 usage or\n"
-            "input error.\n");
+    hs_cli_print_help(out, &hs_apply_command);
 }
 
 /* A report larger than this is refused before it fills memory (`apply /dev/zero`). */
@@ -84,19 +99,14 @@ static json_t *load_report(const char *path)
 
 int cmd_apply(int argc, char **argv)
 {
-    enum { OPT_DRY_RUN = 256, OPT_ROOT };
-    static const struct option longopts[] = {
-        {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-        {"root", required_argument, NULL, OPT_ROOT},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    hs_getopt g;
+    hs_getopt_init(&g, &hs_apply_command);
     bool dry_run = false;
     const char *root = NULL;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
         switch (c) {
         case OPT_DRY_RUN:
             dry_run = true;

@@ -16,39 +16,51 @@
 #include "hotscan/tempfiles.h"
 #include "hotscan/validate.h"
 
+enum { OPT_RULES = 256, OPT_REPEAT, OPT_COMPILER };
+
+static const hs_cli_option calibrate_table[] = {
+    {NULL, 'o', 'o', "FILE", "write the rule data to FILE (default: standard output)", 0, NULL,
+     HS_COMPLETE_FILES, NULL},
+    {"rules", 0, OPT_RULES, "DIR|FILE", "more rule data whose clock APIs and ids to measure (repeatable)", 0,
+     NULL, HS_COMPLETE_DIRS, NULL},
+    {"repeat", 0, OPT_REPEAT, "N", "repeats of each measurement, the median is kept (default 5)", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"compiler", 0, OPT_COMPILER, "CXX", "the C++ compiler for the measuring program (default clang-19)", 0,
+     NULL, HS_COMPLETE_NOTHING, NULL},
+    {"help", 'h', 'h', NULL, "show this help", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    HS_OPTIONS_END,
+};
+
+const hs_cli_command hs_calibrate_command = {
+    .name = "calibrate",
+    .summary = "measure what clock reads and atomics cost here; writes rule data for scan",
+    .usage = "hotscan calibrate [-o FILE] [--rules DIR|FILE] [--repeat N] [--compiler CXX]",
+    .about = "Measures on this host what each clock API of the rule data costs (ns per call: clock(),\n"
+             "the CPU-time clocks, clock_gettime per clock id, gettimeofday, time(), the coarse clocks,\n"
+             "rdtsc, the std::chrono clocks) and what relaxed and seq_cst atomic increments, stores and\n"
+             "loads cost, and writes it as rule data (JSON, a \"calibration\" section). With it,\n"
+             "`hotscan scan --calibration FILE` says \"clock() costs 1.4 us here (a system call)\".",
+    .options = calibrate_table,
+    .getopt_prefix = ":",
+    .column = 16,
+};
+
 static void calibrate_usage(FILE *out)
 {
-    fprintf(out, "usage: hotscan calibrate [-o FILE] [--rules DIR|FILE] [--repeat N] [--compiler CXX]\n\n"
-                 "Measures on this host what each clock API of the rule data costs (ns per call: clock(),\n"
-                 "the CPU-time clocks, clock_gettime per clock id, gettimeofday, time(), the coarse clocks,\n"
-                 "rdtsc, the std::chrono clocks) and what relaxed and seq_cst atomic increments, stores and\n"
-                 "loads cost, and writes it as rule data (JSON, a \"calibration\" section). With it,\n"
-                 "`hotscan scan --calibration FILE` says \"clock() costs 1.4 us here (a system call)\".\n\n"
-                 "options:\n"
-                 "  -o FILE          write the rule data to FILE (default: standard output)\n"
-                 "  --rules DIR|FILE more rule data whose clock APIs and ids to measure (repeatable)\n"
-                 "  --repeat N       repeats of each measurement, the median is kept (default 5)\n"
-                 "  --compiler CXX   the C++ compiler for the measuring program (default clang-19)\n"
-                 "  -h, --help       show this help\n");
+    hs_cli_print_help(out, &hs_calibrate_command);
 }
 
 int cmd_calibrate(int argc, char **argv)
 {
-    enum { OPT_RULES = 256, OPT_REPEAT, OPT_COMPILER };
-    static const struct option longopts[] = {
-        {"rules", required_argument, NULL, OPT_RULES},
-        {"repeat", required_argument, NULL, OPT_REPEAT},
-        {"compiler", required_argument, NULL, OPT_COMPILER},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    hs_getopt g;
+    hs_getopt_init(&g, &hs_calibrate_command);
     const char *output = NULL, *compiler = "clang-19";
     hs_vec extra = {0};
     int repeat = 5;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
         switch (c) {
         case 'o': output = optarg; break;
         case OPT_RULES: hs_vec_push(&extra, optarg); break;

@@ -10,12 +10,30 @@
 #include "hotscan/common.h"
 #include "hotscan/tempfiles.h"
 
+/* Its own two options; the scan options follow --dump (parsed by scan's code). */
+static const hs_cli_option config_table[] = {
+    {"dump", 0, 'd', NULL, "print the options as a .hotscan.yml (the first word after config)", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"help", 'h', 'h', NULL, "show this help", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    HS_OPTIONS_END,
+};
+
+const hs_cli_command hs_config_command = {
+    .name = "config",
+    .summary = "print the scan options in effect (.hotscan.yml and the command line)",
+    .usage = "hotscan config --dump [scan options]",
+    .about = "Prints the options 'hotscan scan' would use, as a .hotscan.yml: the file found\n"
+             "by walking up from --root (or the current folder), or --config FILE, with the\n"
+             "command line's options over it. --no-config ignores the file.",
+    .options = config_table,
+    .also = "scan",
+    .epilog = "The scan options are listed by 'hotscan scan --help'.\n",
+    .column = 20,
+};
+
 static void config_usage(FILE *out)
 {
-    fprintf(out, "usage: hotscan config --dump [scan options]\n\n"
-                 "Prints the options 'hotscan scan' would use, as a .hotscan.yml: the file found\n"
-                 "by walking up from --root (or the current folder), or --config FILE, with the\n"
-                 "command line's options over it. --no-config ignores the file.\n");
+    hs_cli_print_help(out, &hs_config_command);
 }
 
 int cmd_config(int argc, char **argv)

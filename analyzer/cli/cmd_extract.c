@@ -29,21 +29,39 @@
 #include "hotscan/tempfiles.h"
 #include "hotscan/workers.h"
 
+enum { OPT_FACTS_OUT = 256, OPT_ROOT, OPT_RULES, OPT_TIMEOUT, OPT_NO_COMPILE };
+
+static const hs_cli_option extract_table[] = {
+    {"facts-out", 0, OPT_FACTS_OUT, "DIR", "where the facts go (required; created if missing)", 0, NULL,
+     HS_COMPLETE_DIRS, NULL},
+    {"root", 0, OPT_ROOT, "DIR", "only code under DIR is analyzed (default: the current directory)", 0, NULL,
+     HS_COMPLETE_DIRS, NULL},
+    {"rules", 0, OPT_RULES, "DIR", "extra rule data, as for scan (repeatable)", 0, NULL, HS_COMPLETE_DIRS,
+     NULL},
+    {"tu-timeout", 0, OPT_TIMEOUT, "SEC", "give up on the parse after SEC seconds (default 300)", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"no-compile", 0, OPT_NO_COMPILE, NULL, "write the facts only; do not run the command", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"help", 'h', 'h', NULL, "show this help", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    HS_OPTIONS_END,
+};
+
+const hs_cli_command hs_extract_command = {
+    .name = "extract",
+    .summary = "write one TU's facts as a build step (a compiler launcher)",
+    .usage = "hotscan extract --facts-out DIR [options] -- COMPILER ARGS...",
+    .about = "Writes the facts of the source file COMPILER ARGS compiles to DIR, then runs the\n"
+             "command (a compiler launcher); 'hotscan judge DIR' reports on them.",
+    .options = extract_table,
+    .epilog = "Exit status: the command's; with --no-compile 0, or 2 when the facts could not be\n"
+              "written.\n",
+    .getopt_prefix = "+",
+    .column = 20,
+};
+
 static void extract_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: hotscan extract --facts-out DIR [options] -- COMPILER ARGS...\n\n"
-            "Writes the facts of the source file COMPILER ARGS compiles to DIR, then runs the\n"
-            "command (a compiler launcher); 'hotscan judge DIR' reports on them.\n\n"
-            "options:\n"
-            "  --facts-out DIR      where the facts go (required; created if missing)\n"
-            "  --root DIR           only code under DIR is analyzed (default: the current directory)\n"
-            "  --rules DIR          extra rule data, as for scan (repeatable)\n"
-            "  --tu-timeout SEC     give up on the parse after SEC seconds (default 300)\n"
-            "  --no-compile         write the facts only; do not run the command\n"
-            "  -h, --help           show this help\n\n"
-            "Exit status: the command's; with --no-compile 0, or 2 when the facts could not be\n"
-            "written.\n");
+    hs_cli_print_help(out, &hs_extract_command);
 }
 
 /* Receives the one TU's result from the worker pool. */
@@ -98,20 +116,15 @@ static const char *source_of(int argc, char **argv)
 int cmd_extract(int argc, char **argv)
 {
     hs_cleanup_install(); /* the worker pool's temporary folder goes on a signal too */
-    enum { OPT_FACTS_OUT = 256, OPT_ROOT, OPT_RULES, OPT_TIMEOUT, OPT_NO_COMPILE };
-    static const struct option longopts[] = {
-        {"facts-out", required_argument, NULL, OPT_FACTS_OUT}, {"root", required_argument, NULL, OPT_ROOT},
-        {"rules", required_argument, NULL, OPT_RULES},         {"tu-timeout", required_argument, NULL, OPT_TIMEOUT},
-        {"no-compile", no_argument, NULL, OPT_NO_COMPILE},     {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    hs_getopt g;
+    hs_getopt_init(&g, &hs_extract_command);
     const char *out_dir = NULL, *root_opt = ".";
     hs_vec rule_dirs = {0};
     double timeout = 300;
     bool compile = true;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
         switch (c) {
         case OPT_FACTS_OUT: out_dir = optarg; break;
         case OPT_ROOT: root_opt = optarg; break;

@@ -30,40 +30,53 @@ typedef struct {
     bool quiet;
 } profile_options;
 
+enum { OPT_FORMAT = 256, OPT_CALL_GRAPH, OPT_NO_SRCLINE };
+
+static const hs_cli_option profile_table[] = {
+    {NULL, 'o', 'o', "FILE", "write the profile to FILE (default: hotscan.perf)", 0, NULL, HS_COMPLETE_FILES,
+     NULL},
+    {"format", 0, OPT_FORMAT, "perf|folded",
+     "perf script text with call chains and source lines (default), or folded stacks ('main;f;g 42'; "
+     "the default when FILE ends in .folded)",
+     0, "perf folded", HS_COMPLETE_NOTHING, NULL},
+    {"call-graph", 0, OPT_CALL_GRAPH, "dwarf|fp",
+     "how perf unwinds the stack (default: dwarf, which also sees frames of code built without frame "
+     "pointers)",
+     0, "dwarf fp", HS_COMPLETE_NOTHING, NULL},
+    {"frequency", 'F', 'F', "HZ", "samples per second (default 999)", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"no-srcline", 0, OPT_NO_SRCLINE, NULL,
+     "leave out source lines (faster on large programs; same-named static functions can then not be "
+     "told apart)",
+     0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"quiet", 'q', 'q', NULL, "no summary on standard error", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"help", 'h', 'h', NULL, "show this help", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    HS_OPTIONS_END,
+};
+
+const hs_cli_command hs_profile_command = {
+    .name = "profile",
+    .summary = "record a CPU profile of a command with perf, for scan --profile",
+    .usage = "hotscan profile [options] -- COMMAND [ARG...]",
+    .about = "Runs COMMAND under 'perf record' with call graphs and writes the profile in a format\n"
+             "'hotscan scan --profile' reads. Build the program with debug information (-g); with\n"
+             "--call-graph fp also with -fno-omit-frame-pointer.",
+    .options = profile_table,
+    .epilog = "Environment: HOTSCAN_PERF names the perf program (default: perf in PATH).\n"
+              "Exit status: 0 written, 2 perf missing or not permitted, the command not run, or no samples.\n",
+    /* '+': stop at the first non-option, so the command's own options are its own. */
+    .getopt_prefix = "+:",
+    .column = 20,
+};
+
 static void profile_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: hotscan profile [options] -- COMMAND [ARG...]\n\n"
-            "Runs COMMAND under 'perf record' with call graphs and writes the profile in a format\n"
-            "'hotscan scan --profile' reads. Build the program with debug information (-g); with\n"
-            "--call-graph fp also with -fno-omit-frame-pointer.\n\n"
-            "options:\n"
-            "  -o FILE              write the profile to FILE (default: hotscan.perf)\n"
-            "  --format perf|folded perf script text with call chains and source lines (default), or\n"
-            "                       folded stacks ('main;f;g 42'; the default when FILE ends in .folded)\n"
-            "  --call-graph dwarf|fp  how perf unwinds the stack (default: dwarf, which also sees\n"
-            "                       frames of code built without frame pointers)\n"
-            "  -F, --frequency HZ   samples per second (default 999)\n"
-            "  --no-srcline         leave out source lines (faster on large programs; same-named\n"
-            "                       static functions can then not be told apart)\n"
-            "  -q, --quiet          no summary on standard error\n"
-            "  -h, --help           show this help\n\n"
-            "Environment: HOTSCAN_PERF names the perf program (default: perf in PATH).\n"
-            "Exit status: 0 written, 2 perf missing or not permitted, the command not run, or no samples.\n");
+    hs_cli_print_help(out, &hs_profile_command);
 }
 
 static int parse_options(int argc, char **argv, profile_options *o)
 {
-    enum { OPT_FORMAT = 256, OPT_CALL_GRAPH, OPT_NO_SRCLINE };
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, OPT_FORMAT},
-        {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
-        {"frequency", required_argument, NULL, 'F'},
-        {"no-srcline", no_argument, NULL, OPT_NO_SRCLINE},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    hs_getopt g;
+    hs_getopt_init(&g, &hs_profile_command);
     o->output = "hotscan.perf";
     o->call_graph = "dwarf";
     o->frequency = 999;
@@ -71,8 +84,9 @@ static int parse_options(int argc, char **argv, profile_options *o)
     optind = 1;
     opterr = 0;
     int c;
-    /* '+': stop at the first non-option, so the command's own options are its own. */
-    while ((c = getopt_long(argc, argv, "+:o:F:qh", longopts, NULL)) != -1) {
+    /* '+' (hs_profile_command): stop at the first non-option, so the command's own options
+     * are its own. */
+    while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
             o->output = optarg;

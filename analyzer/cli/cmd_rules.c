@@ -13,18 +13,35 @@
 #include "hotscan/rules.h"
 #include "hotscan/ruledata.h"
 
+/* --rules returns 'r' (no -r: it is not in getopt's letters). */
+static const hs_cli_option rules_table[] = {
+    {"rules", 0, 'r', "DIR", "also load the rule data (*.json) in DIR (repeatable)", 0, NULL, HS_COMPLETE_DIRS,
+     NULL},
+    {"help", 'h', 'h', NULL, "show this help", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    HS_OPTIONS_END,
+};
+
+const hs_cli_command hs_rules_command = {
+    .name = "rules",
+    .summary = "list the rules and the API lists they use",
+    .usage = "hotscan rules [--rules DIR]",
+    .about = "Lists the rules and the API lists they use (bundled rule data plus DIR's).",
+    .options = rules_table,
+    .getopt_prefix = "",
+    .column = 20,
+};
+
 int cmd_rules(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"rules", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    hs_getopt g;
+    hs_getopt_init(&g, &hs_rules_command);
     hs_vec dirs = {0};
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
         if (c == 'h') {
-            printf("usage: hotscan rules [--rules DIR]\n\nLists the rules and the API lists they use "
-                   "(bundled rule data plus DIR's).\n");
+            hs_cli_print_help(stdout, &hs_rules_command);
             hs_vec_free(&dirs);
             return hs_close_stdout("the help") ? 0 : 2;
         }

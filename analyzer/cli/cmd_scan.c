@@ -77,98 +77,6 @@ typedef struct {
     int npaths;               /* PATHs: argv[optind] on, before any "--" */
 } scan_options;
 
-static void scan_usage(FILE *out, bool judge)
-{
-    if (judge)
-        fprintf(out, "usage: hotscan judge [options] FACTS...\n\n"
-                     "Reports on facts files (or folders of them) that 'scan --facts-out' or 'hotscan\n"
-                     "extract' wrote, as one scan of those TUs would: the same findings, fix-its and\n"
-                     "outputs. Takes scan's options; -p, --shard, --facts-out, --cache and\n"
-                     "--prefilter do not apply.\n\n");
-    else
-        fprintf(out, "usage: hotscan scan [options] [PATH...] [-- COMPILER FLAGS]\n\n"
-                     "Scans the translation units of a compile_commands.json, narrowed to PATHs (files or\n"
-                     "folders). A PATH the database does not list is parsed with default flags.\n\n");
-    fprintf(out,
-            "options:\n"
-            "  -p, --compile-commands FILE|DIR  compile_commands.json or its folder\n"
-            "                       (default: ./build, then .)\n"
-            "  --hot FUNC           treat FUNC as a hot root (repeatable): a whole qualified name or its last\n"
-            "                       components (Get, DBImpl::Get); a leading :: asks for the whole name\n"
-            "  --format text|json|sarif  output format (default: text)\n"
-            "  -o, --output FILE    write the report to FILE instead of standard output\n"
-            "  -j, --jobs N         parse N translation units at once (default: all cores)\n"
-            "  --rules DIR          load extra rule data (*.json) from DIR (repeatable)\n"
-            "  --calibration FILE   measured costs (hotscan calibrate -o FILE): messages quote them\n"
-            "  --enable RULE[,RULE] run only these rules (repeatable)\n"
-            "  --disable RULE[,RULE] do not run these rules (repeatable)\n"
-            "  --root DIR           report paths relative to DIR; only files under it are\n"
-            "                       analyzed (default: the current directory)\n"
-            "  --exclude PATTERN    leave out files whose path under the root matches PATTERN\n"
-            "                       (a glob, or a folder; repeatable)\n"
-            "  --extra-arg ARG      add ARG to every TU's compiler command (repeatable); the\n"
-            "                       flags after \"--\" are added the same way\n"
-            "  --extra-arg-before ARG  put ARG first on every command (repeatable)\n"
-            "  --tu-timeout SEC     give up on a translation unit after SEC seconds (default 300)\n"
-            "  --tu-memory SIZE     cap each worker's memory (e.g. 4G, 512M; 0: no cap; default:\n"
-            "                       3/4 of the machine's memory shared by the workers, >= 2G)\n"
-            "  --color auto|always|never  colored text output (default: auto)\n"
-            "  -q, --quiet          no notes or summary on standard error\n"
-            "  --min-confidence low|medium|high  leave out findings below this confidence\n"
-            "                       (default: medium)\n"
-            "  --patch FILE         write the verified fix-its as a unified diff (git apply, patch -p1)\n"
-            "  --export-fixes FILE  write them as clang-tidy export-fixes YAML\n"
-            "                       (clang-apply-replacements)\n"
-            "  --fix                apply them (atomically, file by file; see hotscan apply)\n"
-            "  --fix-level safe|aggressive  which fix-its to offer (default: safe); aggressive\n"
-            "                       adds coarse clocks and the project's timer replacements\n"
-            "  --facts-dir DIR      also write each translation unit's facts (JSON) to DIR\n"
-            "  --cache DIR          keep each TU's facts in DIR and reuse them while the TU and\n"
-            "                       every file it includes are unchanged (default: .cache/hotscan\n"
-            "                       beside the compile database, else $XDG_CACHE_HOME/hotscan)\n"
-            "  --no-cache           parse every TU; read and write no cache\n"
-            "  --no-build           no compile database: read every C/C++ file under PATHs (or\n"
-            "                       the root) with tree-sitter alone; findings are marked as from\n"
-            "                       syntax only, at most medium confidence (hot-path and counter\n"
-            "                       findings: low), with no fix-its (the\n"
-            "                       default when no compile_commands.json is found and no PATH\n"
-            "                       is given)\n"
-            "  --prefilter          read each TU's files with tree-sitter first and leave out\n"
-            "                       the TUs that cannot contribute to any finding (not with\n"
-            "                       --profile; their compile errors are not reported)\n"
-            "  --shard K/N          scan only the K-th of N parts of the TUs (1 <= K <= N), for a CI\n"
-            "                       matrix; with --facts-out, 'hotscan judge' joins the parts\n"
-            "  --facts-out DIR      write each TU's facts to DIR for 'hotscan judge' and stop there\n"
-            "  --profile FILE       a CPU profile of the program (perf script with call chains, or\n"
-            "                       folded stacks; see 'hotscan profile'): functions at or above\n"
-            "                       --profile-threshold are hot roots, findings are ranked by\n"
-            "                       their measured share, and findings the profile never\n"
-            "                       sampled are low confidence\n"
-            "  --profile-threshold PCT  inclusive share that makes a hot root (default 1)\n"
-            "  --keep-unsampled     with --profile, findings the profile never sampled (their\n"
-            "                       function, its body in that file, or the call) keep\n"
-            "                       their confidence\n"
-            "  --baseline REPORT    leave out findings already in REPORT (an earlier JSON\n"
-            "                       report or SARIF log), by fingerprint\n"
-            "  --diff-base REV      report only findings on lines changed since the git\n"
-            "                       revision REV (and hot-path findings whose path runs\n"
-            "                       through a changed function)\n"
-            "  --docs-url URL       where the docs are, for SARIF's helpUri (default: the\n"
-            "                       installed docs, as a file: URL)\n"
-            "  --report-unused-suppressions  report NOLINT comments naming a hotscan rule\n"
-            "                       that suppress nothing (they count as findings)\n"
-            "  --exit-zero          exit 0 even when there are findings (errors still exit 2)\n"
-            "  --config FILE        read options from FILE instead of the .hotscan.yml found\n"
-            "                       in the root (or --root) or the nearest folder above it\n"
-            "  --no-config          read no .hotscan.yml\n"
-            "  -h, --help           show this help\n\n"
-            "A .hotscan.yml maps these long option names to values (hot: [main_loop],\n"
-            "min-confidence: low); the command line's options replace its values.\n"
-            "'hotscan config --dump' prints the options in effect.\n\n"
-            "Exit status: 0 no findings, 1 findings, 2 usage or input error (including a\n"
-            "translation unit that failed to parse: the rest is still reported).\n");
-}
-
 static void push_list(hs_vec *v, const char *arg)
 {
     char *copy = hs_xstrdup(arg);
@@ -193,80 +101,160 @@ enum {
     OPT_NO_BUILD, OPT_PREFILTER
 };
 
-/* The option table: the command line and .hotscan.yml (whose keys are these long names). */
-static const struct option scan_longopts[] = {
-    {"compile-commands", required_argument, NULL, 'p'},
-    {"hot", required_argument, NULL, OPT_HOT},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"output", required_argument, NULL, 'o'},
-    {"jobs", required_argument, NULL, 'j'},
-    {"rules", required_argument, NULL, OPT_RULES},
-    {"calibration", required_argument, NULL, OPT_RULES},
-    {"enable", required_argument, NULL, OPT_ENABLE},
-    {"disable", required_argument, NULL, OPT_DISABLE},
-    {"root", required_argument, NULL, OPT_ROOT},
-    {"exclude", required_argument, NULL, OPT_EXCLUDE},
-    {"extra-arg", required_argument, NULL, OPT_EXTRA_ARG},
-    {"extra-arg-before", required_argument, NULL, OPT_EXTRA_ARG_BEFORE},
-    {"tu-timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"tu-memory", required_argument, NULL, OPT_MEMORY},
-    {"color", required_argument, NULL, OPT_COLOR},
-    {"quiet", no_argument, NULL, 'q'},
-    {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
-    {"min-confidence", required_argument, NULL, OPT_MIN_CONFIDENCE},
-    {"facts-dir", required_argument, NULL, OPT_FACTS_DIR},
-    {"cache", required_argument, NULL, OPT_CACHE},
-    {"no-cache", no_argument, NULL, OPT_NO_CACHE},
-    {"no-build", no_argument, NULL, OPT_NO_BUILD},
-    {"prefilter", no_argument, NULL, OPT_PREFILTER},
-    {"shard", required_argument, NULL, OPT_SHARD},
-    {"facts-out", required_argument, NULL, OPT_FACTS_OUT},
-    {"profile", required_argument, NULL, OPT_PROFILE},
-    {"profile-threshold", required_argument, NULL, OPT_PROFILE_THRESHOLD},
-    {"keep-unsampled", no_argument, NULL, OPT_KEEP_UNSAMPLED},
-    {"fix-level", required_argument, NULL, OPT_FIX_LEVEL},
-    {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
-    {"patch", required_argument, NULL, OPT_PATCH},
-    {"fix", no_argument, NULL, OPT_FIX},
-    {"report-unused-suppressions", no_argument, NULL, OPT_REPORT_UNUSED},
-    {"baseline", required_argument, NULL, OPT_BASELINE},
-    {"diff-base", required_argument, NULL, OPT_DIFF_BASE},
-    {"docs-url", required_argument, NULL, OPT_DOCS_URL},
-    {"config", required_argument, NULL, OPT_CONFIG},
-    {"no-config", no_argument, NULL, OPT_NO_CONFIG},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+/* The option table: the command line, .hotscan.yml (whose keys are these long names, but for
+ * HS_OPT_CLI_ONLY), the help, the manual page and the completion (options.h). */
+static const hs_cli_option scan_table[] = {
+    {"compile-commands", 'p', 'p', "FILE|DIR", "the compile database, compile_commands.json or its folder (default: ./build, then .)",
+     HS_OPT_PATH, NULL, HS_COMPLETE_DIRS, NULL},
+    {"hot", 0, OPT_HOT, "FUNC",
+     "treat FUNC as a hot root (repeatable): a whole qualified name or its last components (Get, "
+     "DBImpl::Get); a leading :: asks for the whole name. A name that names no function is warned "
+     "about, under -q too",
+     HS_OPT_LIST, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"format", 0, OPT_FORMAT, "text|json|sarif", "output format (default: text)", 0, "text json sarif",
+     HS_COMPLETE_NOTHING, NULL},
+    {"output", 'o', 'o', "FILE",
+     "write the report to FILE instead of standard output (through a temporary file and a rename)",
+     HS_OPT_PATH, NULL, HS_COMPLETE_FILES, NULL},
+    {"jobs", 'j', 'j', "N", "parse N translation units at once (default: all cores)", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"rules", 0, OPT_RULES, "DIR|FILE", "load extra rule data (*.json) from DIR, or FILE (repeatable)",
+     HS_OPT_LIST | HS_OPT_PATH, NULL, HS_COMPLETE_DIRS, NULL},
+    {"calibration", 0, OPT_RULES, "FILE", "measured costs (hotscan calibrate -o FILE): messages quote them",
+     HS_OPT_LIST | HS_OPT_PATH, NULL, HS_COMPLETE_FILES, NULL},
+    {"enable", 0, OPT_ENABLE, "RULE[,RULE]", "run only these rules (repeatable)", HS_OPT_LIST, NULL,
+     HS_COMPLETE_RULES, NULL},
+    {"disable", 0, OPT_DISABLE, "RULE[,RULE]", "do not run these rules (repeatable)", HS_OPT_LIST, NULL,
+     HS_COMPLETE_RULES, NULL},
+    {"root", 0, OPT_ROOT, "DIR",
+     "report paths relative to DIR; only files under it are analyzed (default: the current directory)",
+     HS_OPT_PATH, NULL, HS_COMPLETE_DIRS, NULL},
+    {"exclude", 0, OPT_EXCLUDE, "PATTERN",
+     "leave out files whose path under the root matches PATTERN (a glob, or a folder; repeatable)",
+     HS_OPT_LIST, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"extra-arg", 0, OPT_EXTRA_ARG, "ARG",
+     "add ARG to every TU's compiler command (repeatable); the flags after \"--\" are added the same way",
+     HS_OPT_LIST, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"extra-arg-before", 0, OPT_EXTRA_ARG_BEFORE, "ARG", "put ARG first on every command (repeatable)",
+     HS_OPT_LIST, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"tu-timeout", 0, OPT_TIMEOUT, "SEC",
+     "give up on a translation unit after SEC seconds (default 300; 0: no limit)", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"tu-memory", 0, OPT_MEMORY, "SIZE",
+     "cap each worker's memory (e.g. 4G, 512M; 0: no cap; default: 3/4 of the machine's memory shared "
+     "by the workers, >= 2G)",
+     0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"color", 0, OPT_COLOR, "auto|always|never", "colored text output (default: auto; NO_COLOR is honored)",
+     0, "auto always never", HS_COMPLETE_NOTHING, NULL},
+    {"quiet", 'q', 'q', NULL, "no notes or summary on standard error", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"exit-zero", 0, OPT_EXIT_ZERO, NULL, "exit 0 even when there are findings (errors still exit 2)", 0,
+     NULL, HS_COMPLETE_NOTHING, NULL},
+    {"min-confidence", 0, OPT_MIN_CONFIDENCE, "low|medium|high",
+     "leave out findings below this confidence (default: medium)", 0, "low medium high",
+     HS_COMPLETE_NOTHING, NULL},
+    {"facts-dir", 0, OPT_FACTS_DIR, "DIR", "also write each translation unit's facts (JSON) to DIR",
+     HS_OPT_PATH, NULL, HS_COMPLETE_DIRS, NULL},
+    {"cache", 0, OPT_CACHE, "DIR",
+     "keep each TU's facts in DIR and reuse them while the TU and every file it includes are unchanged "
+     "(default: .cache/hotscan beside the compile database, else $XDG_CACHE_HOME/hotscan)",
+     HS_OPT_PATH, NULL, HS_COMPLETE_DIRS, NULL},
+    {"no-cache", 0, OPT_NO_CACHE, NULL, "parse every TU; read and write no cache", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"no-build", 0, OPT_NO_BUILD, NULL,
+     "no compile database: read every C/C++ file under PATHs (or the root) with tree-sitter alone; "
+     "findings are marked as from syntax only, at most medium confidence (hot-path and counter "
+     "findings: low, so --min-confidence low shows them), with no fix-its (the default when no "
+     "compile_commands.json is found and no PATH is given)",
+     0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"prefilter", 0, OPT_PREFILTER, NULL,
+     "read each TU's main file and the project headers it includes with tree-sitter first and leave "
+     "out the TUs that cannot contribute to any finding (the summary counts them as prefiltered; not "
+     "with --profile; their compile errors are not reported)",
+     0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"shard", 0, OPT_SHARD, "K/N",
+     "scan only the K-th of N parts of the TUs (1 <= K <= N), for a CI matrix; with --facts-out, "
+     "'hotscan judge' joins the parts",
+     HS_OPT_CLI_ONLY, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"facts-out", 0, OPT_FACTS_OUT, "DIR", "write each TU's facts to DIR for 'hotscan judge' and stop there",
+     HS_OPT_CLI_ONLY, NULL, HS_COMPLETE_DIRS, NULL},
+    {"profile", 0, OPT_PROFILE, "FILE",
+     "a CPU profile of the program (perf script with call chains, or folded stacks; see 'hotscan "
+     "profile'): functions at or above --profile-threshold are hot roots, findings are ranked by their "
+     "measured share, and findings the profile never sampled are low confidence",
+     HS_OPT_PATH, NULL, HS_COMPLETE_FILES, NULL},
+    {"profile-threshold", 0, OPT_PROFILE_THRESHOLD, "PCT", "inclusive share that makes a hot root (default 1)",
+     0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"keep-unsampled", 0, OPT_KEEP_UNSAMPLED, NULL,
+     "with --profile, findings the profile never sampled (their function, its body in that file, or "
+     "the call) keep their confidence",
+     0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"fix-level", 0, OPT_FIX_LEVEL, "safe|aggressive",
+     "which fix-its to offer (default: safe); aggressive adds coarse clocks and the project's timer "
+     "replacements",
+     0, "safe aggressive", HS_COMPLETE_NOTHING, NULL},
+    {"export-fixes", 0, OPT_EXPORT_FIXES, "FILE",
+     "write the verified fix-its as clang-tidy export-fixes YAML (clang-apply-replacements)", HS_OPT_PATH,
+     NULL, HS_COMPLETE_FILES, NULL},
+    {"patch", 0, OPT_PATCH, "FILE", "write the verified fix-its as a unified diff (git apply, patch -p1)",
+     HS_OPT_PATH, NULL, HS_COMPLETE_FILES, NULL},
+    {"fix", 0, OPT_FIX, NULL, "apply them (atomically, file by file; see hotscan apply)", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"report-unused-suppressions", 0, OPT_REPORT_UNUSED, NULL,
+     "report NOLINT comments naming a hotscan rule that suppress nothing (they count as findings)", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"baseline", 0, OPT_BASELINE, "REPORT",
+     "leave out findings already in REPORT (an earlier JSON report or SARIF log), by fingerprint",
+     HS_OPT_PATH, NULL, HS_COMPLETE_FILES, NULL},
+    {"diff-base", 0, OPT_DIFF_BASE, "REV",
+     "report only findings on lines changed since the git revision REV (and hot-path findings whose "
+     "path runs through a changed function)",
+     0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"docs-url", 0, OPT_DOCS_URL, "URL",
+     "where the docs are, for SARIF's helpUri (default: the installed docs, as a file: URL)", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"config", 0, OPT_CONFIG, "FILE",
+     "read options from FILE instead of the .hotscan.yml found in the root (or --root) or the nearest "
+     "folder above it",
+     HS_OPT_CLI_ONLY, NULL, HS_COMPLETE_FILES, NULL},
+    {"no-config", 0, OPT_NO_CONFIG, NULL, "read no .hotscan.yml", HS_OPT_CLI_ONLY, NULL, HS_COMPLETE_NOTHING,
+     NULL},
+    {"help", 'h', 'h', NULL, "show this help", HS_OPT_CLI_ONLY, NULL, HS_COMPLETE_NOTHING, NULL},
+    HS_OPTIONS_END,
 };
 
-/* What the table cannot say: repeatable options (a list in .hotscan.yml), paths (relative
- * to the config file's folder there), and options only the command line takes. */
-static const hs_opt_meta scan_optmeta[] = {
-    {"compile-commands", HS_OPT_PATH},
-    {"hot", HS_OPT_LIST},
-    {"output", HS_OPT_PATH},
-    {"rules", HS_OPT_LIST | HS_OPT_PATH},
-    {"enable", HS_OPT_LIST},
-    {"disable", HS_OPT_LIST},
-    {"root", HS_OPT_PATH},
-    {"exclude", HS_OPT_LIST},
-    {"extra-arg", HS_OPT_LIST},
-    {"extra-arg-before", HS_OPT_LIST},
-    {"facts-dir", HS_OPT_PATH},
-    {"calibration", HS_OPT_LIST | HS_OPT_PATH},
-    {"cache", HS_OPT_PATH},
-    {"profile", HS_OPT_PATH},
-    {"shard", HS_OPT_CLI_ONLY},
-    {"facts-out", HS_OPT_CLI_ONLY},
-    {"baseline", HS_OPT_PATH},
-    {"export-fixes", HS_OPT_PATH},
-    {"patch", HS_OPT_PATH},
-    {"config", HS_OPT_CLI_ONLY},
-    {"no-config", HS_OPT_CLI_ONLY},
-    {"help", HS_OPT_CLI_ONLY},
-    {NULL, 0},
+#define SCAN_EPILOG                                                                                \
+    "A .hotscan.yml maps these long option names to values (hot: [main_loop],\n"                  \
+    "min-confidence: low); the command line's options replace its values.\n"                      \
+    "'hotscan config --dump' prints the options in effect.\n\n"                                  \
+    "Exit status: 0 no findings, 1 findings, 2 usage or input error (including a\n"               \
+    "translation unit that failed to parse: the rest is still reported).\n"
+
+const hs_cli_command hs_scan_command = {
+    .name = "scan",
+    .summary = "find needless clock reads, seq_cst counters and os_event uses",
+    .usage = "hotscan scan [options] [PATH...] [-- COMPILER FLAGS]",
+    .about = "Scans the translation units of a compile_commands.json, narrowed to PATHs (files or\n"
+             "folders). A PATH the database does not list is parsed with default flags.",
+    .options = scan_table,
+    .epilog = SCAN_EPILOG,
+    .getopt_prefix = ":",
+    .column = 20,
 };
 
-static const hs_opt_spec scan_spec = {scan_longopts, scan_optmeta};
+/* judge parses with scan's table (hs_cli_scan) and says so in its help. */
+const hs_cli_command hs_judge_command = {
+    .name = "judge",
+    .summary = "report on facts that scan --facts-out (shards) or extract wrote",
+    .usage = "hotscan judge [options] FACTS...",
+    .about = "Reports on facts files (or folders of them) that 'scan --facts-out' or 'hotscan\n"
+             "extract' wrote, as one scan of those TUs would: the same findings, fix-its and\n"
+             "outputs. Takes scan's options; -p, --shard, --facts-out, --cache and\n"
+             "--prefilter do not apply.",
+    .options = scan_table,
+    .epilog = SCAN_EPILOG,
+    .getopt_prefix = ":",
+    .column = 20,
+};
 
 static bool known_rule(const char *id)
 {
@@ -538,7 +526,7 @@ static int load_config(int argc, char **argv, hs_opt_set *set)
         return -1;
     char *err = NULL;
     int status = -1;
-    if (!hs_config_load(set, &scan_spec, path, &err)) {
+    if (!hs_config_load(set, scan_table, path, &err)) {
         fprintf(stderr, "hotscan: error: %s\n", err);
         free(err);
         status = 2;
@@ -568,12 +556,14 @@ static int parse_options(int argc, char **argv, scan_options *o, hs_opt_set *set
     int status = load_config(argc, argv, set);
     if (status >= 0)
         return status;
+    hs_getopt g;
+    hs_getopt_init(&g, &hs_scan_command);
     optind = 1;
     opterr = 0;
-    int c, index;
-    while ((c = getopt_long(argc, argv, ":p:o:j:qh", scan_longopts, &index)) != -1) {
+    int c, index = -1;
+    while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, &index)) != -1) {
         if (c == 'h') {
-            scan_usage(stdout, o->judge);
+            hs_cli_print_help(stdout, o->judge ? &hs_judge_command : &hs_scan_command);
             return hs_close_stdout("the help") ? 0 : 2;
         }
         if (c == ':') {
@@ -584,9 +574,8 @@ static int parse_options(int argc, char **argv, scan_options *o, hs_opt_set *set
             fprintf(stderr, "hotscan: unknown option '%s' (see 'hotscan scan --help')\n", argv[optind - 1]);
             return 2;
         }
-        const struct option *opt = hs_opt_find(&scan_spec, NULL, c);
-        if (!opt)
-            opt = &scan_longopts[index];
+        const hs_cli_option *opt = hs_getopt_option(&g, c, index);
+        index = -1;
         /* These three are read before getopt runs (which file to load), so an abbreviation
          * getopt would accept (--conf) must not slip past that. */
         if (c == OPT_CONFIG || c == OPT_NO_CONFIG || c == OPT_ROOT) {
@@ -599,11 +588,11 @@ static int parse_options(int argc, char **argv, scan_options *o, hs_opt_set *set
             }
         }
         if (c != OPT_CONFIG && c != OPT_NO_CONFIG)
-            hs_opt_set_record(set, &scan_spec, opt, opt->has_arg == no_argument ? NULL : optarg, NULL, true);
+            hs_opt_set_record(set, opt, opt->arg ? optarg : NULL, NULL, true);
     }
     int paths_at = optind;
     for (int i = nflags_at + 1; i < o->argc_all; i++)
-        hs_opt_set_record(set, &scan_spec, hs_opt_find(&scan_spec, "extra-arg", 0), argv[i], NULL, true);
+        hs_opt_set_record(set, hs_opt_find(scan_table, "extra-arg", 0), argv[i], NULL, true);
     for (size_t i = 0; i < set->entries.len; i++) {
         const hs_opt_entry *e = set->entries.items[i];
         if (apply_option(o, e->opt->val, e->value) >= 0) {
@@ -1411,7 +1400,7 @@ int scan_dump_config(int argc, char **argv, FILE *out)
         if (o.npaths > 0)
             fprintf(stderr, "hotscan: note: PATHs are not options; '%s' and the rest are not in the dump\n",
                     argv[optind]);
-        hs_opt_set_dump(out, &set, &scan_spec);
+        hs_opt_set_dump(out, &set, scan_table);
         status = hs_close_stdout("the options") ? 0 : 2;
     }
     hs_opt_set_free(&set);

@@ -33,47 +33,90 @@ typedef struct {
     double compile_timeout;
 } validate_options;
 
+enum { OPT_PATCH = 256, OPT_FINDINGS, OPT_ROOT, OPT_CODEGEN, OPT_COMPILER, OPT_TARGETS, OPT_BUILD, OPT_BENCH,
+       OPT_RUNS, OPT_WARMUP, OPT_METRIC, OPT_HIGHER, OPT_LOWER, OPT_ALPHA, OPT_BUILD_TIMEOUT,
+       OPT_BENCH_TIMEOUT, OPT_FORMAT, OPT_MEASURE, OPT_HEADER_TUS };
+
+static const hs_cli_option validate_table[] = {
+    {.heading = "the fix"},
+    {"patch", 0, OPT_PATCH, "FILE",
+     "a unified diff, paths relative to the root (a/ b/ prefixes, as scan --patch writes)", 0, NULL,
+     HS_COMPLETE_FILES, NULL},
+    {"findings", 0, OPT_FINDINGS, "FILE", "a JSON report (scan --format json): its verified fixes", 0, NULL,
+     HS_COMPLETE_FILES, NULL},
+    {"root", 0, OPT_ROOT, "DIR", "the tree (default: the report's root, else the current folder)", 0, NULL,
+     HS_COMPLETE_DIRS, NULL},
+    {.heading = "code generation"},
+    {"codegen", 0, OPT_CODEGEN, NULL,
+     "compile each TU the fix touches (or the PATHs given), baseline and patched, at -O2 for x86-64 and "
+     "AArch64 with the TU's own flags, and report per function the changed instructions that matter "
+     "(lock ops, xchg, mfence; ldadd*, cas*, swp*, stlr/str, ldar/ldr, dmb; calls to clock functions)",
+     0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"header-tus", 0, OPT_HEADER_TUS, "N|all",
+     "a fix in a header: compile the first N TUs of the compile database that include it (default 4; "
+     "found with clang -M, those whose source names the header first), or all of them; the output says "
+     "how many were looked at",
+     0, "all", HS_COMPLETE_NOTHING, NULL},
+    {NULL, 'p', 'p', "DIR|FILE", "the compile database, as for scan", 0, NULL, HS_COMPLETE_DIRS, NULL},
+    {"compiler", 0, OPT_COMPILER, "CC", "the clang driver (default clang-19)", 0, NULL, HS_COMPLETE_NOTHING,
+     NULL},
+    {"targets", 0, OPT_TARGETS, "LIST", "the targets of --codegen: x86_64,aarch64 (default both)", 0,
+     "x86_64 aarch64 x86_64,aarch64",
+     HS_COMPLETE_NOTHING, NULL},
+    {.heading = "benchmark"},
+    {"build", 0, OPT_BUILD, "CMD", "shell command that builds a variant (run in its root)", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"bench", 0, OPT_BENCH, "CMD", "shell command run once per measured run (in the variant's root)", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"runs", 0, OPT_RUNS, "N", "measured runs per variant (default 10), in A B B A order", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"warmup", 0, OPT_WARMUP, "K", "discarded runs per variant first (default 1)", 0, NULL, HS_COMPLETE_NOTHING,
+     NULL},
+    {"metric", 0, OPT_METRIC, "REGEX",
+     "the number to compare: the last match in a run's output (its first group when it has one); "
+     "default: the run's wall time",
+     0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"measure", 0, OPT_MEASURE, "wall|cpu",
+     "without --metric: wall time (default) or the run's CPU time (user + system; steadier on a loaded "
+     "machine)",
+     0, "wall cpu", HS_COMPLETE_NOTHING, NULL},
+    {"higher-is-better", 0, OPT_HIGHER, NULL, "the metric is a rate (qps); default with --metric", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"lower-is-better", 0, OPT_LOWER, NULL, "the metric is a time (ns/op); default for wall time", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"alpha", 0, OPT_ALPHA, "A",
+     "significance level (default 0.01) of the two-sided Mann-Whitney test; the bootstrap interval of "
+     "the ratio has level 1 - A",
+     0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"build-timeout", 0, OPT_BUILD_TIMEOUT, "S", "seconds per build (default 1800)", 0, NULL,
+     HS_COMPLETE_NOTHING, NULL},
+    {"bench-timeout", 0, OPT_BENCH_TIMEOUT, "S", "seconds per run (default 600)", 0, NULL, HS_COMPLETE_NOTHING,
+     NULL},
+    {.heading = "output"},
+    {"format", 0, OPT_FORMAT, "text|json", "output format (default text)", 0, "text json", HS_COMPLETE_NOTHING,
+     NULL},
+    {NULL, 'o', 'o', "FILE", "write it to FILE", 0, NULL, HS_COMPLETE_FILES, NULL},
+    {"help", 'h', 'h', NULL, "show this help", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    HS_OPTIONS_END,
+};
+
+const hs_cli_command hs_validate_command = {
+    .name = "validate",
+    .summary = "prove a fix: its code changes (--codegen) and a benchmark of both variants",
+    .usage = "hotscan validate (--patch FIX.diff | --findings REPORT.json) [options] [PATH...]",
+    .about = "Proves a fix: what it changes in the generated code, and what it does to a benchmark.\n"
+             "The user's tree is never written: the patched variant lives in a copy.",
+    .options = validate_table,
+    .epilog = "Significance: a two-sided Mann-Whitney U test over the runs (p < alpha) and a percentile\n"
+              "bootstrap interval (level 1 - alpha) for the ratio of medians that excludes 1.\n"
+              "Exit status: 0 validated (whatever the verdict), 2 usage error or a failed step.\n",
+    .getopt_prefix = ":",
+    .column = 21,
+};
+
 static void validate_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: hotscan validate (--patch FIX.diff | --findings REPORT.json) [options] [PATH...]\n\n"
-            "Proves a fix: what it changes in the generated code, and what it does to a benchmark.\n"
-            "The user's tree is never written: the patched variant lives in a copy.\n\n"
-            "the fix:\n"
-            "  --patch FILE          a unified diff, paths relative to the root (a/ b/ prefixes, as\n"
-            "                        scan --patch writes)\n"
-            "  --findings FILE       a JSON report (scan --format json): its verified fixes\n"
-            "  --root DIR            the tree (default: the report's root, else the current folder)\n\n"
-            "code generation:\n"
-            "  --codegen             compile each TU the fix touches (or the PATHs given), baseline\n"
-            "                        and patched, at -O2 for x86-64 and AArch64 with the TU's own\n"
-            "                        flags, and report per function the changed instructions that\n"
-            "                        matter (lock ops, xchg, mfence; ldadd*, cas*, swp*, stlr/str,\n"
-            "                        ldar/ldr, dmb; calls to clock functions)\n"
-            "  --header-tus N|all    a fix in a header: compile the first N TUs of the compile\n"
-            "                        database that include it (default 4; found with clang -M,\n"
-            "                        those whose source names the header first), or all of them\n"
-            "  -p DIR|FILE           the compile database, as for scan\n"
-            "  --compiler CC         the clang driver (default clang-19)\n"
-            "  --targets LIST        x86_64,aarch64 (default both)\n\n"
-            "benchmark:\n"
-            "  --build CMD           shell command that builds a variant (run in its root)\n"
-            "  --bench CMD           shell command run once per measured run (in the variant's root)\n"
-            "  --runs N              measured runs per variant (default 10), in A B B A order\n"
-            "  --warmup K            discarded runs per variant first (default 1)\n"
-            "  --metric REGEX        the number to compare: the last match in a run's output (its\n"
-            "                        first group when it has one); default: the run's wall time\n"
-            "  --measure wall|cpu    without --metric: wall time (default) or the run's CPU time\n"
-            "                        (user + system; steadier on a loaded machine)\n"
-            "  --higher-is-better    the metric is a rate (qps); default with --metric\n"
-            "  --lower-is-better     the metric is a time (ns/op); default for wall time\n"
-            "  --alpha A             significance level (default 0.01)\n"
-            "  --build-timeout S     per build (default 1800); --bench-timeout S per run (default 600)\n\n"
-            "  --format text|json    output format (default text); -o FILE writes it to FILE\n"
-            "  -h, --help            show this help\n\n"
-            "Significance: a two-sided Mann-Whitney U test over the runs (p < alpha) and a percentile\n"
-            "bootstrap interval (level 1 - alpha) for the ratio of medians that excludes 1.\n"
-            "Exit status: 0 validated (whatever the verdict), 2 usage error or a failed step.\n");
+    hs_cli_print_help(out, &hs_validate_command);
 }
 
 /* A number, the whole text; false (quietly) otherwise. */
@@ -637,32 +680,8 @@ static void text_bench(hs_buf *b, json_t *r)
 
 int cmd_validate(int argc, char **argv)
 {
-    enum { OPT_PATCH = 256, OPT_FINDINGS, OPT_ROOT, OPT_CODEGEN, OPT_COMPILER, OPT_TARGETS, OPT_BUILD, OPT_BENCH,
-           OPT_RUNS, OPT_WARMUP, OPT_METRIC, OPT_HIGHER, OPT_LOWER, OPT_ALPHA, OPT_BUILD_TIMEOUT,
-           OPT_BENCH_TIMEOUT, OPT_FORMAT, OPT_MEASURE, OPT_HEADER_TUS };
-    static const struct option longopts[] = {
-        {"patch", required_argument, NULL, OPT_PATCH},
-        {"findings", required_argument, NULL, OPT_FINDINGS},
-        {"root", required_argument, NULL, OPT_ROOT},
-        {"codegen", no_argument, NULL, OPT_CODEGEN},
-        {"compiler", required_argument, NULL, OPT_COMPILER},
-        {"targets", required_argument, NULL, OPT_TARGETS},
-        {"build", required_argument, NULL, OPT_BUILD},
-        {"bench", required_argument, NULL, OPT_BENCH},
-        {"runs", required_argument, NULL, OPT_RUNS},
-        {"warmup", required_argument, NULL, OPT_WARMUP},
-        {"metric", required_argument, NULL, OPT_METRIC},
-        {"higher-is-better", no_argument, NULL, OPT_HIGHER},
-        {"lower-is-better", no_argument, NULL, OPT_LOWER},
-        {"alpha", required_argument, NULL, OPT_ALPHA},
-        {"build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT},
-        {"bench-timeout", required_argument, NULL, OPT_BENCH_TIMEOUT},
-        {"format", required_argument, NULL, OPT_FORMAT},
-        {"measure", required_argument, NULL, OPT_MEASURE},
-        {"header-tus", required_argument, NULL, OPT_HEADER_TUS},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    hs_getopt g;
+    hs_getopt_init(&g, &hs_validate_command);
     validate_options o = {.compiler = "clang-19", .compile_timeout = 300, .header_tus = 4};
     o.bench = (hs_bench_options){.runs = 10, .warmup = 1, .build_timeout = 1800, .bench_timeout = 600,
                                  .alpha = 0.01, .log = stderr};
@@ -671,7 +690,7 @@ int cmd_validate(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":p:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
         switch (c) {
         case 'p': o.database = optarg; break;
         case 'o': o.output = optarg; break;

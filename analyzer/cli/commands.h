@@ -1,9 +1,15 @@
 /*
  * commands.h - the subcommands, one file each (cmd_<name>.c), dispatched from main.c.
  * Each returns the process exit status: 0 clean, 1 findings, 2 usage or input error.
+ * Each file also declares its command: summary, help and option table (options.h).
  */
 #ifndef HOTSCAN_COMMANDS_H
 #define HOTSCAN_COMMANDS_H
+
+#include "options.h"
+
+extern const hs_cli_command hs_scan_command, hs_rules_command, hs_profile_command, hs_judge_command,
+    hs_extract_command, hs_config_command, hs_apply_command, hs_validate_command, hs_calibrate_command;
 
 int cmd_scan(int argc, char **argv);
 int cmd_rules(int argc, char **argv);

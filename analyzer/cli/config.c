@@ -3,12 +3,14 @@
  *
  * The file is a YAML mapping whose keys are the subcommand's long option names, read with
  * libyaml (each node knows its line, so a bad key is FILE:LINE). Each key is looked up in
- * the same getopt table the command line is parsed with, so a new option is a config key
- * as soon as it is in the table. The merged result is a list of (option, value) entries the
- * subcommand applies with the same code it applies command-line options with.
+ * the same option table (options.h) the command line is parsed with, so a new option is a
+ * config key as soon as it is in the table. A key given twice is an error naming both
+ * lines. The merged result is a list of (option, value) entries the subcommand applies with
+ * the same code it applies command-line options with.
  */
 #define _GNU_SOURCE
 #include "config.h"
+#include "hotscan/yaml_keys.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -42,27 +44,24 @@ void hs_opt_set_free(hs_opt_set *s)
     memset(s, 0, sizeof *s);
 }
 
-static unsigned flags_of(const hs_opt_spec *spec, const char *name)
-{
-    for (size_t i = 0; spec->meta && spec->meta[i].name; i++)
-        if (strcmp(spec->meta[i].name, name) == 0)
-            return spec->meta[i].flags;
-    return 0;
-}
+/* The table's options with a long name (the keys, and the options a dump names). */
+#define FOR_EACH_LONG(o, table)                                                                    \
+    for (const hs_cli_option *o = (table); o->name || o->short_name || o->heading; o++)          \
+        if (o->name && !o->heading)
 
-const struct option *hs_opt_find(const hs_opt_spec *spec, const char *name, int short_opt)
+const hs_cli_option *hs_opt_find(const hs_cli_option *table, const char *name, int short_opt)
 {
-    for (size_t i = 0; spec->table[i].name; i++) {
-        if (name && strcmp(spec->table[i].name, name) == 0)
-            return &spec->table[i];
-        if (!name && spec->table[i].val == short_opt && short_opt < 256)
-            return &spec->table[i];
+    FOR_EACH_LONG(o, table) {
+        if (name && strcmp(o->name, name) == 0)
+            return o;
+        if (!name && o->val == short_opt && short_opt < 256)
+            return o;
     }
     return NULL;
 }
 
 /* Drops every entry of `opt`. */
-static void drop_option(hs_opt_set *s, const struct option *opt)
+static void drop_option(hs_opt_set *s, const hs_cli_option *opt)
 {
     size_t kept = 0;
     for (size_t i = 0; i < s->entries.len; i++) {
@@ -75,10 +74,10 @@ static void drop_option(hs_opt_set *s, const struct option *opt)
     s->entries.len = kept;
 }
 
-void hs_opt_set_record(hs_opt_set *s, const hs_opt_spec *spec, const struct option *opt, const char *value,
-                       const char *origin, bool from_cli)
+void hs_opt_set_record(hs_opt_set *s, const hs_cli_option *opt, const char *value, const char *origin,
+                       bool from_cli)
 {
-    bool list = flags_of(spec, opt->name) & HS_OPT_LIST;
+    bool list = opt->flags & HS_OPT_LIST;
     /* A scalar's last value wins; a list's command-line values replace the file's. */
     if (!list)
         drop_option(s, opt);
@@ -113,14 +112,14 @@ char *hs_config_find(const char *dir)
     return NULL;
 }
 
-static char *key_list(const hs_opt_spec *spec)
+static char *key_list(const hs_cli_option *table)
 {
     hs_buf b;
     hs_buf_init(&b);
-    for (size_t i = 0; spec->table[i].name; i++) {
-        if (flags_of(spec, spec->table[i].name) & HS_OPT_CLI_ONLY)
+    FOR_EACH_LONG(o, table) {
+        if (o->flags & HS_OPT_CLI_ONLY)
             continue;
-        hs_buf_printf(&b, "%s%s", b.len ? ", " : "", spec->table[i].name);
+        hs_buf_printf(&b, "%s%s", b.len ? ", " : "", o->name);
     }
     return hs_buf_take(&b);
 }
@@ -140,7 +139,7 @@ static bool parse_bool(const char *v, bool *out)
 
 typedef struct {
     hs_opt_set *s;
-    const hs_opt_spec *spec;
+    const hs_cli_option *table;
     const char *path;
     char *dir;
     char **err;
@@ -153,28 +152,28 @@ static bool fail(loader *l, const yaml_node_t *node, char *message)
     return false;
 }
 
-static bool add_value(loader *l, const struct option *opt, const yaml_node_t *v)
+static bool add_value(loader *l, const hs_cli_option *opt, const yaml_node_t *v)
 {
     if (v->type != YAML_SCALAR_NODE)
         return fail(l, v, hs_printf("'%s' needs a single value here, not a %s", opt->name,
                                     v->type == YAML_MAPPING_NODE ? "mapping" : "list"));
     const char *text = (const char *)v->data.scalar.value;
     char *origin = hs_printf("%s:%zu", l->path, v->start_mark.line + 1);
-    if (opt->has_arg == no_argument) {
+    if (!opt->arg) {
         bool on;
         if (!parse_bool(text, &on)) {
             free(origin);
             return fail(l, v, hs_printf("'%s' is true or false, not '%s'", opt->name, text));
         }
         if (on)
-            hs_opt_set_record(l->s, l->spec, opt, NULL, origin, false);
+            hs_opt_set_record(l->s, opt, NULL, origin, false);
         free(origin);
         return true;
     }
-    char *value = (flags_of(l->spec, opt->name) & HS_OPT_PATH) && text[0] != '/' && text[0]
+    char *value = (opt->flags & HS_OPT_PATH) && text[0] != '/' && text[0]
                       ? hs_path_join(l->dir, text)
                       : hs_xstrdup(text);
-    hs_opt_set_record(l->s, l->spec, opt, value, origin, false);
+    hs_opt_set_record(l->s, opt, value, origin, false);
     free(value);
     free(origin);
     return true;
@@ -187,20 +186,26 @@ static bool load_mapping(loader *l, yaml_document_t *doc, yaml_node_t *root)
     if (root->type != YAML_MAPPING_NODE)
         return fail(l, root, hs_xstrdup("the top level must be a mapping of option names to values "
                                         "(hot: [dispatch_command], min-confidence: low, ...)"));
+    /* libyaml keeps both pairs of a repeated key; which one would win is nobody's guess. */
+    const yaml_node_t *first, *again = hs_yaml_duplicate_key(doc, root, &first);
+    if (again)
+        return fail(l, again, hs_printf("duplicate key '%s' (first at line %zu); give each option "
+                                        "once (several values: one list, hot: [a, b])",
+                                        (const char *)again->data.scalar.value, first->start_mark.line + 1));
     for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
         yaml_node_t *k = yaml_document_get_node(doc, p->key);
         yaml_node_t *v = yaml_document_get_node(doc, p->value);
         if (!k || k->type != YAML_SCALAR_NODE)
             return fail(l, k, hs_xstrdup("a key must be an option name"));
         const char *name = (const char *)k->data.scalar.value;
-        const struct option *opt = hs_opt_find(l->spec, name, 0);
-        if (!opt || (flags_of(l->spec, name) & HS_OPT_CLI_ONLY)) {
-            char *keys = key_list(l->spec);
+        const hs_cli_option *opt = hs_opt_find(l->table, name, 0);
+        if (!opt || (opt->flags & HS_OPT_CLI_ONLY)) {
+            char *keys = key_list(l->table);
             bool r = fail(l, k, hs_printf("unknown key '%s'; the keys are the long options: %s", name, keys));
             free(keys);
             return r;
         }
-        bool list = flags_of(l->spec, name) & HS_OPT_LIST;
+        bool list = opt->flags & HS_OPT_LIST;
         if (v->type == YAML_SEQUENCE_NODE) {
             if (!list)
                 return fail(l, v, hs_printf("'%s' takes one value, not a list", name));
@@ -218,7 +223,7 @@ static bool load_mapping(loader *l, yaml_document_t *doc, yaml_node_t *root)
     return true;
 }
 
-bool hs_config_load(hs_opt_set *s, const hs_opt_spec *spec, const char *path, char **err)
+bool hs_config_load(hs_opt_set *s, const hs_cli_option *table, const char *path, char **err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -236,7 +241,7 @@ bool hs_config_load(hs_opt_set *s, const hs_opt_spec *spec, const char *path, ch
         ok = false;
     } else {
         char *real = hs_realpath(path);
-        loader l = {.s = s, .spec = spec, .path = path, .dir = hs_dirname(real ? real : path), .err = err};
+        loader l = {.s = s, .table = table, .path = path, .dir = hs_dirname(real ? real : path), .err = err};
         ok = load_mapping(&l, &doc, yaml_document_get_root_node(&doc));
         free(l.dir);
         free(real);
@@ -270,13 +275,12 @@ static void put_scalar(FILE *out, const char *v)
     json_decref(s);
 }
 
-void hs_opt_set_dump(FILE *out, const hs_opt_set *s, const hs_opt_spec *spec)
+void hs_opt_set_dump(FILE *out, const hs_opt_set *s, const hs_cli_option *table)
 {
     fprintf(out, "# hotscan's effective options: %s%s and the command line\n",
             s->config_file ? "" : "no config file,", s->config_file ? s->config_file : "");
-    for (size_t t = 0; spec->table[t].name; t++) {
-        const struct option *opt = &spec->table[t];
-        bool list = flags_of(spec, opt->name) & HS_OPT_LIST;
+    FOR_EACH_LONG(opt, table) {
+        bool list = opt->flags & HS_OPT_LIST;
         bool any = false;
         for (size_t i = 0; i < s->entries.len; i++) {
             const hs_opt_entry *e = s->entries.items[i];

@@ -1,7 +1,7 @@
 /*
  * config.h - a subcommand's effective options: `.hotscan.yml` (found by walking up from the
  * scanned root, or --config FILE) and the command line, merged by the subcommand's own
- * getopt option table, so every long option is a config key with nothing to add here.
+ * option table (options.h), so every long option is a config key with nothing to add here.
  *
  * Scalar options: the command line replaces the file's value. Repeatable options (marked
  * HS_OPT_LIST): the command line's list replaces the file's. Path values in the file are
@@ -10,28 +10,15 @@
 #ifndef HOTSCAN_CLI_CONFIG_H
 #define HOTSCAN_CLI_CONFIG_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "hotscan/common.h"
 #include "hotscan/strmap.h"
-
-enum { HS_OPT_LIST = 1, HS_OPT_PATH = 2, HS_OPT_CLI_ONLY = 4 };
-
-/* What the option table cannot say about an option; options not listed are scalars. */
-typedef struct {
-    const char *name;
-    unsigned flags;
-} hs_opt_meta;
+#include "options.h"
 
 typedef struct {
-    const struct option *table; /* getopt_long's, ending in {NULL, 0, NULL, 0} */
-    const hs_opt_meta *meta;    /* ending in {NULL, 0} */
-} hs_opt_spec;
-
-typedef struct {
-    const struct option *opt; /* its table entry */
+    const hs_cli_option *opt; /* its table entry */
     char *value;              /* NULL for a flag */
     char *origin;             /* "FILE:LINE" for a config entry, NULL for the command line */
 } hs_opt_entry;
@@ -46,21 +33,21 @@ void hs_opt_set_init(hs_opt_set *s);
 void hs_opt_set_free(hs_opt_set *s);
 
 /* Records one option as given on the command line (from_cli) or in the file. */
-void hs_opt_set_record(hs_opt_set *s, const hs_opt_spec *spec, const struct option *opt, const char *value,
-                       const char *origin, bool from_cli);
+void hs_opt_set_record(hs_opt_set *s, const hs_cli_option *opt, const char *value, const char *origin,
+                       bool from_cli);
 
-/* The table entry for a long name, or for a short option's character. */
-const struct option *hs_opt_find(const hs_opt_spec *spec, const char *name, int short_opt);
+/* The table entry for a long name, or for a short option's letter. */
+const hs_cli_option *hs_opt_find(const hs_cli_option *table, const char *name, int short_opt);
 
 /* `.hotscan.yml` in `dir` or the nearest folder above it; NULL when there is none. */
 char *hs_config_find(const char *dir);
 
 /* Reads a config file into `s` (entries with FILE:LINE origins). False with *err naming the
  * file, the line and the problem: not YAML, not a mapping, an unknown key (the keys are
- * listed), a value of the wrong shape. */
-bool hs_config_load(hs_opt_set *s, const hs_opt_spec *spec, const char *path, char **err);
+ * listed), a key given twice (both lines), a value of the wrong shape. */
+bool hs_config_load(hs_opt_set *s, const hs_cli_option *table, const char *path, char **err);
 
 /* The effective options as a config file (`hotscan config --dump`). */
-void hs_opt_set_dump(FILE *out, const hs_opt_set *s, const hs_opt_spec *spec);
+void hs_opt_set_dump(FILE *out, const hs_opt_set *s, const hs_cli_option *table);
 
 #endif

@@ -131,7 +131,89 @@ void hs_walk_files(const char *dir, bool (*want)(const char *path), hs_vec *out,
 /* A compile database larger than this is refused before it fills memory. */
 #define MAX_DATABASE_BYTES ((size_t)2 << 30)
 
-bool hs_check_compile_database_text(const char *name, const char *text, size_t size, char **err)
+/* Where a "command" string leaves a quote open, split as libclang splits it (a POSIX shell's
+ * quoting without expansion: '...' verbatim, "..." with backslash escapes, a backslash outside
+ * escapes the next character): the offset of the quote never closed, or of a backslash with
+ * nothing after it; -1 when every quote closes. libclang itself takes the rest of the line as
+ * one argument, quietly. */
+static long open_quote_at(const char *cmd)
+{
+    char quote = 0;
+    long opened = -1;
+    for (long i = 0; cmd[i]; i++) {
+        char c = cmd[i];
+        if (quote == '\'') {
+            if (c == '\'')
+                quote = 0;
+        } else if (c == '\\') {
+            if (!cmd[i + 1])
+                return i;
+            i++;
+        } else if (quote == '"') {
+            if (c == '"')
+                quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+            opened = i;
+        }
+    }
+    return quote ? opened : -1;
+}
+
+/* The problem with entry `e`'s own values, or NULL; *detail (to free) says more. With
+ * `look_at_files`, also whether its "file" is a folder (the fuzz target reads text only). */
+static const char *entry_problem(json_t *e, bool look_at_files, char **detail)
+{
+    json_t *args = json_object_get(e, "arguments"), *cmd = json_object_get(e, "command");
+    json_t *dir = json_object_get(e, "directory"), *file = json_object_get(e, "file");
+    if (!json_is_object(e))
+        return "is not an object";
+    if (!json_is_string(dir))
+        return "needs \"directory\", a string";
+    if (!json_is_string(file) || !json_string_value(file)[0])
+        return "needs \"file\", a non-empty string";
+    if (!args && !cmd)
+        return "needs \"arguments\" (an array of strings) or \"command\" (a string)";
+    if (cmd && !json_is_string(cmd))
+        return "has a \"command\" that is not a string";
+    if (args && (!json_is_array(args) || json_array_size(args) == 0))
+        return "has an \"arguments\" that is not a non-empty array of strings";
+    if (json_object_get(e, "output") && !json_is_string(json_object_get(e, "output")))
+        return "has an \"output\" that is not a string";
+    if (args) {
+        size_t k;
+        json_t *a;
+        json_array_foreach(args, k, a) if (!json_is_string(a)) return "has an \"arguments\" that is not a "
+                                                                      "non-empty array of strings";
+    }
+    /* The folder the command runs in: relative to what? Not to wherever hotscan is run. */
+    const char *d = json_string_value(dir);
+    if (d[0] != '/') {
+        *detail = hs_printf(" (\"%s\"); it must be an absolute path, the folder the command runs in", d);
+        return "has a relative \"directory\"";
+    }
+    long open = cmd && !args ? open_quote_at(json_string_value(cmd)) : -1;
+    if (open >= 0) {
+        const char *c = json_string_value(cmd);
+        *detail = c[open] == '\\'
+                      ? hs_printf(" (it ends in a backslash that escapes nothing)")
+                      : hs_printf(" (the %c at character %ld is never closed)", c[open], open + 1);
+        return "has a \"command\" with an unbalanced quote";
+    }
+    if (look_at_files) {
+        const char *f = json_string_value(file);
+        char *path = f[0] == '/' ? hs_xstrdup(f) : hs_path_join(d, f);
+        bool folder = is_dir(path);
+        if (folder)
+            *detail = hs_printf(" (%s); it must name the source file the command compiles", path);
+        free(path);
+        if (folder)
+            return "has a \"file\" that is a folder";
+    }
+    return NULL;
+}
+
+static bool check_text(const char *name, const char *text, size_t size, bool look_at_files, char **err)
 {
     json_error_t jerr;
     json_t *db = json_loadb(text, size, 0, &jerr);
@@ -150,40 +232,33 @@ bool hs_check_compile_database_text(const char *name, const char *text, size_t s
     json_array_foreach(db, i, e) {
         if (!ok)
             break;
-        const char *problem = NULL;
-        json_t *args = json_object_get(e, "arguments"), *cmd = json_object_get(e, "command");
-        if (!json_is_object(e))
-            problem = "is not an object";
-        else if (!json_is_string(json_object_get(e, "directory")))
-            problem = "needs \"directory\", a string";
-        else if (!json_is_string(json_object_get(e, "file")) ||
-                 !json_string_value(json_object_get(e, "file"))[0])
-            problem = "needs \"file\", a non-empty string";
-        else if (!args && !cmd)
-            problem = "needs \"arguments\" (an array of strings) or \"command\" (a string)";
-        else if (cmd && !json_is_string(cmd))
-            problem = "has a \"command\" that is not a string";
-        else if (args && (!json_is_array(args) || json_array_size(args) == 0))
-            problem = "has an \"arguments\" that is not a non-empty array of strings";
-        else if (json_object_get(e, "output") && !json_is_string(json_object_get(e, "output")))
-            problem = "has an \"output\" that is not a string";
-        if (!problem && args) {
-            size_t k;
-            json_t *a;
-            json_array_foreach(args, k, a) if (!json_is_string(a)) problem =
-                "has an \"arguments\" that is not a non-empty array of strings";
-        }
+        char *detail = NULL;
+        const char *problem = entry_problem(e, look_at_files, &detail);
         if (problem) {
-            *err = hs_printf("%s: entry %zu (counting from 1) %s", name, i + 1, problem);
+            /* The entry by its place and, when it has one, its file. */
+            json_t *file = json_object_get(e, "file");
+            if (json_is_string(file) && json_string_value(file)[0])
+                *err = hs_printf("%s: entry %zu (counting from 1, file \"%s\") %s%s", name, i + 1,
+                                 json_string_value(file), problem, detail ? detail : "");
+            else
+                *err = hs_printf("%s: entry %zu (counting from 1) %s%s", name, i + 1, problem,
+                                 detail ? detail : "");
             ok = false;
         }
+        free(detail);
     }
     json_decref(db);
     return ok;
 }
 
+bool hs_check_compile_database_text(const char *name, const char *text, size_t size, char **err)
+{
+    return check_text(name, text, size, false, err);
+}
+
 /* Checks the database with jansson, so a broken one is an error naming the file, the line
- * and the problem (libclang's reader prints a YAML error naming no file, and goes on). */
+ * and the problem (libclang's reader prints a YAML error naming no file, and goes on), and
+ * no entry's "file" is a folder. */
 static bool check_database(const char *file, char **err)
 {
     size_t size;
@@ -194,7 +269,7 @@ static bool check_database(const char *file, char **err)
                               : hs_printf("%s: %s", file, strerror(errno));
         return false;
     }
-    bool ok = hs_check_compile_database_text(file, text, size, err);
+    bool ok = check_text(file, text, size, true, err);
     free(text);
     return ok;
 }

@@ -255,6 +255,7 @@ struct hs_walk {
     unsigned lambda;         /* start offset of the innermost enclosing lambda, or 0 */
     unsigned stmt_start;     /* the statement (in a { } block) being walked starts here */
     unsigned block_end;      /* and its block ends here */
+    CXCursor block;          /* that { } block (null outside any) */
 
     const hs_cursor_list *kids;         /* the children of the cursor hooks see (hs_walk_children) */
     enum CXCursorKind parent_kind;      /* of the children being walked */
@@ -1829,6 +1830,11 @@ unsigned hs_walk_block_end(const hs_walk *x)
     return x->block_end;
 }
 
+CXCursor hs_walk_block(const hs_walk *x)
+{
+    return x->block;
+}
+
 const hs_cursor_list *hs_walk_children(const hs_walk *x)
 {
     return x->kids;
@@ -3238,6 +3244,7 @@ static void walk_sequence(hs_walk *x, CXCursor c, const hs_cursor_list *list)
     x->parent_kind = hs_cursor_kind(c);
     bool is_block = hs_cursor_kind(c) == CXCursor_CompoundStmt;
     unsigned saved_stmt = x->stmt_start, saved_block = x->block_end;
+    CXCursor saved_block_cursor = x->block;
     unsigned block_start = is_block ? start_offset(x, c) : 0, block_end = is_block ? end_offset(x, c) : 0;
     /*
      * After a statement that always leaves (return, goto, break, continue, throw, abort)
@@ -3250,6 +3257,7 @@ static void walk_sequence(hs_walk *x, CXCursor c, const hs_cursor_list *list)
         if (is_block) {
             x->stmt_start = start_offset(x, kids.items[i]);
             x->block_end = block_end;
+            x->block = c;
         }
         bool on_error_path = i >= error_from && i < abort_at;
         if (on_error_path)
@@ -3267,6 +3275,7 @@ static void walk_sequence(hs_walk *x, CXCursor c, const hs_cursor_list *list)
     }
     x->stmt_start = saved_stmt;
     x->block_end = saved_block;
+    x->block = saved_block_cursor;
     x->parent_kind = saved;
     free(aborts);
 }
@@ -4309,6 +4318,7 @@ static void walk_definition(hs_walk *x, CXCursor c, int temperature, hs_walk_fun
     x->condition = x->loop_condition = x->comparison = x->equality = x->masked = 0;
     x->lambda = 0;
     x->stmt_start = x->block_end = 0;
+    x->block = clang_getNullCursor();
     hs_body body;
     if (body_list(&body, c))
         current_body = &body;
@@ -4926,6 +4936,7 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
         return NULL;
     }
     hs_walk x = {0};
+    x.block = clang_getNullCursor();
     char *main_real = NULL;
     unsigned errors = count_errors(tu);
     if (cache && errors == 0) {

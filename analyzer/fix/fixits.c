@@ -115,3 +115,177 @@ bool hs_split_call_text(const char *text, char **name_out, json_t **args_out)
     return true;
 }
 
+
+bool hs_text_has_directive(const char *text, size_t len)
+{
+    bool line_start = false; /* the text's first line starts inside code */
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (ch == '\n')
+            line_start = true;
+        else if (ch == '#' && line_start)
+            return true;
+        else if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\f' && ch != '\v')
+            line_start = false;
+    }
+    return false;
+}
+
+/*
+ * A forward reader of C and C++ text for hs_text_statement_alone: it knows comments, string
+ * and character literals (raw strings too), line splices and preprocessor directive lines,
+ * and remembers the last token it passed and whether a directive line came after it.
+ */
+typedef struct {
+    const char *text;
+    size_t size, i;
+    bool line_start;      /* only white space since the last newline */
+    size_t tok, tok_len;  /* the last token passed (tok_len 0: none yet) */
+    bool directive;       /* a directive line since that token */
+} text_reader;
+
+/* Past a backslash-newline at r->i (a line splice), if there is one. */
+static bool skip_splice(text_reader *r)
+{
+    size_t j = r->i;
+    if (j >= r->size || r->text[j] != '\\')
+        return false;
+    j++;
+    while (j < r->size && (r->text[j] == ' ' || r->text[j] == '\t' || r->text[j] == '\r'))
+        j++;
+    if (j >= r->size || r->text[j] != '\n')
+        return false;
+    r->i = j + 1;
+    return true;
+}
+
+/* Past a block comment starting at r->i ("/" "*"). */
+static void skip_block_comment(text_reader *r)
+{
+    r->i += 2;
+    while (r->i + 1 < r->size && !(r->text[r->i] == '*' && r->text[r->i + 1] == '/'))
+        r->i++;
+    r->i = r->i + 1 < r->size ? r->i + 2 : r->size;
+}
+
+/* Past a line comment or a directive's line, splices included; stops at the newline. */
+static void skip_line(text_reader *r, bool comments)
+{
+    while (r->i < r->size && r->text[r->i] != '\n') {
+        if (skip_splice(r))
+            continue;
+        if (comments && r->text[r->i] == '/' && r->i + 1 < r->size && r->text[r->i + 1] == '*') {
+            skip_block_comment(r);
+            continue;
+        }
+        if (comments && r->text[r->i] == '/' && r->i + 1 < r->size && r->text[r->i + 1] == '/')
+            comments = false; /* the rest of the line is a comment */
+        r->i++;
+    }
+}
+
+/* Past a quoted literal starting at r->i; an unterminated one ends with its line, as the
+ * preprocessor ends one in code it skips (`#if 0` / `don't` / `#endif`). A raw string
+ * (R"d(...)d") when `raw`. */
+static void skip_literal(text_reader *r, bool raw)
+{
+    const char *t = r->text;
+    char quote = t[r->i];
+    if (raw) {
+        size_t d = r->i + 1, open = d;
+        while (open < r->size && open - d <= 16 && t[open] != '(')
+            open++;
+        if (open < r->size && t[open] == '(') {
+            size_t dlen = open - d;
+            for (size_t k = open + 1; k + dlen + 1 < r->size; k++) {
+                if (t[k] == ')' && memcmp(t + k + 1, t + d, dlen) == 0 && t[k + 1 + dlen] == '"') {
+                    r->i = k + dlen + 2;
+                    return;
+                }
+            }
+            r->i = r->size;
+            return;
+        }
+    }
+    r->i++;
+    while (r->i < r->size && t[r->i] != quote && t[r->i] != '\n') {
+        if (t[r->i] == '\\' && r->i + 1 < r->size)
+            r->i++;
+        r->i++;
+    }
+    if (r->i < r->size && t[r->i] == quote)
+        r->i++;
+}
+
+/* Reads one thing at r->i: white space, a splice, a comment, a directive's line or a token. */
+static void read_one(text_reader *r)
+{
+    const char *t = r->text;
+    char ch = t[r->i];
+    if (ch == '\n') {
+        r->line_start = true;
+        r->i++;
+    } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+        r->i++;
+    } else if (skip_splice(r)) {
+        return;
+    } else if (ch == '#' && r->line_start) {
+        skip_line(r, true);
+        r->directive = true;
+    } else if (ch == '/' && r->i + 1 < r->size && t[r->i + 1] == '/') {
+        skip_line(r, false);
+    } else if (ch == '/' && r->i + 1 < r->size && t[r->i + 1] == '*') {
+        skip_block_comment(r);
+    } else {
+        size_t begin = r->i;
+        if (ch == '"' || ch == '\'') {
+            skip_literal(r, false);
+        } else if (is_ident_char(ch)) {
+            while (r->i < r->size && is_ident_char(t[r->i]))
+                r->i++;
+            /* A prefixed literal: L"..", u8'..', R"(..)". */
+            if (r->i < r->size && (t[r->i] == '"' || t[r->i] == '\'') && r->i - begin <= 3) {
+                bool raw = t[r->i] == '"' && t[r->i - 1] == 'R';
+                skip_literal(r, raw);
+            }
+        } else {
+            r->i++;
+        }
+        r->tok = begin;
+        r->tok_len = r->i - begin;
+        r->directive = false;
+        r->line_start = false;
+    }
+}
+
+static bool token_is(const text_reader *r, const char *word)
+{
+    size_t n = strlen(word);
+    return r->tok_len == n && memcmp(r->text + r->tok, word, n) == 0;
+}
+
+bool hs_text_statement_alone(const char *text, size_t size, size_t from, size_t start, size_t end)
+{
+    if (!text || from >= start || start >= end || end > size || text[from] != '{')
+        return false;
+    text_reader r = {text, size, from, false, 0, 0, false};
+    while (r.i < start)
+        read_one(&r);
+    /* Landing past `start` means the reader took it for a comment or a literal. */
+    if (r.i != start || r.directive || r.tok_len == 0)
+        return false;
+    static const char *const before[] = {";", "{", "}", ")", ":", "else", "do"};
+    bool ok = false;
+    for (size_t k = 0; k < sizeof before / sizeof before[0] && !ok; k++)
+        ok = token_is(&r, before[k]);
+    if (!ok || hs_text_has_directive(text + start, end - start))
+        return false;
+    /* The token after it, with no directive line between. */
+    r.i = end;
+    r.tok_len = 0;
+    r.line_start = false;
+    r.directive = false;
+    while (r.i < size && r.tok_len == 0)
+        read_one(&r);
+    return !r.directive && (token_is(&r, ";") || token_is(&r, ")"));
+}

@@ -60,8 +60,10 @@ void hs_tu_input_adjust(hs_tu_input *in, char *const *before, size_t n_before, c
                         size_t n_after, hs_strmap *dropped);
 
 /* Checks a compile database's text: JSON (errors as NAME:LINE:COL), an array of objects with
- * "directory", "file", and "command" or "arguments" of the right types. False with *err
- * naming `name` and the problem. (The compile-database fuzz target calls this.) */
+ * "directory" (an absolute path), "file", and "command" (its quotes balanced) or "arguments"
+ * of the right types. False with *err naming `name`, the entry (its place, and its file when
+ * it has one) and the problem. (The compile-database fuzz target calls this; the scan also
+ * refuses an entry whose "file" is a folder, which this text-only check cannot see.) */
 bool hs_check_compile_database_text(const char *name, const char *text, size_t size, char **err);
 
 #endif

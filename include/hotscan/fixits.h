@@ -26,4 +26,18 @@ bool hs_split_call_text(const char *text, char **name_out, json_t **args_out);
 /* "name(a, b)" from a name and an argument array. */
 char *hs_join_call_text(const char *name, json_t *args);
 
+/* Whether a line of text[0, len) after its first starts (after blanks) with `#`: a
+ * preprocessor directive, maybe an #if arm, inside code a rewrite would replace. */
+bool hs_text_has_directive(const char *text, size_t len);
+/*
+ * Whether text[start, end), code the parse found to be a whole statement of its own (or a
+ * for clause), is one in every configuration the file can be built in. Read from `from`,
+ * the `{` of the block holding it: the token before it is `;` `{` `}` `)` `:` `else` or `do`,
+ * the token after it `;` or `)`, and no preprocessor directive line lies between either of
+ * them and the code, nor inside it. A directive there may start an #if arm that puts, in
+ * another configuration, tokens around the code that use its value
+ * (`#ifndef NDEBUG` / `int id =` / `#endif` / `++next_id;`). False when it cannot tell.
+ */
+bool hs_text_statement_alone(const char *text, size_t size, size_t from, size_t start, size_t end);
+
 #endif

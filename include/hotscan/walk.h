@@ -197,6 +197,7 @@ bool hs_walk_in_mask(const hs_walk *x);         /* an operand of & or % */
 unsigned hs_walk_lambda(const hs_walk *x);      /* innermost lambda's start offset, or 0 */
 unsigned hs_walk_statement_start(const hs_walk *x); /* the { } block statement being walked */
 unsigned hs_walk_block_end(const hs_walk *x);       /* and the end of its block */
+CXCursor hs_walk_block(const hs_walk *x);           /* and that block (null outside any) */
 /* The kind of the parent of the cursor a hook sees; parentheses and implicit nodes are
  * transparent (`x.fetch_add(1);` has a statement as its parent, `y = x++` an operator). */
 enum CXCursorKind hs_walk_parent_kind(const hs_walk *x);

@@ -161,6 +161,10 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->value_text = hs_facts_str(in, o, "value_text");
     a->has_operand = hs_facts_bool(o, "value_operand");
     a->value_narrow = hs_facts_bool(o, "value_narrow");
+    a->whole_statement = hs_facts_bool(o, "whole_statement");
+    a->operand_integer = hs_facts_bool(o, "operand_integer");
+    a->sum_keeps_type = hs_facts_bool(o, "sum_keeps_type");
+    a->operand_repeatable = hs_facts_bool(o, "operand_repeatable");
     a->through_pointer = hs_facts_bool(o, "through_pointer");
     a->bounds_index = hs_facts_bool(o, "bounds_index");
     a->object_text = hs_facts_str(in, o, "object_text");

@@ -171,6 +171,13 @@ typedef struct hs_atomic_op {
     bool has_span;              /* the code as written could be read: `span` */
     bool has_spelled;           /* written in a project macro whose definition can be read: `spelled` */
     bool has_order_arg;         /* the order is a written argument: order_offset, order_length */
+    /* An add, subtract or store written as an operator (++x, x -= n, x = 0): what its
+     * rewrite as a call keeps (collect_atomics.c, note_rewrite_shape). */
+    bool whole_statement;       /* discarded in every configuration: a statement of its own, not
+                                   in a macro, no preprocessor directive beside it ("whole_statement") */
+    bool operand_integer;       /* its operand is an integer ("operand_integer") */
+    bool sum_keeps_type;        /* `old + n` has the operator's own type ("sum_keeps_type") */
+    bool operand_repeatable;    /* its operand may be evaluated twice ("operand_repeatable") */
 } hs_atomic_op;
 
 /* Every atomic-operation fact of the program, each once, in merge order; a variable's plain

@@ -210,28 +210,68 @@ static bool is_add(const hs_atomic_op *u)
 }
 
 /*
+ * Whether no configuration can use the value of an operator whose value this one discards:
+ * it is a statement of its own with no macro and no preprocessor directive around it
+ * (whole_statement). An #if arm beside it may use it elsewhere (`#ifndef NDEBUG` /
+ * `int id =` / `#endif` / `++next_id;`), as may a macro it is an argument of; when hotscan
+ * cannot tell, the value is kept.
+ */
+static bool value_unused_everywhere(const hs_atomic_op *u)
+{
+    return u->use == HS_AUSE_DISCARDED && u->whole_statement;
+}
+
+/* A prefix or compound operator whose value is unused here, rewritten to keep the value for
+ * another configuration (operator_as_call): its fix says so, and why compilers warn. */
+static bool keeps_value_for_elsewhere(const hs_atomic_op *u)
+{
+    return (u->form == HS_AFORM_OPERATOR || u->form == HS_AFORM_C11_OPERATOR) &&
+           (u->op == HS_AOP_ADD_FETCH || u->op == HS_AOP_SUB_FETCH) && u->use == HS_AUSE_DISCARDED &&
+           !u->whole_statement;
+}
+
+/*
  * An add/sub written as an operator, as a relaxed fetch_add/fetch_sub call `call` that
- * returns the old value. The operator's own value: postfix = old value, prefix and
- * compound assignment = new value (old +/- n), which needs the operand twice.
+ * returns the old value, of the atomic's value type. The operator's own value: postfix =
+ * the old value, which the call is in any context; prefix and compound assignment = the new
+ * value (old +/- n), which the bare call is only where no configuration uses it, and
+ * `(call +/- n)` is wherever `old + n` has the atomic's value type and n may be evaluated twice.
  */
 static char *operator_as_call(const hs_atomic_op *u, const char *call, const char *value,
                               const char **why_not)
 {
-    bool discarded = u->use == HS_AUSE_DISCARDED;
     bool returns_old = u->op == HS_AOP_FETCH_ADD || u->op == HS_AOP_FETCH_SUB;
-    if (discarded || returns_old)
+    if (u->has_operand && !u->operand_integer) {
+        /* `x += 1.5` on an _Atomic int adds in double and converts; fetch_add converts first. */
+        *why_not = "the operand is not an integer, and fetch_add would convert it before adding";
+        return NULL;
+    }
+    if (returns_old || value_unused_everywhere(u))
         return hs_xstrdup(call);
-    if (u->value_narrow) {
-        /* The sum would be promoted to int: 255 + 1 is 256 where `++x` on a uint8_t is 0. */
-        *why_not = "the operator's value is the new value of a type narrower than int, and the "
-                   "rewritten sum would be an int (a wrapped counter would read differently)";
+    /* Unused here but not surely everywhere: the reason says so first. */
+    bool maybe_used = u->use == HS_AUSE_DISCARDED;
+#define ELSEWHERE "its value is unused in this configuration, but conditional compilation or code next " \
+                  "to it may use it in another; "
+#define NARROW "the operator's value is the new value of a type narrower than int, and the rewritten " \
+               "sum would be an int (a wrapped counter would read differently)"
+#define OTHER_TYPE "the operator's value is the new value, and the rewritten sum would not have the " \
+                   "atomic's value type (the operand is wider, or of other signedness)"
+#define TWICE "the operator's value is the new value, and rewriting it would evaluate the operand twice"
+    if (u->value_narrow || !u->sum_keeps_type) {
+        /* The sum would be promoted: 255 + 1 is 256 where `++x` on a uint8_t is 0; a long
+         * operand makes `x += n` on an int a long. */
+        *why_not = u->value_narrow ? (maybe_used ? ELSEWHERE NARROW : NARROW)
+                                   : (maybe_used ? ELSEWHERE OTHER_TYPE : OTHER_TYPE);
         return NULL;
     }
-    if (!hs_text_is_simple(value)) {
-        *why_not = "the operator's value is the new value, and rewriting it would evaluate the "
-                   "operand twice";
+    if (u->has_operand && (!u->operand_repeatable || !hs_text_is_simple(value))) {
+        *why_not = maybe_used ? ELSEWHERE TWICE : TWICE;
         return NULL;
     }
+#undef ELSEWHERE
+#undef NARROW
+#undef OTHER_TYPE
+#undef TWICE
     return hs_printf("(%s %c %s)", call, is_add(u) ? '+' : '-', value);
 }
 
@@ -407,6 +447,9 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
         } else if (u->op == HS_AOP_STORE) {
             if (u->use != HS_AUSE_DISCARDED)
                 *why_not = "the assignment's value is used; rewrite it by hand";
+            else if (!value_unused_everywhere(u))
+                *why_not = "the assignment's value is unused in this configuration, but conditional compilation "
+                           "or code next to it may use it in another; rewrite it by hand";
             else
                 replacement = cxx ? hs_printf("%s.store(%s, std::memory_order_relaxed)", obj, value)
                                   : hs_printf("atomic_store_explicit(&%s, %s, memory_order_relaxed)", obj, value);
@@ -431,8 +474,14 @@ static json_t *relaxed_edits(const hs_atomic_op *u, bool macro_ok, const char **
     } else if (form == HS_AFORM_WRAPPER) {
         *why_not = "no relaxed form of this wrapper is known; see docs/rule-data.md";
     }
-    if (replacement)
+    if (replacement && hs_text_has_directive(span_text, strlen(span_text))) {
+        /* `x +=` / `#ifdef BIG` / `4 +` / `#endif` / `2`: the rewrite is built from this
+         * configuration's parts and would drop the other arms. */
+        *why_not = "a preprocessor directive sits inside the operation, and the rewrite would drop the code "
+                   "other configurations compile";
+    } else if (replacement) {
         edits = replace_span(u, replacement);
+    }
     if (!edits && !*why_not)
         *why_not = "hotscan cannot rewrite this form of the operation";
     free(call);
@@ -646,7 +695,12 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
         else if (inactive)
             why_not = inactive_why;
         if (edits) {
-            char *desc = hs_printf("use %s", relaxed_spelling(u));
+            char *desc = hs_printf("use %s%s", relaxed_spelling(u),
+                                   keeps_value_for_elsewhere(u)
+                                       ? " (keeping the new value: unused in this configuration, but conditional "
+                                         "compilation next to it may use it in another; compilers warn "
+                                         "-Wunused-value here)"
+                                       : "");
             hs_finding_add_fix(finding, desc, edits);
             free(desc);
         } else {

@@ -18,6 +18,7 @@
  * its state lives here, and it adds "atomics" to the facts.
  */
 #define _GNU_SOURCE
+#include "hotscan/fixits.h"
 #include "hotscan/keyset.h"
 #include "hotscan/ptrmap.h"
 #include "hotscan/walk.h"
@@ -802,6 +803,177 @@ static void note_accessor(atomic_state *x, const char *function, json_t *fact, C
     json_array_append_new(x->atomics, returns);
 }
 
+/* ---- what a rewrite of an operator keeps ----------------------------------------------
+ *
+ * The fix for `++x`, `x -= n`, `x = 0` on an atomic is a call, and a call's value is not the
+ * operator's: fetch_add returns the old value, store none. The rule rewrites such an
+ * operator to the bare call only when no configuration can use its value, and otherwise to
+ * `(x.fetch_add(n, relaxed) + n)`, which is the operator's value only when `old + n` has the
+ * atomic's value type and `n` may be evaluated twice. The facts below say which holds.
+ */
+
+/* Through the implicit nodes libclang shows as unexposed (conversions, lvalue reads): the
+ * expression as written, whose type is the text's type. */
+static CXCursor written_expr(CXCursor c)
+{
+    while (hs_cursor_kind(c) == CXCursor_UnexposedExpr) {
+        CXCursor inner = hs_first_child(c);
+        if (hs_cursor_is_null(inner))
+            break;
+        c = inner;
+    }
+    return c;
+}
+
+/* Integer conversion rank of a canonical built-in kind after integer promotion (1 int,
+ * 2 long, 3 long long, 4 __int128), *is_signed its signedness; 0 for a kind whose promotion
+ * this does not know for sure (wchar_t and the charN_t, enums, anything not an integer). */
+static int promoted_rank(enum CXTypeKind k, bool *is_signed)
+{
+    *is_signed = true;
+    switch (k) {
+    case CXType_Bool:
+    case CXType_Char_S:
+    case CXType_Char_U:
+    case CXType_SChar:
+    case CXType_UChar:
+    case CXType_Short:
+    case CXType_UShort:
+    case CXType_Int:
+        return 1;
+    case CXType_UInt:
+        *is_signed = false;
+        return 1;
+    case CXType_Long:
+        return 2;
+    case CXType_ULong:
+        *is_signed = false;
+        return 2;
+    case CXType_LongLong:
+        return 3;
+    case CXType_ULongLong:
+        *is_signed = false;
+        return 3;
+    case CXType_Int128:
+        return 4;
+    case CXType_UInt128:
+        *is_signed = false;
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+/* Whether `old + n`, old of the canonical built-in kind `value` (an atomic's value type,
+ * `value_size` bytes) and n of kind `operand` (`operand_size` bytes), has type `value`
+ * again: the usual arithmetic conversions keep it (C 6.3.1.8). */
+static bool sum_keeps_type(enum CXTypeKind value, long long value_size, enum CXTypeKind operand,
+                           long long operand_size)
+{
+    bool t_signed, p_signed;
+    int t_rank = promoted_rank(value, &t_signed), p_rank = promoted_rank(operand, &p_signed);
+    /* The value type must be its own promotion (int or wider): `++c` on a char is a char. */
+    if (t_rank == 0 || p_rank == 0 || value_size < (long long)sizeof(int))
+        return false;
+    if (p_rank == t_rank)
+        return p_signed == t_signed || !t_signed;
+    if (p_rank > t_rank)
+        return false;
+    /* A lower-ranked unsigned operand converts to a signed value type only when the value
+     * type holds all of its values (it is wider); else both become unsigned. */
+    if (operand_size < (long long)sizeof(int))
+        operand_size = sizeof(int);
+    return !(t_signed && !p_signed && value_size <= operand_size);
+}
+
+/* An expression that evaluating twice gives the same value with no side effect: an integer
+ * literal, or names of plain (not volatile, not atomic) objects, with members and subscripts
+ * of such, none of it written through a macro (another configuration may define it as a call). */
+static bool repeatable(CXCursor c)
+{
+    if (hs_location_in_macro(hs_cursor_start(c), NULL, NULL))
+        return false;
+    enum CXCursorKind k = hs_cursor_kind(c);
+    if (k == CXCursor_IntegerLiteral || k == CXCursor_CXXThisExpr)
+        return true;
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
+        CXType t = clang_getCursorType(c);
+        if (clang_isVolatileQualifiedType(t) || clang_isVolatileQualifiedType(clang_getCanonicalType(t)) ||
+            type_is_atomic(t))
+            return false;
+        enum CXCursorKind target = hs_cursor_kind(clang_getCursorReferenced(c));
+        bool object = k == CXCursor_MemberRefExpr
+                          ? target == CXCursor_FieldDecl
+                          : target == CXCursor_VarDecl || target == CXCursor_ParmDecl ||
+                                target == CXCursor_EnumConstantDecl || target == CXCursor_NonTypeTemplateParameter;
+        if (!object)
+            return false;
+    } else if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr) {
+        return false;
+    }
+    hs_cursor_list kids;
+    hs_children(c, &kids);
+    bool ok = true;
+    for (unsigned i = 0; i < kids.len && ok; i++)
+        ok = repeatable(kids.items[i]);
+    hs_cursor_list_free(&kids);
+    return ok;
+}
+
+/*
+ * For an add, subtract or store written as an operator on an atomic, what its rewrite as a
+ * call keeps, into `fact` (atomic-seqcst-counter's fix-its read them):
+ *   "whole_statement"    its value is discarded in every configuration: the operator is a
+ *                        statement of its own (or a for clause), not written in a macro, with
+ *                        no preprocessor directive between it and the tokens around it
+ *                        (hs_text_statement_alone), so no #if arm can put a use around it;
+ *   "operand_integer"    the operand (x += n) is an integer, so fetch_add(n) adds what += adds;
+ *   "sum_keeps_type"     `old + n` (n = 1 for ++ and --) has the operator's own type;
+ *   "operand_repeatable" n may be evaluated twice (repeatable), as `(fetch_add(n) + n)` does.
+ */
+static void note_rewrite_shape(atomic_state *x, json_t *fact, CXCursor op_cursor, const atomic_op *op,
+                               const char *use, const hs_span *span)
+{
+    bool operator_form = strcmp(op->form, "operator") == 0 || strcmp(op->form, "c11_operator") == 0;
+    bool arith = strcmp(op->op, "add_fetch") == 0 || strcmp(op->op, "sub_fetch") == 0 ||
+                 strcmp(op->op, "fetch_add") == 0 || strcmp(op->op, "fetch_sub") == 0;
+    if (!operator_form || (!arith && strcmp(op->op, "store") != 0))
+        return;
+    CXFile file;
+    CXCursor block = hs_walk_block(x->walk);
+    if (strcmp(use, "discarded") == 0 && span && !span->macro_name &&
+        !hs_location_in_macro(hs_cursor_start(op_cursor), &file, NULL) &&
+        hs_cursor_kind(block) == CXCursor_CompoundStmt &&
+        !hs_location_in_macro(hs_cursor_start(block), NULL, NULL)) {
+        hs_pos at;
+        size_t size = 0;
+        const char *text = hs_walk_file_contents(x->walk, file, &size);
+        if (text && hs_cursor_pos(x->walk, block, &at, NULL) && strcmp(at.file, span->file) == 0 &&
+            hs_text_statement_alone(text, size, at.offset, span->offset, (size_t)span->offset + span->length))
+            json_object_set_new_nocheck(fact, "whole_statement", json_true());
+    }
+    if (!arith)
+        return;
+    CXType value = clang_getCanonicalType(clang_getCursorType(op_cursor));
+    if (value.kind == CXType_Atomic)
+        value = clang_getCanonicalType(clang_Type_getValueType(value));
+    /* ++ and -- add an int 1. */
+    enum CXTypeKind operand_kind = CXType_Int;
+    long long operand_size = sizeof(int);
+    if (!hs_cursor_is_null(op->operand_value)) {
+        CXCursor operand = written_expr(op->operand_value);
+        CXType t = clang_getCanonicalType(clang_getCursorType(operand));
+        operand_kind = t.kind;
+        operand_size = clang_Type_getSizeOf(t);
+        if (type_is_integer(t))
+            json_object_set_new_nocheck(fact, "operand_integer", json_true());
+        if (repeatable(operand))
+            json_object_set_new_nocheck(fact, "operand_repeatable", json_true());
+    }
+    if (sum_keeps_type(value.kind, clang_Type_getSizeOf(value), operand_kind, operand_size))
+        json_object_set_new_nocheck(fact, "sum_keeps_type", json_true());
+}
+
 /* The fact of one operation at `op_cursor`, without its variable (set_identity adds it);
  * NULL when the cursor has no position. */
 static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *op)
@@ -867,6 +1039,7 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
             if (spelled)
                 json_object_set_new_nocheck(fact, "spelled", spelled);
         }
+        note_rewrite_shape(x, fact, op_cursor, op, use, &span);
         hs_span_free(&span);
     }
     if (!hs_cursor_is_null(op->object)) {

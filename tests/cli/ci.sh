@@ -121,6 +121,10 @@ cfgrun scan --config "$work/other.yml" src/sup.c
 check "an unknown key exits 2" test $status -eq 2
 check "... naming the file and line" err_has "other.yml:4: unknown key 'bogus-key'"
 check "... and listing the keys" err_has "the keys are the long options: .*min-confidence"
+printf 'hot: [a]\nmin-confidence: low\nhot: [b]\n' >"$work/other.yml"
+cfgrun config --dump --config "$work/other.yml"
+check "a key given twice exits 2" test $status -eq 2
+check "... naming the file, the key and both lines" err_has "other.yml:3: duplicate key 'hot' (first at line 1)"
 printf 'format: xml\n' >"$work/other.yml"
 cfgrun scan --config "$work/other.yml" src/sup.c
 check "a bad value in the file exits 2" test $status -eq 2

@@ -184,6 +184,20 @@ run scan -p "$work/baddb";     check "a database entry without a file exits 2" t
 check "... naming the entry and what it lacks" err_has 'entry 1 (counting from 1) needs "file"'
 printf '[{"directory": "%s", "file": "gone.c", "arguments": ["cc", "-c", "gone.c"]}]\n' "$work/baddb" >"$work/baddb/compile_commands.json"
 run scan -p "$work/baddb";     check "a database entry naming a missing file says so" err_has "cannot read .*gone.c: No such file or directory"
+# An entry libclang would misread is refused, naming its place, its file and the problem.
+printf '[{"directory": "%s", "file": "ok.c", "arguments": ["cc", "-c", "ok.c"]},\n {"directory": "rel/sub", "file": "a.c", "command": "cc -c a.c"}]\n' "$work/baddb" >"$work/baddb/compile_commands.json"
+run scan -p "$work/baddb";     check "a relative directory exits 2" test $status -eq 2
+check "... naming the entry, its file and the problem" err_has 'compile_commands.json: entry 2 (counting from 1, file "a.c") has a relative "directory" ("rel/sub")'
+printf '[{"directory": "%s", "file": "a.c", "command": "cc -DX=\\\"1 -c a.c"}]\n' "$work/baddb" >"$work/baddb/compile_commands.json"
+run scan -p "$work/baddb";     check "a command with an unbalanced quote exits 2" test $status -eq 2
+check "... naming the entry, its file and the quote" err_has 'entry 1 (counting from 1, file "a.c") has a "command" with an unbalanced quote (the " at character 8 is never closed)'
+printf '[{"directory": "%s", "file": "a.c", "command": "cc -DX=\\\"1\\\" -DY='"'"'2 3'"'"' -c a.c"}]\n' "$work/baddb" >"$work/baddb/compile_commands.json"
+printf 'int a;\n' >"$work/baddb/a.c"
+run scan -p "$work/baddb";     check "... and balanced quotes pass" test $status -eq 0
+mkdir -p "$work/baddb/dir.c"
+printf '[{"directory": "%s", "file": "dir.c", "command": "cc -c dir.c"}]\n' "$work/baddb" >"$work/baddb/compile_commands.json"
+run scan -p "$work/baddb";     check "a file that is a folder exits 2" test $status -eq 2
+check "... naming the entry, its file and the problem" err_has "entry 1 (counting from 1, file \"dir.c\") has a \"file\" that is a folder ($work/baddb/dir.c)"
 
 # -o: concurrent scans writing one report path always leave a whole report (item 8).
 torn=0

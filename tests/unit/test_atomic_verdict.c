@@ -512,6 +512,96 @@ static void test_typed_facts(void **state)
     hs_program_delete(p);
 }
 
+/* An operator on std::atomic (`text` as written, `operand` its value or NULL) as record()
+ * writes it, with the facts note_rewrite_shape gives it: `shape` holds 'w' whole_statement,
+ * 'i' operand_integer, 't' sum_keeps_type, 'r' operand_repeatable, 'n' value_narrow. */
+static json_t *operator_fact(const char *op, const char *use, int line, const char *text, const char *operand,
+                             const char *shape)
+{
+    json_t *f = fact(op, "seq_cst", use, line);
+    json_object_set_new(f, "form", json_string("operator"));
+    json_object_set_new(f, "text", json_string(text));
+    json_object_set_new(f, "object_text", json_string("stat_requests"));
+    json_object_set_new(f, "span", json_pack("{s:i, s:i, s:s}", "offset", line * 100 + 4, "length",
+                                             (json_int_t)strlen(text), "text", text));
+    if (operand) {
+        json_object_set_new(f, "value_operand", json_true());
+        json_object_set_new(f, "value_text", json_string(operand));
+    }
+    static const struct {
+        char letter;
+        const char *key;
+    } keys[] = {{'w', "whole_statement"}, {'i', "operand_integer"}, {'t', "sum_keeps_type"},
+                {'r', "operand_repeatable"}, {'n', "value_narrow"}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (strchr(shape, keys[k].letter))
+            json_object_set_new(f, keys[k].key, json_true());
+    return f;
+}
+
+/* The one replacement the finding on `line` offers, or NULL when it has no fix. */
+static const char *replacement_on_line(json_t *findings, int line)
+{
+    json_t *f = finding_on_line(findings, line);
+    if (!f)
+        fail_msg("no finding on line %d", line);
+    json_t *fixes = json_object_get(f, "fixes");
+    if (json_array_size(fixes) == 0)
+        return NULL;
+    json_t *edits = json_object_get(json_array_get(fixes, 0), "edits");
+    assert_int_equal(json_array_size(edits), 1);
+    return json_string_value(json_object_get(json_array_get(edits, 0), "replacement"));
+}
+
+static void assert_no_fix_because(json_t *findings, int line, const char *why)
+{
+    assert_null(replacement_on_line(findings, line));
+    const char *got = json_string_value(json_object_get(finding_on_line(findings, line), "fix_unavailable"));
+    if (!got || !strstr(got, why))
+        fail_msg("line %d: fix_unavailable \"%s\", expected it to say \"%s\"", line, got ? got : "", why);
+}
+
+/* An operator's rewrite keeps its value wherever a configuration could use it: the bare
+ * call only for a statement of its own with nothing conditional around it; else `old + n`
+ * when that has the operator's type and n may be evaluated twice; else no fix. */
+static void test_operator_fix_keeps_value(void **state)
+{
+    (void)state;
+    hs_program *p = hs_program_create();
+    json_t *reset = operator_fact("store", "discarded", 18, "stat_requests = 0", "0", "");
+    json_object_set_new(reset, "value_constant", json_true());
+    json_object_set_new(reset, "value", json_integer(0));
+    json_t *reset_alone = json_deep_copy(reset);
+    json_object_set_new(reset_alone, "line", json_integer(19));
+    json_object_set_new(reset_alone, "offset", json_integer(19 * 100 + 4));
+    json_object_set_new(reset_alone, "whole_statement", json_true());
+    merge_tu(p, operator_fact("add_fetch", "discarded", 10, "++stat_requests", NULL, "wt"),
+             operator_fact("add_fetch", "discarded", 11, "++stat_requests", NULL, "t"),
+             operator_fact("sub_fetch", "discarded", 12, "--stat_requests", NULL, "t"),
+             operator_fact("add_fetch", "value", 13, "stat_requests += n", "n", "tir"),
+             operator_fact("add_fetch", "value", 14, "stat_requests += n", "n", "ti"),
+             operator_fact("add_fetch", "value", 15, "stat_requests += w", "w", "ir"),
+             operator_fact("add_fetch", "discarded", 16, "++stat_requests", NULL, "n"),
+             operator_fact("fetch_add", "value", 17, "stat_requests++", NULL, ""), reset, reset_alone,
+             operator_fact("add_fetch", "discarded", 20, "stat_requests += 1.5", "1.5", "wt"), NULL);
+    json_t *findings = judge(p);
+    assert_int_equal(json_array_size(findings), 11);
+    assert_string_equal(replacement_on_line(findings, 10), "stat_requests.fetch_add(1, std::memory_order_relaxed)");
+    assert_string_equal(replacement_on_line(findings, 11), "(stat_requests.fetch_add(1, std::memory_order_relaxed) + 1)");
+    assert_string_equal(replacement_on_line(findings, 12), "(stat_requests.fetch_sub(1, std::memory_order_relaxed) - 1)");
+    assert_string_equal(replacement_on_line(findings, 13), "(stat_requests.fetch_add(n, std::memory_order_relaxed) + n)");
+    assert_no_fix_because(findings, 14, "evaluate the operand twice");
+    assert_no_fix_because(findings, 15, "value type");
+    assert_no_fix_because(findings, 16, "may use it in another; the operator's value is the new value of a type "
+                                        "narrower than int");
+    assert_string_equal(replacement_on_line(findings, 17), "stat_requests.fetch_add(1, std::memory_order_relaxed)");
+    assert_no_fix_because(findings, 18, "may use it in another");
+    assert_string_equal(replacement_on_line(findings, 19), "stat_requests.store(0, std::memory_order_relaxed)");
+    assert_no_fix_because(findings, 20, "not an integer");
+    json_decref(findings);
+    hs_program_delete(p);
+}
+
 /* ---- memory-order decoding through the extractor ----------------------------------- */
 
 typedef struct {
@@ -800,6 +890,72 @@ static void test_atomic_init_is_a_constant_store(void **state)
     assert_true(json_is_true(json_object_get(f, "value_constant")));
 }
 
+/* What the collector says a rewrite of each operator keeps (note_rewrite_shape). */
+static void test_rewrite_shape_facts(void **state)
+{
+    fixture *fx = *state;
+    static const char source[] =
+        "#include <atomic>\n"                                                               /* 1 */
+        "static std::atomic<int> a;\n"                                                      /* 2 */
+        "static std::atomic<unsigned char> c;\n"                                            /* 3 */
+        "static std::atomic<long> step;\n"                                                  /* 4 */
+        "#define BUMP(e) ((void)(e))\n"                                                     /* 5 */
+        "struct s { int n; volatile int v; } g;\n"                                          /* 6 */
+        "long f(long w, int k, unsigned u)\n"                                               /* 7 */
+        "{\n"                                                                               /* 8 */
+        "    ++a;\n"                                                                        /* 9 */
+        "#ifdef CHECK\n"                                                                    /* 10 */
+        "    int id =\n"                                                                    /* 11 */
+        "#endif\n"                                                                          /* 12 */
+        "        ++a;\n"                                                                    /* 13 */
+        "    BUMP(++a);\n"                                                                  /* 14 */
+        "    for (int i = 0; i < k; a++) {\n"                                               /* 15 */
+        "    }\n"                                                                           /* 16 */
+        "    ++c;\n"                                                                        /* 17 */
+        "    long r = a += k;\n"                                                            /* 18 */
+        "    r += a += w;\n"                                                                /* 19 */
+        "    r += a += g.n;\n"                                                              /* 20 */
+        "    r += a += g.v;\n"                                                              /* 21 */
+        "    r += a += step;\n"                                                             /* 22 */
+        "    r += a -= u;\n"                                                                /* 23 */
+        "    r += a += 2.5;\n"                                                              /* 24 */
+        "    a = 0;\n"                                                                      /* 25 */
+        "    return r;\n"                                                                   /* 26 */
+        "}\n";
+    json_t *facts = extract(fx, "t.cpp", source);
+    static const struct {
+        int line;
+        const char *shape; /* letters as operator_fact's */
+    } want[] = {{9, "wt"}, {13, "t"}, {14, "t"}, {15, "wt"}, {17, "w"}, {18, "tir"}, {19, "ir"},
+                {20, "tir"}, {21, "ti"}, {22, "i"}, {23, "ir"}, {24, ""}, {25, "w"}};
+    static const struct {
+        char letter;
+        const char *key;
+    } keys[] = {{'w', "whole_statement"}, {'i', "operand_integer"}, {'t', "sum_keeps_type"},
+                {'r', "operand_repeatable"}};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        /* The operator's fact, not the load of `step` on its line. */
+        json_t *f = NULL, *a;
+        size_t j;
+        json_array_foreach(json_object_get(facts, "atomics"), j, a) {
+            const char *name = json_string_value(json_object_get(a, "var_name"));
+            if (json_integer_value(json_object_get(a, "line")) == want[i].line && name && strcmp(name, "step") != 0)
+                f = a;
+        }
+        if (!f)
+            fail_msg("no operator fact on line %d", want[i].line);
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            bool expected = strchr(want[i].shape, keys[k].letter) != NULL;
+            if (json_is_true(json_object_get(f, keys[k].key)) != expected) {
+                print_error("t.cpp:%d: %s is %s\n", want[i].line, keys[k].key, expected ? "missing" : "set");
+                bad++;
+            }
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -827,11 +983,13 @@ int main(void)
         cmocka_unit_test(test_header_fact_counted_once),
         cmocka_unit_test(test_plain_uses_of_later_tus_count),
         cmocka_unit_test(test_typed_facts),
+        cmocka_unit_test(test_operator_fix_keeps_value),
         cmocka_unit_test_setup_teardown(test_orders_c11_and_gnu, setup_extract, teardown_extract),
         cmocka_unit_test_setup_teardown(test_orders_cxx, setup_extract, teardown_extract),
         cmocka_unit_test_setup_teardown(test_orders_wrappers_from_rule_data, setup_extract, teardown_extract),
         cmocka_unit_test_setup_teardown(test_result_use_decoding, setup_extract, teardown_extract),
         cmocka_unit_test_setup_teardown(test_atomic_init_is_a_constant_store, setup_extract, teardown_extract),
+        cmocka_unit_test_setup_teardown(test_rewrite_shape_facts, setup_extract, teardown_extract),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -19,19 +19,16 @@
 #include "config.h"
 
 enum { O_HOT = 256, O_LEVEL, O_FLAG, O_DIR, O_NEW };
-static const struct option table[] = {
-    {"hot", required_argument, NULL, O_HOT},
-    {"level", required_argument, NULL, O_LEVEL},
-    {"flag", no_argument, NULL, O_FLAG},
-    {"dir", required_argument, NULL, O_DIR},
-    {"brand-new", required_argument, NULL, O_NEW},
-    {"jobs", required_argument, NULL, 'j'},
-    {"secret", no_argument, NULL, 's'},
-    {NULL, 0, NULL, 0},
+static const hs_cli_option table[] = {
+    {"hot", 0, O_HOT, "FUNC", "a hot root", HS_OPT_LIST, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"level", 0, O_LEVEL, "L", "a level", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"flag", 0, O_FLAG, NULL, "a flag", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"dir", 0, O_DIR, "DIR", "a path", HS_OPT_PATH, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"brand-new", 0, O_NEW, "N", "any option", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"jobs", 'j', 'j', "N", "with a letter", 0, NULL, HS_COMPLETE_NOTHING, NULL},
+    {"secret", 's', 's', NULL, "the command line's only", HS_OPT_CLI_ONLY, NULL, HS_COMPLETE_NOTHING, NULL},
+    HS_OPTIONS_END,
 };
-static const hs_opt_meta meta[] = {
-    {"hot", HS_OPT_LIST}, {"dir", HS_OPT_PATH}, {"secret", HS_OPT_CLI_ONLY}, {NULL, 0}};
-static const hs_opt_spec spec = {table, meta};
 
 static char dir[64];
 
@@ -74,7 +71,7 @@ static void test_load_and_merge(void **state)
     hs_opt_set s;
     hs_opt_set_init(&s);
     char *err = NULL;
-    assert_true(hs_config_load(&s, &spec, path, &err));
+    assert_true(hs_config_load(&s, table, path, &err));
     assert_int_equal(s.entries.len, 6);
     assert_string_equal(value_of(&s, 0), "a");
     assert_string_equal(((hs_opt_entry *)s.entries.items[0])->origin + strlen(path), ":1");
@@ -89,10 +86,10 @@ static void test_load_and_merge(void **state)
     assert_string_equal(value_of(&s, 5), "7"); /* any option in the table is a key */
 
     /* The command line: a scalar replaces, a list's first value replaces the file's list. */
-    hs_opt_set_record(&s, &spec, hs_opt_find(&spec, "level", 0), "high", NULL, true);
-    hs_opt_set_record(&s, &spec, hs_opt_find(&spec, "hot", 0), "c", NULL, true);
-    hs_opt_set_record(&s, &spec, hs_opt_find(&spec, "hot", 0), "d", NULL, true);
-    hs_opt_set_record(&s, &spec, hs_opt_find(&spec, NULL, 'j'), "3", NULL, true);
+    hs_opt_set_record(&s, hs_opt_find(table, "level", 0), "high", NULL, true);
+    hs_opt_set_record(&s, hs_opt_find(table, "hot", 0), "c", NULL, true);
+    hs_opt_set_record(&s, hs_opt_find(table, "hot", 0), "d", NULL, true);
+    hs_opt_set_record(&s, hs_opt_find(table, NULL, 'j'), "3", NULL, true);
     size_t hot = 0, level = 0;
     for (size_t i = 0; i < s.entries.len; i++) {
         hs_opt_entry *e = s.entries.items[i];
@@ -111,7 +108,7 @@ static void test_load_and_merge(void **state)
     char *buf = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&buf, &size);
-    hs_opt_set_dump(out, &s, &spec);
+    hs_opt_set_dump(out, &s, table);
     fclose(out);
     assert_non_null(strstr(buf, "\nhot:\n  - c\n  - d\nlevel: high\nflag: true\n"));
     assert_non_null(strstr(buf, "\njobs: 3\n"));
@@ -126,7 +123,7 @@ static void expect_error(const char *text, const char *message)
     hs_opt_set s;
     hs_opt_set_init(&s);
     char *err = NULL;
-    assert_false(hs_config_load(&s, &spec, path, &err));
+    assert_false(hs_config_load(&s, table, path, &err));
     assert_non_null(err);
     if (!strstr(err, message))
         fail_msg("'%s' does not say '%s'", err, message);
@@ -146,6 +143,10 @@ static void test_errors(void **state)
     expect_error("- a\n- b\n", ":1: the top level must be a mapping");
     expect_error("hot: [a\n", "not valid YAML");
     expect_error("hot: [[a]]\n", "'hot' needs a single value here, not a list");
+    /* A key given twice is refused, naming the key and both lines (libyaml would keep both). */
+    expect_error("hot: [a]\nlevel: low\nhot: [b]\n", ":3: duplicate key 'hot' (first at line 1)");
+    expect_error("level: low\nflag: yes\nlevel: high\n", ":3: duplicate key 'level' (first at line 1)");
+    expect_error("\"level\": low\nlevel: high\n", ":2: duplicate key 'level' (first at line 1)");
 }
 
 static void test_find_walks_up(void **state)

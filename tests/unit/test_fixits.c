@@ -1,6 +1,7 @@
 /*
  * test_fixits.c - the text helpers fix-its are built from: splitting and joining call
- * text, and when an operand may be repeated or needs parentheses.
+ * text, when an operand may be repeated or needs parentheses, and whether code is a
+ * statement of its own in every configuration (no preprocessor directive around it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -124,6 +125,60 @@ static void test_edit_new(void **state)
     json_decref(e);
 }
 
+/* hs_text_statement_alone on `text`, whose code is the first "++x" after the block's "{". */
+static bool alone(const char *text)
+{
+    const char *block = strchr(text, '{');
+    const char *code = strstr(text, "++x");
+    assert_non_null(block);
+    assert_non_null(code);
+    size_t start = (size_t)(code - text);
+    return hs_text_statement_alone(text, strlen(text), (size_t)(block - text), start, start + 3);
+}
+
+static void test_statement_alone(void **state)
+{
+    (void)state;
+    assert_true(alone("void f(void) {\n    foo();\n    ++x;\n}\n"));
+    assert_true(alone("{ ++x; }"));
+    assert_true(alone("{ if (c) ++x; }"));
+    assert_true(alone("{ if (c) foo(); else ++x; }"));
+    assert_true(alone("{ do ++x; while (c); }"));
+    assert_true(alone("{ switch (c) { case 1: ++x; } }"));
+    assert_true(alone("{ for (i = 0; i < n; ++x) }"));
+    assert_true(alone("{ foo(); // a comment = \n    ++x; }"));
+    assert_true(alone("{ foo(); /* =\n#endif\n */ ++x; }"));
+    assert_true(alone("{ s = \"#if\"; t = '#'; ++x; }"));
+    assert_true(alone("{ s = R\"d(\n#endif\n)d\";\n ++x; }"));
+    /* The value may be used: here, or by an #if arm in another configuration. */
+    assert_false(alone("{ y = ++x; }"));
+    assert_false(alone("{ return ++x; }"));
+    assert_false(alone("{ int y = // ;\n ++x; }"));
+    assert_false(alone("{\n#ifndef NDEBUG\n    int id =\n#endif\n        ++x;\n}\n"));
+    assert_false(alone("{\n    foo();\n#ifdef STATS\n    bar();\n#endif\n    ++x;\n}\n"));
+    assert_false(alone("{\n    ++x\n#ifndef NDEBUG\n    > 0 ? ok() : fail()\n#endif\n    ;\n}\n"));
+    assert_false(alone("{ foo();\n  #  define N 1\n ++x; }"));
+    /* The text only tells what is around the code; that `(void)` is a cast is the parse's
+     * to say (a cast's operand is no statement, and is never asked about). */
+    assert_true(alone("{ (void)++x; }"));
+    assert_false(alone("{ ++x, foo(); }"));
+    /* Not read from a block's "{", or the code inside a literal: it cannot tell. */
+    assert_false(hs_text_statement_alone("foo(); ++x;", 11, 0, 7, 10));
+    assert_false(alone("{ s = \"a; ++x\"; }"));
+    assert_false(hs_text_statement_alone(NULL, 0, 0, 1, 2));
+}
+
+static void test_has_directive(void **state)
+{
+    (void)state;
+    const char *arms = "x +=\n#ifdef BIG\n        4 +\n#endif\n        2";
+    assert_true(hs_text_has_directive(arms, strlen(arms)));
+    assert_true(hs_text_has_directive("f(a,\n   #  if A\n b)", 17));
+    assert_false(hs_text_has_directive("x += 2", 6));
+    assert_false(hs_text_has_directive("#x", 2)); /* the first line starts inside code */
+    assert_false(hs_text_has_directive("a # b\n c", 8));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,7 +186,8 @@ int main(void)
         cmocka_unit_test(test_split_no_arguments),    cmocka_unit_test(test_split_qualified_name),
         cmocka_unit_test(test_split_rejects_non_calls), cmocka_unit_test(test_join),
         cmocka_unit_test(test_simple_operands),       cmocka_unit_test(test_operand_and_deref),
-        cmocka_unit_test(test_edit_new),
+        cmocka_unit_test(test_edit_new),              cmocka_unit_test(test_statement_alone),
+        cmocka_unit_test(test_has_directive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
