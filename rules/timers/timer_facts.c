@@ -4,6 +4,7 @@
  */
 #include "timer_facts.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,15 @@ static void destroy(void *store)
         for (size_t it = 0; hs_strmap_next(s->wrappers, &it, &usr, &w);)
             free(w);
         hs_strmap_delete(s->wrappers);
+    }
+    if (s->by_function) {
+        const char *usr;
+        void *v;
+        for (size_t it = 0; hs_strmap_next(s->by_function, &it, &usr, &v);) {
+            hs_vec_free(v);
+            free(v);
+        }
+        hs_strmap_delete(s->by_function);
     }
     hs_strmap_delete(s->timed_sites);
     hs_strmap_delete(s->site_fields);
@@ -309,6 +319,11 @@ double hs_clock_resolution_ns(const char *api, const char *clock)
     if (clock && strstr(clock, "seconds"))
         return 1e9;
     return 0;
+}
+
+const hs_vec *hs_timer_reads_of(const hs_timer_store *s, const char *usr)
+{
+    return s->by_function && usr ? hs_strmap_get(s->by_function, usr) : NULL;
 }
 
 const hs_clock_wrapper *hs_timer_wrapper(const hs_timer_store *s, const char *usr)
@@ -579,5 +594,17 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p)
     }
     hs_strmap_delete(real);
     hs_strmap_delete(candidate_sites);
+    s->by_function = hs_strmap_create();
+    for (size_t i = 0; i < s->len; i++) {
+        const char *usr = s->reads[i].function;
+        if (!usr)
+            continue;
+        hs_vec *v = hs_strmap_get(s->by_function, usr);
+        if (!v) {
+            v = hs_xcalloc(1, sizeof *v);
+            hs_strmap_put(s->by_function, usr, v);
+        }
+        hs_vec_push(v, (void *)(uintptr_t)i);
+    }
     find_caches(s, p);
 }

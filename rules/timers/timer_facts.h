@@ -145,6 +145,7 @@ typedef struct {
     bool resolved;             /* hs_timer_resolve ran */
     size_t n_api_reads;        /* reads[0 .. n_api_reads) call a clock API; the rest wrappers */
     hs_strmap *wrappers;       /* USR -> hs_clock_wrapper* */
+    hs_strmap *by_function;    /* USR -> hs_vec* of indexes into reads */
     hs_clock_cache *caches;
     size_t n_caches;
     /* Call sites of calls with no arguments, by how their value is used: where a clock
@@ -176,6 +177,9 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p);
 
 /* The wrapper chain of a read through a wrapper: "mstime -> ustime -> gettimeofday". */
 char *hs_clock_wrapper_chain(const hs_clock_wrapper *w);
+
+/* The indexes into s->reads (as uintptr_t) of the reads in the function `usr`, or NULL. */
+const hs_vec *hs_timer_reads_of(const hs_timer_store *s, const char *usr);
 
 /* The function at `usr` is a clock wrapper. */
 const hs_clock_wrapper *hs_timer_wrapper(const hs_timer_store *s, const char *usr);

@@ -13,6 +13,7 @@
 #include "hotscan/rules.h"
 #include "timer_facts.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,7 +262,7 @@ static const char *weak_evidence(const hs_timer_store *store, const hs_clock_rea
      * time, for scheduling latency). A deadline or a comparison with a stored time is not:
      * maintainers replace those reads with the cached time. */
     if (read->wrapper && strcmp(read->cost, "syscall") != 0 &&
-        (read->n_elapsed_with > 0 || interval_field_site(store, read)))
+        ((read->n_elapsed_with > 0 && !read->vs_static) || interval_field_site(store, read)))
         return "its reading is one end of an interval measurement (the other end is a reading "
                "too): both ends need a fresh reading";
     *tag = "output";
@@ -283,6 +284,67 @@ static const char *weak_evidence(const hs_timer_store *store, const hs_clock_rea
         return f->hot_weak_why ? f->hot_weak_why
                                : "it is reached only through an indirect call with very many possible targets";
     *tag = NULL;
+    return NULL;
+}
+
+/* Is (line, column) at or before (l2, c2)? */
+static bool not_after(unsigned line, unsigned column, unsigned l2, unsigned c2)
+{
+    return line < l2 || (line == l2 && column <= c2);
+}
+
+/*
+ * A reading of the read's clock that a hot caller already holds when it calls the read's
+ * function: read before the call in the same pass (the same loop, in no branch of it that
+ * the call might not be in), kept in a name, with no blocking call between (a reading
+ * taken before a poll or a sleep is stale after it; one the caller makes itself, not one a
+ * callee makes on some path, such as a log write). Passing it down is the fix: mosquitto's main loop
+ * read `now` and then called bridge_check(), which read the clock again. NULL when none;
+ * *edge_out is the call.
+ */
+static const hs_clock_read *caller_reading(const hs_timer_store *store, const hs_ruledata *rd,
+                                           const hs_clock_read *read, const hs_function *f,
+                                           const hs_call_edge **edge_out)
+{
+    const char *family = hs_clock_family(read->clock, read->clock_id);
+    if (!family || f->hot_root)
+        return NULL;
+    for (size_t i = 0; i < f->callers.len; i++) {
+        const hs_call_edge *e = f->callers.items[i];
+        if (e->caller->hot_depth < 0 || e->error_path || !strong_edge(e) || e->indirect)
+            continue;
+        const hs_vec *reads = hs_timer_reads_of(store, e->caller->usr);
+        for (size_t k = 0; reads && k < reads->len; k++) {
+            const hs_clock_read *r = &store->reads[(size_t)(uintptr_t)reads->items[k]];
+            const char *rf = hs_clock_family(r->clock, r->clock_id);
+            /* As fine as the read it would replace: the same API or wrapper, or a known
+             * resolution at least as fine (a time() reading cannot stand for a timespec). */
+            double held_ns = hs_clock_resolution_ns(r->wrapper ? NULL : r->api, r->clock);
+            double read_ns = hs_clock_resolution_ns(read->wrapper ? NULL : read->api, read->clock);
+            bool fine_enough = strcmp(r->api, read->api) == 0 || (held_ns > 0 && read_ns > 0 && held_ns <= read_ns);
+            if (!fine_enough || !rf || strcmp(rf, family) != 0 || !r->sink || !r->result_used || r->error_path ||
+                strcmp(r->cost, "coarse") == 0 || r->site.file != e->file ||
+                !not_after(r->site.line, r->site.column, e->line, e->column) || hs_clock_read_loop(r) != e->loop)
+                continue;
+            /* In no branch inside its loop (or, outside loops, in none at all). */
+            bool dominates = true;
+            for (size_t b = 0; b < r->n_branches && dominates; b++)
+                dominates = e->loop && r->branches[b].node < (long long)e->loop;
+            if (!dominates)
+                continue;
+            bool blocked = false;
+            for (size_t c = 0; c < e->caller->callees.len && !blocked; c++) {
+                const hs_call_edge *o = e->caller->callees.items[c];
+                blocked = o->file == e->file && not_after(r->site.line, r->site.column, o->line, o->column) &&
+                          not_after(o->line, o->column, e->line, e->column) && o != e && o->callee->name &&
+                          hs_ruledata_is_blocking(rd, o->callee->name);
+            }
+            if (blocked)
+                continue;
+            *edge_out = e;
+            return r;
+        }
+    }
     return NULL;
 }
 
@@ -458,18 +520,21 @@ static void judge(hs_judge_ctx *ctx)
         /* A cached time of the same clock, refreshed elsewhere: the fix maintainers make. A
          * read that refreshes a cache is that cache's source, not a candidate for it. */
         const hs_clock_cache *cache = read->cached_in ? NULL : hs_timer_cache_for(store, read);
+        /* Or a reading the hot caller already holds when it calls this function. */
+        const hs_call_edge *held_at = NULL;
+        const hs_clock_read *held = cache ? NULL : caller_reading(store, ctx->rd, read, f, &held_at);
         /* Weak evidence, said in the message: the read, or every strong path to it, sits in
          * a rare arm (an error check, unlikely(), a value over a configured limit), or its
          * arm is dead for the constants every hot caller passes. Low, hidden by default. */
         const char *weak_tag = NULL;
-        const char *weak = weak_evidence(store, read, f, wide_only, cache != NULL, &weak_tag);
+        const char *weak = weak_evidence(store, read, f, wide_only, cache != NULL || held != NULL, &weak_tag);
         /* Outside a tight loop, a cheap clock read beside blocking I/O in the same
          * function is noise; a syscall read is not (MDEV-12345's clock() cost as much as
          * the network read). So is one in a function that waits in a loop, blocking on
          * every pass (rocksdb's WriteThread::AwaitState times its own yields): the wait,
          * not the reading, is what such a call costs. Where the program keeps the clock
          * cached, the cached time is still the cheaper source. */
-        if (!weak && !in_loop && strcmp(cost, "syscall") != 0 && !cache) {
+        if (!weak && !in_loop && strcmp(cost, "syscall") != 0 && !cache && !held) {
             if (read->function_waits) {
                 weak_tag = "waits";
                 weak = "its function waits in a loop that blocks on every pass: the wait, not the "
@@ -488,8 +553,17 @@ static void judge(hs_judge_ctx *ctx)
         /* The cached time is the fix only where the reading need not be fresh: not for one
          * end of an interval, not in a rare or dead arm. */
         if (weak_tag && strcmp(weak_tag, "weak-path") != 0 && strcmp(weak_tag, "loop-without-root") != 0)
-            cache = NULL;
+            cache = NULL, held = NULL;
         char *hint = cache ? cache_hint(store, cache, read) : NULL;
+        if (!hint && held) {
+            const char *base = strrchr(held->site.file, '/') ? strrchr(held->site.file, '/') + 1 : held->site.file;
+            hint = held->sink_text
+                       ? hs_printf("%s already holds a reading of this clock (`%s`, read at %s:%u) when it calls "
+                                   "%s: pass it down", held_at->caller->name, held->sink_text, base, held->site.line,
+                                   f->name)
+                       : hs_printf("%s already holds a reading of this clock (read at %s:%u) when it calls %s: "
+                                   "pass it down", held_at->caller->name, base, held->site.line, f->name);
+        }
         char *measured = measured_phrase(ctx->rd, read, cost);
         char *message = hint ? hs_printf("%s on a hot path costs %s: %s; %s",
                                          what, measured ? measured : cost_phrase(cost), why, hint)
