@@ -156,7 +156,9 @@ static const hs_cli_option scan_table[] = {
      HS_OPT_PATH, NULL, HS_COMPLETE_DIRS, NULL},
     {"cache", 0, OPT_CACHE, "DIR",
      "keep each TU's facts in DIR and reuse them while the TU and every file it includes are unchanged "
-     "(default: .cache/hotscan beside the compile database, else $XDG_CACHE_HOME/hotscan)",
+     "(default: .cache/hotscan beside the compile database, else $XDG_CACHE_HOME/hotscan); fix-it "
+     "verification verdicts are kept there too; every file of the cache carries a digest, and a damaged "
+     "one is dropped and recomputed, with a note",
      HS_OPT_PATH, NULL, HS_COMPLETE_DIRS, NULL},
     {"no-cache", 0, OPT_NO_CACHE, NULL, "parse every TU; read and write no cache", 0, NULL,
      HS_COMPLETE_NOTHING, NULL},
@@ -862,6 +864,8 @@ static hs_facts_cache *open_cache(const scan_options *o, const hs_discovery *dis
     if (!c) {
         fprintf(stderr, "hotscan: warning: %s; parsing every TU\n", err);
         free(err);
+    } else if (!o->quiet) {
+        hs_facts_cache_set_log(c, stderr);
     }
     free(dir);
     return c;

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -829,9 +830,17 @@ int cmd_validate(int argc, char **argv)
     json_object_set_new(result, "root", json_string(root));
     json_object_set_new(result, "patch", json_string(o.findings ? o.findings : o.patch));
     bool ok = true;
-    if (o.codegen) {
+    /* Each step its own folder of the work folder: codegen's patched files are in
+     * codegen/patched, the benchmark's copies bench/baseline and bench/patched (git worktree
+     * add wants a folder that is not there yet). */
+    char *cg_dir = hs_path_join(tmpl, "codegen"), *bench_dir = hs_path_join(tmpl, "bench");
+    if (mkdir(cg_dir, 0700) != 0 || mkdir(bench_dir, 0700) != 0) {
+        fprintf(stderr, "hotscan: cannot make a work folder in %s: %s\n", tmpl, strerror(errno));
+        ok = false;
+    }
+    if (ok && o.codegen) {
         bool cg_ok;
-        json_t *cg = run_codegen(&o, diff, tmpl, root, argv + optind, argc - optind, &cg_ok);
+        json_t *cg = run_codegen(&o, diff, cg_dir, root, argv + optind, argc - optind, &cg_ok);
         if (cg)
             json_object_set_new(result, "codegen", cg);
         ok = cg_ok;
@@ -840,7 +849,7 @@ int cmd_validate(int argc, char **argv)
         char *err = NULL;
         o.bench.root = root;
         o.bench.diff_path = diff;
-        json_t *b = hs_bench_run(&o.bench, tmpl, &err);
+        json_t *b = hs_bench_run(&o.bench, bench_dir, &err);
         if (!b) {
             fprintf(stderr, "hotscan: validate: %s\n", err);
             free(err);
@@ -849,6 +858,8 @@ int cmd_validate(int argc, char **argv)
             json_object_set_new(result, "benchmark", b);
         }
     }
+    free(cg_dir);
+    free(bench_dir);
     if (!ok)
         goto out;
     char *data;

@@ -21,9 +21,10 @@
  * parses, otherwise left an entry that paired one content's stamp with another's facts.
  *
  * Both files are written to a temporary name and renamed, the document first, so concurrent
- * runs never read half an entry; a key that does not parse, names another identity or
- * vouches for another document is a miss, and the entry is rewritten after the parse.
- * Nothing else is trusted from disk.
+ * runs never read half an entry. Every file carries a digest that is checked before it is
+ * used (entry_write, entry_read: the key and a verdict their own, the document its own in
+ * the key); a damaged file is dropped, a key that names another identity is a miss, and the
+ * entry is rewritten after the parse. Nothing else is trusted from disk.
  */
 #define _GNU_SOURCE
 #include "hotscan/facts_cache.h"
@@ -41,12 +42,13 @@
 #include "hotscan/facts.h"
 #include "hotscan/strmap.h"
 
-#define CACHE_FORMAT 1
+#define CACHE_FORMAT 2
 
 struct hs_facts_cache {
     char *dir;
     char self[33];      /* the hotscan binary and the rule data, hashed */
     hs_strmap *hashes;  /* path -> "hex size mtime_ns": this process's memo of its content */
+    FILE *log;          /* where a dropped entry is said, or NULL */
 };
 
 /* mkdir -p: every missing folder of `dir`; 0 or -1 with errno. */
@@ -147,6 +149,12 @@ hs_facts_cache *hs_facts_cache_open(const char *dir, const hs_ruledata *rd, char
     XXH3_freeState(state);
     c->hashes = hs_strmap_create();
     return c;
+}
+
+void hs_facts_cache_set_log(hs_facts_cache *c, FILE *log)
+{
+    if (c)
+        c->log = log;
 }
 
 void hs_facts_cache_close(hs_facts_cache *c)
@@ -296,6 +304,108 @@ static bool write_atomically(const char *path, const char *data, size_t n)
     return ok;
 }
 
+/*
+ * Every file the cache holds is written by entry_write and read by entry_read, and each
+ * carries a digest that is checked before anything in it is used:
+ *
+ * - a key (BASE.key) and a verdict (BASE.verdict) begin with a line "HEAD DIGEST", HEAD
+ *   being the kind, the format and the identity's check, DIGEST the XXH3-128 of HEAD, a
+ *   newline and the rest of the file (the body);
+ * - a facts document (BASE.facts.json) is plain JSON, handed to the merge as it is: its
+ *   digest is in the key that vouches for it, so it is read with that digest (`head` NULL).
+ *
+ * A file whose digest does not match is damaged: it is dropped (unlinked, said on the
+ * cache's log) and the entry is a miss, recomputed and written again by the caller. A file
+ * with a good digest and another HEAD (another identity or format) is a miss and is left to
+ * be overwritten. An unlink may race with another run's rename of a fresh entry into place;
+ * that costs the other run's entry, a miss later, never a wrong answer.
+ */
+
+/* The digest of an entry's head (NULL: none) and body. */
+static void entry_digest(const char *head, const char *body, size_t n, char out[33])
+{
+    XXH3_state_t *state = XXH3_createState();
+    XXH3_128bits_reset(state);
+    if (head) {
+        XXH3_128bits_update(state, head, strlen(head));
+        XXH3_128bits_update(state, "\n", 1);
+    }
+    XXH3_128bits_update(state, body, n);
+    hex128(XXH3_128bits_digest(state), out);
+    XXH3_freeState(state);
+}
+
+/* Writes an entry: `head` and the digest, then `body` (see above); `body` alone when `head`
+ * is NULL (its digest goes into the entry that vouches for it). False when not written. */
+static bool entry_write(const char *path, const char *head, const char *body, size_t n)
+{
+    if (!head)
+        return write_atomically(path, body, n);
+    char sum[33];
+    entry_digest(head, body, n, sum);
+    hs_buf b;
+    hs_buf_init(&b);
+    hs_buf_puts(&b, head);
+    hs_buf_append(&b, " ", 1);
+    hs_buf_puts(&b, sum);
+    hs_buf_append(&b, "\n", 1);
+    hs_buf_append(&b, body, n);
+    bool ok = write_atomically(path, b.data, b.len);
+    hs_buf_free(&b);
+    return ok;
+}
+
+/* A damaged file of the cache: unlinked, and said when the cache has a log. */
+static void entry_drop(const hs_facts_cache *c, const char *path)
+{
+    if (unlink(path) == 0 && c->log)
+        fprintf(c->log, "hotscan: note: dropped the damaged cache entry %s (its digest does not match); "
+                        "recomputing it\n", path);
+}
+
+/*
+ * Reads an entry written with `head` (NULL: a document whose digest must be `digest`). The
+ * whole file's text is the result (malloc'd); *body points into it at the body (NUL-terminated,
+ * *size bytes). NULL for no file, a damaged one (then dropped) or another head.
+ */
+static char *entry_read(const hs_facts_cache *c, const char *path, const char *head, const char *digest,
+                        char **body, size_t *size)
+{
+    size_t len = 0;
+    char *text = hs_read_file(path, &len);
+    if (!text)
+        return NULL;
+    char sum[33];
+    const char *start = text, *nl = head ? memchr(text, '\n', len) : NULL;
+    bool whole;
+    if (head) {
+        /* "HEAD DIGEST\n": the digest is the line's last 32 characters. */
+        size_t line = nl ? (size_t)(nl - text) : 0;
+        whole = nl && line > 33 && text[line - 33] == ' ';
+        if (whole) {
+            text[line - 33] = '\0';
+            start = nl + 1;
+            entry_digest(text, start, len - (size_t)(start - text), sum);
+            whole = strncmp(sum, text + line - 32, 32) == 0;
+        }
+    } else {
+        entry_digest(NULL, text, len, sum);
+        whole = strcmp(sum, digest) == 0;
+    }
+    if (!whole) {
+        entry_drop(c, path);
+        free(text);
+        return NULL;
+    }
+    if (head && strcmp(text, head) != 0) {
+        free(text);
+        return NULL;
+    }
+    *body = (char *)start;
+    *size = len - (size_t)(start - text);
+    return text;
+}
+
 bool hs_facts_cache_fetch(hs_facts_cache *c, const hs_tu_input *in, const char *root, const char *dest)
 {
     if (!c)
@@ -303,29 +413,28 @@ bool hs_facts_cache_fetch(hs_facts_cache *c, const hs_tu_input *in, const char *
     char *id = identity(c, in, root);
     char *base = entry_base(c, id);
     char *key_path = hs_printf("%s.key", base), *facts_path = hs_printf("%s.facts.json", base);
-    char *text = hs_read_file(key_path, NULL);
     char check[17];
     identity_check(id, check);
-    char *want = hs_printf("hotscan-facts-cache %d %s ", CACHE_FORMAT, check);
-    bool ok = text && strncmp(text, want, strlen(want)) == 0 && strlen(text) > strlen(want) + 32 &&
-              text[strlen(want) + 32] == '\n';
+    char *head = hs_printf("hotscan-facts-cache %d %s", CACHE_FORMAT, check);
+    /* The key's body: the document's digest on its own line, then the inputs. */
+    char *body = NULL;
+    size_t size = 0;
+    char *text = entry_read(c, key_path, head, NULL, &body, &size);
     char facts_digest[33] = "";
-    if (ok)
-        memcpy(facts_digest, text + strlen(want), 32);
-    if (ok)
-        ok = inputs_unchanged(c, text + strlen(want) + 33, NULL);
+    bool ok = text && size > 32 && body[32] == '\n';
+    if (ok) {
+        memcpy(facts_digest, body, 32);
+        ok = inputs_unchanged(c, body + 33, NULL);
+    }
     /* The document must be the one the key vouches for (a cut or damaged file is a miss);
      * it is handed over by a hard link when it can be (same file system), else copied. */
-    size_t size = 0;
-    char *facts = ok ? hs_read_file(facts_path, &size) : NULL;
-    char got[33] = "";
-    if (facts)
-        hex128(XXH3_128bits(facts, size), got);
-    ok = facts && strcmp(got, facts_digest) == 0;
+    char *facts_body = NULL;
+    char *facts = ok ? entry_read(c, facts_path, NULL, facts_digest, &facts_body, &size) : NULL;
+    ok = facts != NULL;
     if (ok && link(facts_path, dest) != 0)
-        ok = write_atomically(dest, facts, size);
+        ok = write_atomically(dest, facts_body, size);
     free(facts);
-    free(want);
+    free(head);
     free(text);
     free(key_path);
     free(facts_path);
@@ -343,23 +452,24 @@ bool hs_facts_cache_put(hs_facts_cache *c, const hs_tu_input *in, const char *ro
     char check[17];
     identity_check(id, check);
     char *text = hs_facts_dumps(facts); /* json_dumps(facts, JSON_COMPACT), faster */
-    char digest[33] = "";
-    if (text)
-        hex128(XXH3_128bits(text, strlen(text)), digest);
     hs_buf key;
     hs_buf_init(&key);
-    char *head = hs_printf("hotscan-facts-cache %d %s %s\n", CACHE_FORMAT, check, digest);
-    hs_buf_puts(&key, head);
-    free(head);
-    bool ok = text != NULL && append_inputs(c, &key, inputs, parse_start_ns);
     char *base = entry_base(c, id);
     char *dir = hs_xstrndup(base, (size_t)(strrchr(base, '/') - base));
     char *facts_path = hs_printf("%s.facts.json", base), *key_path = hs_printf("%s.key", base);
-    char *key_text = hs_buf_take(&key);
+    char *head = hs_printf("hotscan-facts-cache %d %s", CACHE_FORMAT, check);
+    bool ok = text != NULL;
+    if (ok) {
+        char digest[33];
+        entry_digest(NULL, text, strlen(text), digest);
+        hs_buf_puts(&key, digest);
+        hs_buf_append(&key, "\n", 1);
+    }
     /* The facts first: a key is never there before the document it vouches for. */
-    ok = ok && mkdir_p(dir) == 0 && write_atomically(facts_path, text, strlen(text)) &&
-         write_atomically(key_path, key_text, strlen(key_text));
-    free(key_text);
+    ok = ok && append_inputs(c, &key, inputs, parse_start_ns) && mkdir_p(dir) == 0 &&
+         entry_write(facts_path, NULL, text, strlen(text)) && entry_write(key_path, head, key.data, key.len);
+    hs_buf_free(&key);
+    free(head);
     free(facts_path);
     free(key_path);
     free(text);
@@ -407,17 +517,18 @@ json_t *hs_facts_cache_verdict_get(hs_facts_cache *c, const hs_tu_input *in, con
     char *id = verdict_identity(c, in, root, unsaved);
     char *base = entry_base(c, id);
     char *path = hs_printf("%s.verdict", base);
-    char *text = hs_read_file(path, NULL);
     char check[17];
     identity_check(id, check);
-    char *want = hs_printf("hotscan-verdict %d %s\n", CACHE_FORMAT, check);
+    char *head = hs_printf("hotscan-verdict %d %s", CACHE_FORMAT, check);
+    char *body = NULL;
+    size_t size = 0;
+    char *text = entry_read(c, path, head, NULL, &body, &size);
     json_t *r = NULL;
-    /* Line 2: the verdict as one line of JSON; then the inputs. */
-    char *line2 = text && strncmp(text, want, strlen(want)) == 0 ? text + strlen(want) : NULL;
-    char *nl = line2 ? strchr(line2, '\n') : NULL;
+    /* The body's first line: the verdict as one line of JSON; then the inputs. */
+    char *nl = text ? strchr(body, '\n') : NULL;
     if (nl) {
         *nl = '\0';
-        json_t *v = json_loads(line2, 0, NULL);
+        json_t *v = json_loads(body, 0, NULL);
         size_t n = 0;
         if (json_is_integer(json_object_get(v, "errors")) && json_is_string(json_object_get(v, "first")) &&
             json_is_integer(json_object_get(v, "inputs")) && inputs_unchanged(c, nl + 1, &n) &&
@@ -426,7 +537,7 @@ json_t *hs_facts_cache_verdict_get(hs_facts_cache *c, const hs_tu_input *in, con
                           json_object_get(v, "first"));
         json_decref(v);
     }
-    free(want);
+    free(head);
     free(text);
     free(path);
     free(base);
@@ -445,29 +556,27 @@ bool hs_facts_cache_verdict_put(hs_facts_cache *c, const hs_tu_input *in, const 
     char *id = verdict_identity(c, in, root, unsaved);
     char check[17];
     identity_check(id, check);
-    hs_buf key;
-    hs_buf_init(&key);
-    char *head = hs_printf("hotscan-verdict %d %s\n", CACHE_FORMAT, check);
-    hs_buf_puts(&key, head);
-    free(head);
-    /* The number of input lines that follow: a file cut at a line's end is a miss too. */
+    hs_buf body;
+    hs_buf_init(&body);
+    /* With the number of input lines that follow. */
     json_t *v = json_pack("{s:O, s:O, s:I}", "errors", errors, "first", first, "inputs",
                           (json_int_t)json_array_size(inputs));
     char *line = json_dumps(v, JSON_COMPACT); /* control characters escaped: one line */
     json_decref(v);
     bool ok = line != NULL;
     if (ok) {
-        hs_buf_puts(&key, line);
-        hs_buf_append(&key, "\n", 1);
+        hs_buf_puts(&body, line);
+        hs_buf_append(&body, "\n", 1);
     }
     free(line);
-    ok = ok && append_inputs(c, &key, inputs, parse_start_ns);
+    ok = ok && append_inputs(c, &body, inputs, parse_start_ns);
     char *base = entry_base(c, id);
     char *dir = hs_xstrndup(base, (size_t)(strrchr(base, '/') - base));
     char *path = hs_printf("%s.verdict", base);
-    char *text = hs_buf_take(&key);
-    ok = ok && mkdir_p(dir) == 0 && write_atomically(path, text, strlen(text));
-    free(text);
+    char *head = hs_printf("hotscan-verdict %d %s", CACHE_FORMAT, check);
+    ok = ok && mkdir_p(dir) == 0 && entry_write(path, head, body.data, body.len);
+    hs_buf_free(&body);
+    free(head);
     free(path);
     free(dir);
     free(base);
