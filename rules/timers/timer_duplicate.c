@@ -200,8 +200,8 @@ static json_t *reuse_edits(const hs_clock_read *a, const hs_clock_read *b, const
 static void judge(hs_judge_ctx *ctx)
 {
     hs_timer_store *store = hs_program_store(ctx->program, &hs_family_timers);
-    hs_timer_resolve(store, ctx->program);
-    hs_strmap *blocking = hs_timers_blocking_functions(ctx->program, ctx->rd);
+    hs_timer_resolve(store, ctx->program, ctx->rd);
+    const hs_strmap *blocking = store->blocking;
     bool hot_roots = program_has_hot_roots(ctx->program);
     size_t n = store->len;
     const hs_clock_read **sorted = hs_xcalloc(n ? n : 1, sizeof *sorted);
@@ -283,7 +283,6 @@ static void judge(hs_judge_ctx *ctx)
     }
     free(earlier);
     free(sorted);
-    hs_strmap_delete(blocking);
 }
 
 static const hs_fact_family *const reads[] = {&hs_family_timers, NULL};

@@ -51,6 +51,7 @@ static void free_read(hs_clock_read *r)
     free(r->branches);
     free(r->guards);
     free(r->elapsed);
+    free(r->passed_to);
 }
 
 bool hs_timer_site_interval_field(const hs_timer_store *s, const char *file, unsigned line, unsigned column)
@@ -75,6 +76,7 @@ static void destroy(void *store)
     free(s->reads);
     free(s->candidates);
     free(s->caches);
+    free(s->param_caches);
     if (s->wrappers) {
         const char *usr;
         void *w;
@@ -91,6 +93,7 @@ static void destroy(void *store)
         }
         hs_strmap_delete(s->by_function);
     }
+    hs_strmap_delete(s->blocking);
     hs_strmap_delete(s->timed_sites);
     hs_strmap_delete(s->site_fields);
     hs_strmap_delete(s->interval_fields);
@@ -160,6 +163,20 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_clock_read *r
     r->callee = hs_facts_str(in, o, "callee");
     r->out_to_caller = hs_facts_bool(o, "out_to_caller");
     r->sink_static = hs_facts_bool(o, "sink_static");
+    r->vs_field = hs_facts_bool(o, "vs_field");
+    r->cached_file_only = hs_facts_bool(o, "cached_file_only");
+    json_t *passed = json_object_get(o, "passed_to");
+    size_t np = json_array_size(passed);
+    r->passed_to = np ? hs_xcalloc(np, sizeof *r->passed_to) : NULL;
+    for (size_t k = 0; k < np; k++) {
+        json_t *pair = json_array_get(passed, k);
+        const char *callee = json_string_value(json_array_get(pair, 0));
+        if (!callee || !json_is_integer(json_array_get(pair, 1)))
+            continue;
+        r->passed_to[r->n_passed_to].callee = hs_intern_str(in, callee);
+        r->passed_to[r->n_passed_to].arg = (unsigned)json_integer_value(json_array_get(pair, 1));
+        r->n_passed_to++;
+    }
     json_t *cached = json_object_get(o, "cached_in");
     if (json_is_array(cached) && json_is_string(json_array_get(cached, 0)))
         r->cached_in = hs_intern_str(in, json_string_value(json_array_get(cached, 0)));
@@ -199,6 +216,26 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
             r = &s->reads[s->len - 1];
         }
         read_one(p->strings, o, tu_index, r);
+    }
+    json_array_foreach(json_object_get(tu_facts, "param_caches"), i, o) {
+        const char *function = hs_facts_str(p->strings, o, "function");
+        const char *text = hs_facts_str(p->strings, o, "text");
+        if (!function || !text || !json_is_integer(json_object_get(o, "param")))
+            continue;
+        unsigned param = hs_facts_uint(o, "param");
+        bool seen = false;
+        for (size_t k = 0; k < s->n_param_caches && !seen; k++)
+            seen = s->param_caches[k].function == function && s->param_caches[k].text == text &&
+                   s->param_caches[k].param == param;
+        if (seen)
+            continue;
+        s->param_caches = hs_array_append(s->param_caches, &s->n_param_caches, &s->cap_param_caches,
+                                          sizeof *s->param_caches);
+        hs_param_cache *c = &s->param_caches[s->n_param_caches - 1];
+        c->function = function;
+        c->text = text;
+        c->param = param;
+        c->file_only = hs_facts_bool(o, "file_only");
     }
     json_array_foreach(json_object_get(tu_facts, "interval_fields"), i, o)
         hs_strmap_put(s->interval_fields, field_name(json_string_value(o)), (void *)1);
@@ -382,6 +419,7 @@ static hs_clock_wrapper *new_wrapper(const hs_clock_read *r, const hs_function *
     w->guards = r->guards;
     w->n_guards = r->n_guards;
     w->depth = next ? next->depth + 1 : 0;
+    w->out = !r->returned;
     return w;
 }
 
@@ -403,9 +441,16 @@ static char *ordinal_key(const hs_clock_read *r, long long ordinal)
     return hs_printf("%s#%lld", r->function ? r->function : "", ordinal);
 }
 
+/* How many calls up from a refresher the loop or the callback that runs it may be: a
+ * cache is refreshed by the event loop's own code (haproxy's clock_update_date() called by
+ * run_poll_loop, redis' updateCachedTime() by serverCron), not by any function that some
+ * loop reaches many calls away. */
+#define HS_CACHE_REFRESH_DEPTH 3
+
 /*
- * Does `f` run over and over? Up its callers (a few levels, a bounded number of functions):
- * a call from a loop (*loop_caller names the caller), or a function that nothing in the
+ * Does `f` run over and over? Up its callers (at most HS_CACHE_REFRESH_DEPTH levels),
+ * through calls made on every pass of their function or loop: a call from a loop
+ * (*loop_caller names the caller), or a function that nothing in the
  * program calls although it is not main (a timer callback such as redis' serverCron or a
  * clock thread, registered by passing its address; *callback names it). A function called
  * once from main's start-up (initServer) is not.
@@ -414,12 +459,15 @@ static bool runs_periodically(const hs_function *f, const char **loop_caller, co
 {
     *loop_caller = *callback = NULL;
     hs_vec queue = {0};
+    hs_vec depth = {0}; /* calls between f and queue[i], as a pointer-sized int */
     hs_strmap *seen = hs_strmap_create();
     hs_vec_push(&queue, (void *)f);
+    hs_vec_push(&depth, (void *)0);
     hs_strmap_put(seen, f->usr, (void *)1);
     bool periodic = false;
     for (size_t head = 0; head < queue.len && head < 256 && !periodic; head++) {
         const hs_function *g = queue.items[head];
+        uintptr_t d = (uintptr_t)depth.items[head];
         if (g->callers.len == 0 && g != f && !g->hot_root && g->name && strcmp(g->name, "main") != 0) {
             *callback = g->name;
             periodic = true;
@@ -427,20 +475,57 @@ static bool runs_periodically(const hs_function *f, const char **loop_caller, co
         }
         for (size_t i = 0; i < g->callers.len && !periodic; i++) {
             const hs_call_edge *e = g->callers.items[i];
-            if (e->error_path || e->rare)
+            /* Only calls made on every pass: rdbSave, called by serverCron when enough keys
+             * changed, refreshes `server.lastsave` now and then, not every time. */
+            if (e->error_path || e->rare || e->conditional)
                 continue;
             if (e->in_loop) {
                 *loop_caller = e->caller->name;
                 periodic = true;
-            } else if (!hs_strmap_has(seen, e->caller->usr)) {
+            } else if (d + 1 < HS_CACHE_REFRESH_DEPTH && !hs_strmap_has(seen, e->caller->usr)) {
                 hs_strmap_put(seen, e->caller->usr, (void *)1);
                 hs_vec_push(&queue, e->caller);
+                hs_vec_push(&depth, (void *)(d + 1));
             }
         }
     }
     hs_vec_free(&queue);
+    hs_vec_free(&depth);
     hs_strmap_delete(seen);
     return periodic;
+}
+
+/* Does `f` call a function that may block before (line, column), on a path that counts? */
+static bool blocks_before(const hs_timer_store *s, const hs_function *f, const char *file, unsigned line,
+                          unsigned column)
+{
+    for (size_t i = 0; i < f->callees.len; i++) {
+        const hs_call_edge *e = f->callees.items[i];
+        if (e->file == file && (e->line < line || (e->line == line && e->column < column)) && !e->error_path &&
+            !e->rare && hs_strmap_has(s->blocking, e->callee->usr))
+            return true;
+    }
+    return false;
+}
+
+static void add_cache(hs_timer_store *s, size_t *cap, const hs_clock_read *r, const hs_function *f,
+                      const char *family, const char *text, bool file_only, const char *loop, const char *callback)
+{
+    for (size_t k = 0; k < s->n_caches; k++)
+        if (s->caches[k].text == text && s->caches[k].function == r->function)
+            return;
+    s->caches = hs_array_append(s->caches, &s->n_caches, cap, sizeof *s->caches);
+    hs_clock_cache *c = &s->caches[s->n_caches - 1];
+    c->text = text;
+    c->function = r->function;
+    c->function_name = f->name;
+    c->family = family;
+    c->api = r->api;
+    c->file = r->site.file;
+    c->file_only = file_only;
+    c->periodic = true;
+    c->loop_caller = r->in_loop ? NULL : loop;
+    c->callback = r->in_loop ? NULL : callback;
 }
 
 static void find_caches(hs_timer_store *s, const hs_program *p)
@@ -450,7 +535,13 @@ static void find_caches(hs_timer_store *s, const hs_program *p)
         const hs_clock_read *r = &s->reads[i];
         const char *family = hs_clock_family(r->clock, r->clock_id);
         const hs_function *f = r->function ? hs_strmap_get(p->functions, r->function) : NULL;
-        if (!r->cached_in || !family || !f || r->error_path || strcmp(r->cost, "coarse") == 0)
+        /* Stored here, or passed to a function that stores that parameter. */
+        bool handed = false;
+        for (size_t k = 0; k < r->n_passed_to && !handed; k++)
+            for (size_t c = 0; c < s->n_param_caches && !handed; c++)
+                handed = s->param_caches[c].function == r->passed_to[k].callee &&
+                         s->param_caches[c].param == r->passed_to[k].arg;
+        if ((!r->cached_in && !handed) || !family || !f || r->error_path || strcmp(r->cost, "coarse") == 0)
             continue;
         /* Refreshed over and over, and every time its function runs (not a rate limit's
          * `if (now - last > 60) last = now;`): in a loop, or by a function that runs
@@ -458,25 +549,22 @@ static void find_caches(hs_timer_store *s, const hs_program *p)
          * time(NULL)` in initServer) is no cache. */
         if (r->n_branches > 0 || r->rare || r->n_guards > 0)
             continue;
+        /* A refresh does nothing slow before it: a read after blocking work (rdbSave's
+         * `server.lastsave = time(NULL)` after writing the file) stamps an event. */
+        if (r->blocking_seq > 0 || r->function_waits || blocks_before(s, f, r->site.file, r->site.line, r->site.column))
+            continue;
         const char *loop = NULL, *callback = NULL;
         bool periodic = r->in_loop || runs_periodically(f, &loop, &callback);
         if (!periodic)
             continue;
-        bool seen = false;
-        for (size_t k = 0; k < s->n_caches && !seen; k++)
-            seen = s->caches[k].text == r->cached_in && s->caches[k].function == r->function;
-        if (seen)
-            continue;
-        s->caches = hs_array_append(s->caches, &s->n_caches, &cap, sizeof *s->caches);
-        hs_clock_cache *c = &s->caches[s->n_caches - 1];
-        c->text = r->cached_in;
-        c->function = r->function;
-        c->function_name = f->name;
-        c->family = family;
-        c->api = r->api;
-        c->periodic = periodic;
-        c->loop_caller = r->in_loop ? NULL : loop;
-        c->callback = r->in_loop ? NULL : callback;
+        if (r->cached_in)
+            add_cache(s, &cap, r, f, family, r->cached_in, r->cached_file_only, loop, callback);
+        for (size_t k = 0; k < r->n_passed_to; k++)
+            for (size_t c = 0; c < s->n_param_caches; c++)
+                if (s->param_caches[c].function == r->passed_to[k].callee &&
+                    s->param_caches[c].param == r->passed_to[k].arg)
+                    add_cache(s, &cap, r, f, family, s->param_caches[c].text, s->param_caches[c].file_only, loop,
+                              callback);
     }
 }
 
@@ -490,7 +578,8 @@ const hs_clock_cache *hs_timer_cache_for(const hs_timer_store *s, const hs_clock
     const hs_clock_cache *any = NULL;
     for (size_t k = 0; k < s->n_caches; k++) {
         const hs_clock_cache *c = &s->caches[k];
-        if (strcmp(c->family, family) != 0 || (r->function && strcmp(c->function, r->function) == 0))
+        if (strcmp(c->family, family) != 0 || (r->function && strcmp(c->function, r->function) == 0) ||
+            (c->file_only && c->file != r->site.file))
             continue;
         if (c->api && strcmp(c->api, r->api) == 0)
             return c;
@@ -520,11 +609,12 @@ static bool every_call_is_candidate(const hs_function *f, const hs_strmap *candi
     return true;
 }
 
-void hs_timer_resolve(hs_timer_store *s, const hs_program *p)
+void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata *rd)
 {
     if (s->resolved)
         return;
     s->resolved = true;
+    s->blocking = hs_timers_blocking_functions(p, rd);
     s->n_api_reads = s->len;
     s->wrappers = hs_strmap_create();
     hs_strmap *candidate_sites = hs_strmap_create();
@@ -563,7 +653,9 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p)
     for (size_t i = 0; i < s->n_candidates; i++) {
         const hs_clock_read *c = &s->candidates[i];
         const hs_clock_wrapper *w = called_wrapper(s, p, c);
-        if (!w)
+        /* The reading is what the call returns, or what it writes through an address it is
+         * given: a wrapper of the other kind gives this call no reading. */
+        if (!w || w->out != c->out_param)
             continue;
         const hs_call_edge *e = w->n_guards ? edge_at(p, c, w->usr) : NULL;
         if (e && hs_guards_contradicted(w->guards, w->n_guards, e->const_args, e->n_const_args))
@@ -576,19 +668,22 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p)
         r->clock_id = w->clock_id;
         r->cost = w->cost;
     }
-    /* A reading is combined with another only if that one is a reading too. */
+    /* A reading is combined with another only if that one is a reading too; with a fresh
+     * one if that reading is not one kept in static storage (a rate limit's last reading). */
     hs_strmap *real = hs_strmap_create();
     for (size_t i = 0; i < s->len; i++) {
         char *key = ordinal_key(&s->reads[i], s->reads[i].ordinal);
-        hs_strmap_put(real, key, (void *)1);
+        hs_strmap_put(real, key, s->reads[i].sink_static ? (void *)2 : (void *)1);
         free(key);
     }
     for (size_t i = 0; i < s->len; i++) {
         hs_clock_read *r = &s->reads[i];
-        r->n_elapsed_with = 0;
+        r->n_elapsed_with = r->n_elapsed_fresh = 0;
         for (size_t k = 0; k < r->n_elapsed; k++) {
             char *key = ordinal_key(r, r->elapsed[k]);
-            r->n_elapsed_with += hs_strmap_has(real, key);
+            uintptr_t kind = (uintptr_t)hs_strmap_get(real, key);
+            r->n_elapsed_with += kind != 0;
+            r->n_elapsed_fresh += kind == 1;
             free(key);
         }
     }

@@ -27,6 +27,20 @@ typedef struct {
 
 typedef struct hs_clock_wrapper hs_clock_wrapper;
 
+/* A call that gets a reading as one of its arguments. */
+typedef struct {
+    const char *callee;        /* USR, interned */
+    unsigned arg;
+} hs_passed_to;
+
+/* A function that stores one of its parameters (or a value computed from it) into static
+ * storage every time it runs: redis' updateCachedTimeWithUs(..., ustime). */
+typedef struct {
+    const char *function, *text;
+    unsigned param;
+    bool file_only;
+} hs_param_cache;
+
 typedef struct {
     hs_site site;              /* the call */
     const char *text;          /* the call as written */
@@ -87,11 +101,16 @@ typedef struct {
     const char *callee;        /* a candidate's callee (USR), NULL when called through a pointer */
     bool out_to_caller;        /* the reading is written through a pointer parameter */
     bool sink_static;          /* the reading lands in static storage */
+    bool vs_field;             /* a field is subtracted from the reading, or it from a field */
     const char *cached_in;     /* a static-storage name given the reading or a value computed
                                   from it (`server.mstime`), or NULL */
+    bool cached_file_only;     /* that name is visible in its file only (a `static` global) */
     long long *elapsed;        /* ordinals of the readings and candidates it is combined with */
+    size_t n_elapsed_fresh;    /* of n_elapsed_with, those not kept in static storage */
     size_t n_elapsed;
     const hs_clock_wrapper *wrapper; /* a resolved candidate: the wrapper it calls */
+    hs_passed_to *passed_to;   /* the project functions the reading is passed to, later on */
+    size_t n_passed_to;
 } hs_clock_read;
 
 /*
@@ -109,6 +128,7 @@ struct hs_clock_wrapper {
     const hs_param_guard *guards;
     size_t n_guards;
     unsigned depth;            /* wrappers between it and the clock API: 0 when it reads it */
+    bool out;                  /* it writes the reading through a pointer parameter, not returns it */
 };
 
 /* A static-storage name refreshed from a clock reading: the program's cached time. */
@@ -118,6 +138,8 @@ typedef struct {
     const char *function_name;
     const char *family;        /* the clock it caches (hs_clock_family) */
     const char *api;           /* the API or wrapper the refreshing read calls */
+    const char *file;          /* where it is refreshed: a `static` cache serves that file only */
+    bool file_only;
     bool periodic;             /* its refresher runs in a loop, or is reached only through a
                                   pointer (a timer callback, a clock thread) */
     const char *loop_caller;   /* a function calling the refresher from a loop, or NULL */
@@ -146,8 +168,11 @@ typedef struct {
     size_t n_api_reads;        /* reads[0 .. n_api_reads) call a clock API; the rest wrappers */
     hs_strmap *wrappers;       /* USR -> hs_clock_wrapper* */
     hs_strmap *by_function;    /* USR -> hs_vec* of indexes into reads */
+    hs_strmap *blocking;       /* hs_timers_blocking_functions, made once by hs_timer_resolve */
     hs_clock_cache *caches;
     size_t n_caches;
+    hs_param_cache *param_caches;
+    size_t n_param_caches, cap_param_caches;
     /* Call sites of calls with no arguments, by how their value is used: where a clock
      * wrapper's reading is half of an interval measurement, or passed on. */
     hs_strmap *timed_sites;   /* "file:line:column" -> interned use ("timed", "to-caller",
@@ -173,7 +198,7 @@ extern const hs_fact_family hs_family_timers;
  * readings each read is combined with among the reads that are real, and finds the
  * program's cached clocks. Runs once; the rules of the family call it first.
  */
-void hs_timer_resolve(hs_timer_store *s, const hs_program *p);
+void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata *rd);
 
 /* The wrapper chain of a read through a wrapper: "mstime -> ustime -> gettimeofday". */
 char *hs_clock_wrapper_chain(const hs_clock_wrapper *w);

@@ -237,6 +237,19 @@ static bool interval_field_site(const hs_timer_store *store, const hs_clock_read
     return hs_timer_site_interval_field(store, read->site.file, read->site.line, read->site.column);
 }
 
+/* The reading is passed to a function that subtracts a value it is given from a fresh
+ * reading (`elapsedStart(&t); ...; elapsedUs(t)`): the start of a measurement. */
+static bool passed_to_interval_end(const hs_timer_store *store, const hs_clock_read *read)
+{
+    for (size_t k = 0; k < read->n_passed_to; k++) {
+        const hs_vec *reads = hs_timer_reads_of(store, read->passed_to[k].callee);
+        for (size_t i = 0; reads && i < reads->len; i++)
+            if (store->reads[(size_t)(uintptr_t)reads->items[i]].vs_field)
+                return true;
+    }
+    return false;
+}
+
 static const char *weak_evidence(const hs_timer_store *store, const hs_clock_read *read, const hs_function *f,
                                  bool wide_only, bool cache_at_hand, const char **tag)
 {
@@ -257,12 +270,14 @@ static const char *weak_evidence(const hs_timer_store *store, const hs_clock_rea
         return "it is a clock wrapper whose hot callers time intervals or deadlines with its "
                "readings (or pass them on): an interval measurement needs both ends";
     /* A wrapper's reading that is one end of a measurement: combined with another reading
-     * of the function (`c->duration = ustime() - start`, start an earlier reading), or
-     * stored into a field that the program subtracts from a fresh reading (a task's wake-up
-     * time, for scheduling latency). A deadline or a comparison with a stored time is not:
-     * maintainers replace those reads with the cached time. */
+     * of the function (`c->duration = ustime() - start`, start an earlier reading), with a
+     * field that holds the other end (`now_ns() - t->wake_date`), or stored into a field
+     * that the program subtracts from a fresh reading (a task's wake-up time, for
+     * scheduling latency). A deadline (`now() + timeout`) or a comparison with a time kept
+     * in static storage is not: maintainers replace those reads with the cached time. */
     if (read->wrapper && strcmp(read->cost, "syscall") != 0 &&
-        ((read->n_elapsed_with > 0 && !read->vs_static) || interval_field_site(store, read)))
+        (read->n_elapsed_fresh > 0 || read->vs_field || interval_field_site(store, read) ||
+         passed_to_interval_end(store, read)))
         return "its reading is one end of an interval measurement (the other end is a reading "
                "too): both ends need a fresh reading";
     *tag = "output";
@@ -307,7 +322,9 @@ static const hs_clock_read *caller_reading(const hs_timer_store *store, const hs
                                            const hs_call_edge **edge_out)
 {
     const char *family = hs_clock_family(read->clock, read->clock_id);
-    if (!family || f->hot_root)
+    /* Only a read the function makes once, before anything in it blocks or waits, can take
+     * a reading made before the call. */
+    if (!family || f->hot_root || read->in_loop || read->blocking_seq > 0 || read->function_waits)
         return NULL;
     for (size_t i = 0; i < f->callers.len; i++) {
         const hs_call_edge *e = f->callers.items[i];
@@ -432,8 +449,8 @@ static void add_aggressive_fixes(hs_judge_ctx *ctx, json_t *finding, const hs_cl
 static void judge(hs_judge_ctx *ctx)
 {
     hs_timer_store *store = hs_program_store(ctx->program, &hs_family_timers);
-    hs_timer_resolve(store, ctx->program);
-    hs_strmap *blocking = hs_timers_blocking_functions(ctx->program, ctx->rd);
+    hs_timer_resolve(store, ctx->program, ctx->rd);
+    const hs_strmap *blocking = store->blocking;
     for (size_t i = 0; i < store->len; i++) {
         const hs_clock_read *read = &store->reads[i];
         const hs_function *f = read->function ? hs_strmap_get(ctx->program->functions, read->function) : NULL;
@@ -534,7 +551,7 @@ static void judge(hs_judge_ctx *ctx)
          * every pass (rocksdb's WriteThread::AwaitState times its own yields): the wait,
          * not the reading, is what such a call costs. Where the program keeps the clock
          * cached, the cached time is still the cheaper source. */
-        if (!weak && !in_loop && strcmp(cost, "syscall") != 0 && !cache && !held) {
+        if (!weak && !in_loop && strcmp(cost, "syscall") != 0 && (read->function_waits || (!cache && !held))) {
             if (read->function_waits) {
                 weak_tag = "waits";
                 weak = "its function waits in a loop that blocks on every pass: the wait, not the "
@@ -611,7 +628,6 @@ static void judge(hs_judge_ctx *ctx)
         free(why);
         free(hint);
     }
-    hs_strmap_delete(blocking);
 }
 
 static const hs_fact_family *const reads[] = {&hs_family_timers, NULL};
