@@ -2499,6 +2499,9 @@ const hs_vec *hs_walk_combinations(hs_walk *x)
             hs_pending *p = fn->pending_combiners.items[i];
             hs_combination *c = hs_xcalloc(1, sizeof *c);
             c->n = p->n;
+            if (p->n)
+                clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(p->cursors[p->n - 1])), NULL, NULL,
+                                           NULL, &c->offset);
             c->sets = hs_xcalloc(p->n ? p->n : 1, sizeof *c->sets);
             for (unsigned k = 0; k < p->n; k++) {
                 hs_collect_keys(x, p->cursors[k], &c->sets[k]);

@@ -3,13 +3,15 @@
  * A clock wrapper (a function that returns its reading) called at both ends of an
  * interval by the hot path (`ustime() - start`) is deliberate instrumentation: a command's
  * duration needs both reads. The same holds through a function pointer set at start-up.
+ * A deadline (`mono_us() + 1000`) is no measurement: flagged, and it repeats the interval's
+ * first reading, a call apart.
  * Each call of a wrapper is judged where it is made. A read as a fallback when the caller
  * passed no reading (`if (us == 0) us = ustime();`, every hot caller passing its own) is
  * low too. A wrapper of a wrapper is a wrapper (`c->ms = mstime()` stores a reading
  * untimed: flagged). A wrapper whose reading the hot caller only stores is flagged, and so
  * is a syscall clock, even for timing. A reading written through a pointer parameter by a
  * function whose call takes a pointer (`elapsed_start(&c->started)`) is judged where it is
- * read. The deadline's read repeats the interval's first reading, a call apart.
+ * read.
  */
 #include <stdint.h>
 #include <sys/time.h>
@@ -83,7 +85,7 @@ void execute_command(struct command *c)
     enter_unit(start);
     uint64_t m0 = mono_us();
     elapsed_start(&c->started);
-    c->deadline = mono_us() + 1000; // expect: timer-duplicate
+    c->deadline = mono_us() + 1000; // expect: timer-duplicate, timer-hot-path
     c->ms = mstime(); // expect: timer-hot-path
     long cpu0 = cpu_now(); // expect: timer-hot-path
     c->proc();

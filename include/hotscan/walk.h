@@ -242,6 +242,7 @@ CXCursor hs_walk_sink_value(const hs_walk *x);
 typedef struct {
     hs_key_set *sets;
     unsigned n;
+    unsigned offset;   /* where the combination is evaluated: its last operand's end, in its file */
 } hs_combination;
 const hs_vec *hs_walk_combinations(hs_walk *x);
 /* Names written (assigned, ++/--, passed by address): hs_write*. */

@@ -424,9 +424,9 @@ static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, c
     r->keys = hs_strmap_create();
     char rkey[32];
     snprintf(rkey, sizeof rkey, "r:%u", r->hash);
-    hs_strmap_put(r->keys, rkey, (void *)1);
+    hs_strmap_put(r->keys, rkey, (void *)(uintptr_t)(start.offset + 1));
     if (sink)
-        hs_strmap_put(r->keys, sink, (void *)1);
+        hs_strmap_put(r->keys, sink, (void *)(uintptr_t)(start.offset + 1));
     r->loop_path = hs_loop_path(x);
     r->branch_count = hs_walk_branch_count(x);
     const char *static_text = sink_text ? sink_text : assigned_text;
@@ -529,6 +529,24 @@ static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, c
 static bool read_in_set(const timer_read *r, const hs_key_set *set)
 {
     return hs_key_set_meets(set, r->keys);
+}
+
+/*
+ * Does the combination at `offset` use this reading: one of its names that held the reading
+ * by then? A name given the reading only later (`x = a - b; ...; b = time(NULL);`) held
+ * something else when the combination ran. In a loop a later assignment may reach an
+ * earlier combination on the next pass, so there any name counts.
+ */
+static bool read_in_set_at(const timer_read *r, const hs_key_set *set, unsigned offset)
+{
+    if (r->loop_path[0])
+        return hs_key_set_meets(set, r->keys);
+    for (unsigned i = 0; i < set->len; i++) {
+        uintptr_t since = (uintptr_t)hs_strmap_get(r->keys, set->keys[i]);
+        if (since && since - 1 <= offset)
+            return true;
+    }
+    return false;
 }
 
 /* Whether a combination's set holds anything: a name, or the static-storage or sum mark. */
@@ -691,11 +709,16 @@ static void timers_assigned(void *state, hs_walk *x, CXCursor value)
     bool target_static = target_key && unconditional_static;
     if (target_static || (target_key && t->params_cached))
         note_param_caches(t, x, &set, target_static);
+    unsigned at = 0;
+    if (target_key)
+        clang_getExpansionLocation(hs_cursor_start(value), NULL, NULL, NULL, &at);
     for (size_t i = 0; target_key && i < t->reads.len; i++) {
         timer_read *r = t->reads.items[i];
         if (!read_in_set(r, &set))
             continue;
-        hs_strmap_put(r->keys, target_key, (void *)1);
+        /* The name holds the reading from here on (the first place it got it). */
+        if (!hs_strmap_has(r->keys, target_key))
+            hs_strmap_put(r->keys, target_key, (void *)(uintptr_t)(at + 1));
         /* Static storage that holds this reading, or a value computed from it: perhaps the
          * program's cached time. */
         if (target_static) {
@@ -745,7 +768,7 @@ static void finish_reads(timers *t, hs_walk *x)
                 if (a == b || !sets[b].static_storage)
                     continue;
                 for (size_t i = 0; i < n; i++)
-                    if (read_in_set(t->reads.items[i], &sets[a]))
+                    if (read_in_set_at(t->reads.items[i], &sets[a], cmb->offset))
                         vs_static[i] = true;
             }
         }
@@ -754,10 +777,10 @@ static void finish_reads(timers *t, hs_walk *x)
         for (size_t a = 0; a < nsets; a++) {
             for (size_t b = a + 1; b < nsets; b++) {
                 for (size_t i = 0; i < n; i++) {
-                    if (!read_in_set(t->reads.items[i], &sets[a]))
+                    if (!read_in_set_at(t->reads.items[i], &sets[a], cmb->offset))
                         continue;
                     for (size_t j = 0; j < n; j++) {
-                        if (i == j || !read_in_set(t->reads.items[j], &sets[b]))
+                        if (i == j || !read_in_set_at(t->reads.items[j], &sets[b], cmb->offset))
                             continue;
                         json_array_append_new(elapsed[i], json_integer((json_int_t)j));
                         json_array_append_new(elapsed[j], json_integer((json_int_t)i));
