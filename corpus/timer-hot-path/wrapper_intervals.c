@@ -9,9 +9,8 @@
  * passed no reading (`if (us == 0) us = ustime();`, every hot caller passing its own) is
  * low too. A wrapper of a wrapper is a wrapper (`c->ms = mstime()` stores a reading
  * untimed: flagged). A wrapper whose reading the hot caller only stores is flagged, and so
- * is a syscall clock, even for timing. A reading written through a pointer parameter by a
- * function whose call takes a pointer (`elapsed_start(&c->started)`) is judged where it is
- * read.
+ * is a syscall clock, even for timing. A function that writes its reading through a pointer
+ * parameter is a wrapper too: `elapsed_start(&c->started)` is flagged where it is called.
  */
 #include <stdint.h>
 #include <sys/time.h>
@@ -60,7 +59,7 @@ long long mstime(void)
 
 static void elapsed_start(uint64_t *start)
 {
-    *start = mono_us(); // expect: timer-hot-path
+    *start = mono_us();
 }
 
 static long long cached_us;
@@ -84,7 +83,7 @@ void execute_command(struct command *c)
     long long start = ustime();
     enter_unit(start);
     uint64_t m0 = mono_us();
-    elapsed_start(&c->started);
+    elapsed_start(&c->started); // expect: timer-hot-path
     c->deadline = mono_us() + 1000; // expect: timer-duplicate, timer-hot-path
     c->ms = mstime(); // expect: timer-hot-path
     long cpu0 = cpu_now(); // expect: timer-hot-path
