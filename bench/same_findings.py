@@ -35,8 +35,9 @@ def main():
             for f in a:
                 if f not in b:
                     print(f"+ {f['rule']} {f['file']}:{f['line']}: {f['message'][:100]}")
-    # Report-level sections (os-event's "objects", the fixed files' hashes) must match too.
-    for key in sorted((set(before) | set(after)) - {"findings", "errors", "summary", "tool"}):
+    # Report-level sections (os-event's "objects", the fixed files' hashes) must match too;
+    # not the invocation, which names the command line and the folder of each run.
+    for key in sorted((set(before) | set(after)) - {"findings", "errors", "summary", "tool", "invocation"}):
         if before.get(key) != after.get(key):
             same = False
             print(f"report member {key!r} differs")

@@ -7,6 +7,8 @@
 #include "hotscan/rules.h"
 #include "hotscan/walk.h"
 
+#include "hotscan/common.h"
+
 #include <string.h>
 
 extern const hs_rule hs_rule_timer_hot_path;
@@ -74,4 +76,31 @@ const hs_rule *hs_rule_find(const char *id)
         if (strcmp(rules[i]->id, id) == 0)
             return rules[i];
     return NULL;
+}
+
+const char *hs_rule_doc_page(const hs_rule *rule)
+{
+    const char *slash = rule && rule->doc ? strrchr(rule->doc, '/') : NULL;
+    const char *name = slash ? slash + 1 : rule ? rule->doc : NULL;
+    for (size_t i = 0; name && i < hs_rule_doc_page_count; i++)
+        if (strcmp(hs_rule_doc_pages[i].name, name) == 0)
+            return hs_rule_doc_pages[i].text;
+    return NULL;
+}
+
+char *hs_rule_pascal_name(const char *id)
+{
+    char *name = hs_xmalloc(strlen(id) + 1);
+    size_t n = 0;
+    bool upper = true;
+    for (const char *p = id; *p; p++) {
+        if (*p == '-' || *p == '_' || *p == ' ') {
+            upper = true;
+            continue;
+        }
+        name[n++] = upper && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+        upper = false;
+    }
+    name[n] = '\0';
+    return name;
 }

@@ -3,14 +3,15 @@
  *
  * The safety rules live in the edit plan (edits.c): identical edits count once, overlapping
  * ones are refused, changed files and paths outside the root are skipped, writes are atomic
- * and keep the mode. This file only loads the report, prints what the plan refused and says
- * how it went.
+ * and keep the mode. This file loads the report, refuses one that holds no digest of a file
+ * it edits (unless --trust-offsets), prints what the plan refused and says how it went.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -19,13 +20,16 @@
 #include "hotscan/edits.h"
 #include "hotscan/tempfiles.h"
 
-enum { OPT_DRY_RUN = 256, OPT_ROOT };
+enum { OPT_DRY_RUN = 256, OPT_ROOT, OPT_TRUST_OFFSETS };
 
 static const hs_cli_option apply_table[] = {
     {"dry-run", 0, OPT_DRY_RUN, NULL, "print the changes as a unified diff; write nothing", 0, NULL,
      HS_COMPLETE_NOTHING, NULL},
     {"root", 0, OPT_ROOT, "DIR", "apply under DIR instead of the report's root (a moved tree)", 0, NULL,
      HS_COMPLETE_DIRS, NULL},
+    {"trust-offsets", 0, OPT_TRUST_OFFSETS, NULL,
+     "apply a report that holds no digest of the files it edits (an older hotscan's, a hand-written "
+     "one) to the files not modified since the report was written", 0, NULL, HS_COMPLETE_NOTHING, NULL},
     {"help", 'h', 'h', NULL, "show this help", 0, NULL, HS_COMPLETE_NOTHING, NULL},
     HS_OPTIONS_END,
 };
@@ -49,6 +53,49 @@ const hs_cli_command hs_apply_command = {
 static void apply_usage(FILE *out)
 {
     hs_cli_print_help(out, &hs_apply_command);
+}
+
+/* Refuses (false, after saying why) a plan with a file whose content the report holds no
+ * digest of, unless trusted: then such a file is written only if it was last modified
+ * before the report file (trust_until), which also keeps a second concurrent run from
+ * applying its offsets to a file the first one rewrote. */
+static bool check_digests(const char *path, json_t *report, bool trust, hs_edit_plan *plan)
+{
+    const char *first = NULL;
+    size_t missing = 0;
+    for (size_t i = 0; i < plan->files.len; i++) {
+        const hs_file_edits *fe = plan->files.items[i];
+        if (!fe->digest && !missing++)
+            first = fe->path;
+    }
+    if (!missing)
+        return true;
+    if (!trust) {
+        char *more = missing > 1 ? hs_printf(" (and %zu more file%s)", missing - 1,
+                                             missing > 2 ? "s" : "")
+                                 : hs_xstrdup("");
+        const char *why = json_is_object(json_object_get(report, "files"))
+                              ? "its \"files\" map has no hash for it"
+                              : "it has no \"files\" map";
+        fprintf(stderr,
+                "hotscan: %s: no digest of %s%s in the report (%s: an older hotscan's or a "
+                "hand-written report), so apply cannot tell whether the file still holds what "
+                "its offsets were computed on; nothing was applied. Regenerate the report "
+                "(hotscan scan --format json -o %s), or pass --trust-offsets to apply it to "
+                "the files not modified since the report was written\n",
+                path, first, more, why, path);
+        free(more);
+        return false;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "hotscan: %s: --trust-offsets needs the report as a regular file: its "
+                        "modification time says which files it still holds for\n", path);
+        return false;
+    }
+    plan->trust_until = st.st_mtim;
+    plan->trust_until_set = true;
+    return true;
 }
 
 /* A report larger than this is refused before it fills memory (`apply /dev/zero`). */
@@ -101,7 +148,7 @@ int cmd_apply(int argc, char **argv)
 {
     hs_getopt g;
     hs_getopt_init(&g, &hs_apply_command);
-    bool dry_run = false;
+    bool dry_run = false, trust_offsets = false;
     const char *root = NULL;
     optind = 1;
     opterr = 0;
@@ -113,6 +160,9 @@ int cmd_apply(int argc, char **argv)
             break;
         case OPT_ROOT:
             root = optarg;
+            break;
+        case OPT_TRUST_OFFSETS:
+            trust_offsets = true;
             break;
         case 'h':
             apply_usage(stdout);
@@ -174,6 +224,11 @@ int cmd_apply(int argc, char **argv)
         return 2;
     }
     free(confine);
+    if (!check_digests(path, report, trust_offsets, &plan)) {
+        hs_edit_plan_free(&plan);
+        json_decref(report);
+        return 2;
+    }
     for (size_t i = 0; i < plan.problems.len; i++)
         fprintf(stderr, "hotscan: %s\n", (const char *)plan.problems.items[i]);
     hs_apply_result res;

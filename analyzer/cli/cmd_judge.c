@@ -8,5 +8,5 @@
 
 int cmd_judge(int argc, char **argv)
 {
-    return hs_cli_scan(argc, argv, true);
+    return hs_cli_scan(argc, argv, true, false);
 }

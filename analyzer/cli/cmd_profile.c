@@ -267,8 +267,9 @@ static int record(profile_options *o, char **cmd, int ncmd)
         return 2;
     }
     hs_cleanup_install();
+    /* An absolute folder only: the paths handed to perf (-o, -i) then start with '/'. */
     const char *tmpdir = getenv("TMPDIR");
-    char *dir = hs_printf("%s/hotscan-profile-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    char *dir = hs_printf("%s/hotscan-profile-XXXXXX", tmpdir && tmpdir[0] == '/' ? tmpdir : "/tmp");
     if (!mkdtemp(dir)) {
         fprintf(stderr, "hotscan: error: cannot make a temporary folder %s: %s\n", dir, strerror(errno));
         free(dir);

@@ -1,5 +1,6 @@
 /*
- * cmd_rules.c - `hotscan rules`: the rules, and the API lists they use.
+ * cmd_rules.c - `hotscan rules`: the rules, and the API lists they use; as text for a
+ * person, or with --format json for tools (the shape is docs/rules.schema.json's).
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <jansson.h>
 
 #include "commands.h"
+#include "hotscan/emit.h"
 #include "hotscan/tempfiles.h"
 #include "hotscan/common.h"
 #include "hotscan/rules.h"
@@ -17,6 +19,10 @@
 static const hs_cli_option rules_table[] = {
     {"rules", 0, 'r', "DIR", "also load the rule data (*.json) in DIR (repeatable)", 0, NULL, HS_COMPLETE_DIRS,
      NULL},
+    {"format", 0, 'f', "text|json",
+     "text for a person (default), or JSON for tools: each rule's id, name, descriptions, default severity, "
+     "precision, doc page and the rule data it reads (docs/rules.schema.json)",
+     0, "text json", HS_COMPLETE_NOTHING, NULL},
     {"help", 'h', 'h', NULL, "show this help", 0, NULL, HS_COMPLETE_NOTHING, NULL},
     HS_OPTIONS_END,
 };
@@ -24,18 +30,108 @@ static const hs_cli_option rules_table[] = {
 const hs_cli_command hs_rules_command = {
     .name = "rules",
     .summary = "list the rules and the API lists they use",
-    .usage = "hotscan rules [--rules DIR]",
+    .usage = "hotscan rules [--rules DIR] [--format text|json]",
     .about = "Lists the rules and the API lists they use (bundled rule data plus DIR's).",
     .options = rules_table,
     .getopt_prefix = "",
     .column = 20,
 };
 
+static json_t *sorted_names(const hs_strmap *set)
+{
+    json_t *out = json_array();
+    hs_vec keys = {0};
+    hs_strmap_sorted_keys(set, &keys);
+    for (size_t i = 0; i < keys.len; i++)
+        json_array_append_new(out, json_string(keys.items[i]));
+    hs_vec_free(&keys);
+    return out;
+}
+
+/* The rules and the rule data as one JSON document; each rule's doc is the page's path in the
+ * installed docs (or the source tree's, for a build-tree binary). */
+static json_t *rules_json(const hs_ruledata *rd)
+{
+    char *docs = hs_docs_dir();
+    json_t *rules = json_array();
+    size_t n;
+    const hs_rule *const *all = hs_rules_all(&n);
+    for (size_t i = 0; i < n; i++) {
+        const hs_rule *r = all[i];
+        const char *page = strncmp(r->doc, "docs/", 5) == 0 ? r->doc + 5 : r->doc;
+        char *doc = docs ? hs_path_join(docs, page) : hs_xstrdup(r->doc);
+        char *name = hs_rule_pascal_name(r->id);
+        json_t *sections = json_array();
+        for (const char *const *d = r->data_sections; d && *d; d++)
+            json_array_append_new(sections, json_string(*d));
+        json_array_append_new(rules, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "id", r->id, "name", name,
+                                               "short_description", r->summary, "full_description", r->description,
+                                               "default_severity", r->default_severity, "precision", r->precision,
+                                               "doc", doc, "rule_data", sections));
+        free(name);
+        free(doc);
+    }
+    json_t *files = json_array(), *timers = json_array(), *events = json_array(), *wrappers = json_array();
+    json_t *clock_ids = json_array(), *hot = json_array(), *replacements = json_array();
+    for (size_t i = 0; i < rd->files.len; i++)
+        json_array_append_new(files, json_string(rd->files.items[i]));
+    for (size_t i = 0; i < rd->timers.len; i++) {
+        const hs_timer_api *t = rd->timers.items[i];
+        json_array_append_new(timers, json_pack("{s:s, s:s, s:s}", "name", t->name, "cost", hs_cost_name(t->cost),
+                                                "clock", t->clock ? t->clock : ""));
+    }
+    hs_vec keys = {0};
+    hs_strmap_sorted_keys(rd->clock_ids, &keys);
+    for (size_t i = 0; i < keys.len; i++) {
+        hs_cost cost;
+        hs_ruledata_clock_id_cost(rd, keys.items[i], &cost);
+        json_array_append_new(clock_ids, json_pack("{s:s, s:s}", "name", (char *)keys.items[i], "cost",
+                                                   hs_cost_name(cost)));
+    }
+    hs_vec_free(&keys);
+    for (size_t i = 0; i < rd->hot_functions.len; i++)
+        json_array_append_new(hot, json_string(rd->hot_functions.items[i]));
+    for (size_t i = 0; i < rd->replacements.len; i++) {
+        const hs_timer_replacement *t = rd->replacements.items[i];
+        json_t *e = json_pack("{s:s, s:s, s:s}", "timer", t->timer, "replacement", t->replacement, "description",
+                              t->description ? t->description : "");
+        if (t->function)
+            json_object_set_new(e, "function", json_string(t->function));
+        json_array_append_new(replacements, e);
+    }
+    for (size_t i = 0; i < rd->atomic_wrappers.len; i++)
+        json_array_append(wrappers, rd->atomic_wrappers.items[i]);
+    for (size_t i = 0; i < rd->events.len; i++) {
+        const hs_event_api *e = rd->events.items[i];
+        json_array_append_new(events, json_pack("{s:s, s:s}", "name", e->name, "kind", e->kind));
+    }
+    json_t *data = json_object();
+    json_object_set_new(data, "files", files);
+    json_object_set_new(data, "timers", timers);
+    json_object_set_new(data, "clock_ids", clock_ids);
+    json_object_set_new(data, "blocking_functions", sorted_names(rd->blocking));
+    json_object_set_new(data, "hot_functions", hot);
+    json_object_set_new(data, "timer_replacements", replacements);
+    json_object_set_new(data, "atomic_wrappers", wrappers);
+    json_object_set_new(data, "relaxed_types", sorted_names(rd->relaxed_types));
+    json_object_set_new(data, "events", events);
+    json_object_set_new(data, "event_types", sorted_names(rd->event_types));
+    json_t *doc = json_object();
+    json_object_set_new(doc, "schema_version", json_integer(1));
+    json_object_set_new(doc, "tool", json_pack("{s:s, s:s}", "name", "hotscan", "version", HOTSCAN_VERSION));
+    json_object_set_new(doc, "docs_dir", docs ? json_string(docs) : json_null());
+    json_object_set_new(doc, "rules", rules);
+    json_object_set_new(doc, "rule_data", data);
+    free(docs);
+    return doc;
+}
+
 int cmd_rules(int argc, char **argv)
 {
     hs_getopt g;
     hs_getopt_init(&g, &hs_rules_command);
     hs_vec dirs = {0};
+    bool json = false;
     int c;
     optind = 1;
     opterr = 0;
@@ -49,7 +145,16 @@ int cmd_rules(int argc, char **argv)
             hs_vec_push(&dirs, optarg);
             continue;
         }
-        fprintf(stderr, "hotscan: unknown option '%s' (see 'hotscan rules --help')\n", argv[optind - 1]);
+        if (c == 'f' && (strcmp(optarg, "json") == 0 || strcmp(optarg, "text") == 0)) {
+            json = strcmp(optarg, "json") == 0;
+            continue;
+        }
+        if (c == 'f')
+            fprintf(stderr, "hotscan: unknown --format '%s' (text or json)\n", optarg);
+        else if (c == ':')
+            fprintf(stderr, "hotscan: option '%s' needs a value\n", argv[optind - 1]);
+        else
+            fprintf(stderr, "hotscan: unknown option '%s' (see 'hotscan rules --help')\n", argv[optind - 1]);
         hs_vec_free(&dirs);
         return 2;
     }
@@ -66,6 +171,13 @@ int cmd_rules(int argc, char **argv)
         free(err);
         hs_ruledata_delete(rd);
         return 2;
+    }
+    if (json) {
+        json_t *doc = rules_json(rd);
+        bool ok = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && putchar('\n') != EOF;
+        json_decref(doc);
+        hs_ruledata_delete(rd);
+        return hs_close_stdout("the rule list") && ok ? 0 : 2;
     }
     size_t n;
     const hs_rule *const *rules = hs_rules_all(&n);

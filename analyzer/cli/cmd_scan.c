@@ -61,7 +61,7 @@ typedef struct {
     bool report_unused_suppressions; /* NOLINTs naming a hotscan rule that suppress nothing */
     const char *baseline;     /* an earlier report: its findings are left out */
     const char *diff_base;    /* a git revision: only findings on lines changed since it */
-    const char *docs_url;     /* where the docs are (SARIF helpUri); default: the installed docs */
+    const char *docs_url;     /* where the docs are on the web (SARIF helpUri); default: none */
     const char *cache_dir;    /* --cache DIR; NULL: the default place */
     bool no_cache;            /* --no-cache */
     bool prefilter;           /* --prefilter (or HOTSCAN_PREFILTER=1): leave out TUs that cannot
@@ -74,6 +74,8 @@ typedef struct {
     bool keep_unsampled;      /* findings in never-sampled functions keep their confidence */
     bool no_build;            /* --no-build (or no database found, no PATHs): tree-sitter facts only */
     int argc_all;             /* argv's words, the compiler flags after "--" included */
+    const char *program;      /* the program as run, and the words after it as given (getopt */
+    json_t *arguments;        /* reorders argv): the report's invocation; owned */
     int npaths;               /* PATHs: argv[optind] on, before any "--" */
 } scan_options;
 
@@ -90,6 +92,39 @@ static void free_list(hs_vec *v)
     for (size_t i = 0; i < v->len; i++)
         free(v->items[i]);
     hs_vec_free(v);
+}
+
+/* A JSON string of `s`, whose bytes need not be UTF-8 (an argument, a path): a byte that is
+ * not becomes U+FFFD rather than the value being lost. */
+static json_t *any_string(const char *s)
+{
+    json_t *v = json_string(s);
+    if (v)
+        return v;
+    hs_buf b;
+    hs_buf_init(&b);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x80)
+            hs_buf_append(&b, (const char *)p, 1);
+        else
+            hs_buf_puts(&b, "\xEF\xBF\xBD");
+    }
+    v = json_string(b.data ? b.data : "");
+    hs_buf_free(&b);
+    return v;
+}
+
+/*
+ * A note or warning of the scan: printed on standard error as "hotscan: LEVEL: TEXT" when
+ * `print`, and kept in `notes` either way for the report's invocation.notes (SARIF's
+ * toolExecutionNotifications): -q quiets standard error, not the report.
+ */
+static void scan_note(json_t *notes, bool print, const char *level, const char *text)
+{
+    if (print)
+        fprintf(stderr, "hotscan: %s: %s\n", level, text);
+    if (notes)
+        json_array_append_new(notes, json_pack("{s:s, s:o}", "level", level, "message", any_string(text)));
 }
 
 enum {
@@ -212,7 +247,7 @@ static const hs_cli_option scan_table[] = {
      "path runs through a changed function)",
      0, NULL, HS_COMPLETE_NOTHING, NULL},
     {"docs-url", 0, OPT_DOCS_URL, "URL",
-     "where the docs are, for SARIF's helpUri (default: the installed docs, as a file: URL)", 0, NULL,
+     "where hotscan's docs are on the web, for SARIF's helpUri and the rule pages' links (default: none)", 0, NULL,
      HS_COMPLETE_NOTHING, NULL},
     {"config", 0, OPT_CONFIG, "FILE",
      "read options from FILE instead of the .hotscan.yml found in the root (or --root) or the nearest "
@@ -646,11 +681,51 @@ static void scanned_files(const hs_discovery *disc, const hs_program *p, const c
     }
 }
 
-/* Prints what a person should know after the scan: errors, hidden findings, the summary. */
-static void print_summary(const scan_options *o, json_t *report, const hs_merge *m,
-                          const hs_scan_counts *counts, size_t n, double seconds)
+/* The notes of the scan's outcome, in the order they are printed: --hot names that match
+ * nothing (warnings), then what was left out of the report and why. */
+static void summary_notes(const scan_options *o, json_t *report, const hs_scan_counts *counts, json_t *notes)
 {
-    size_t hidden = counts->hidden;
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(json_object_get(report, "summary"), "hot_roots_unmatched"), i, e) {
+        char *text = hs_printf("--hot %s names no function of the program (a name matches a function by its whole "
+                               "qualified name or its last components, as in Get or DBImpl::Get)",
+                               json_string_value(e));
+        scan_note(notes, false, "warning", text);
+        free(text);
+    }
+    char *text = NULL;
+    if (o->baseline) {
+        text = hs_printf("%zu finding%s already in the baseline %s left out", counts->baselined,
+                         counts->baselined == 1 ? "" : "s", o->baseline);
+        scan_note(notes, false, "note", text);
+        free(text);
+    }
+    if (o->diff_base) {
+        text = hs_printf("%zu finding%s on lines not changed since %s left out (--diff-base)", counts->outside_diff,
+                         counts->outside_diff == 1 ? "" : "s", o->diff_base);
+        scan_note(notes, false, "note", text);
+        free(text);
+    }
+    if (counts->suppressed) {
+        text = hs_printf("%zu finding%s suppressed by NOLINT comments", counts->suppressed,
+                         counts->suppressed == 1 ? "" : "s");
+        scan_note(notes, false, "note", text);
+        free(text);
+    }
+    if (counts->hidden) {
+        text = hs_printf("%zu lower-confidence finding%s left out (--min-confidence low shows them)", counts->hidden,
+                         counts->hidden == 1 ? "" : "s");
+        scan_note(notes, false, "note", text);
+        free(text);
+    }
+}
+
+/* Prints what a person should know after the scan: errors, the summary notes (from index
+ * `first` of `notes`: the warnings even under -q), the profile and the summary line. */
+static void print_summary(const scan_options *o, json_t *report, const hs_merge *m, json_t *notes, size_t first,
+                          size_t n, double seconds)
+{
     json_t *errors = json_object_get(report, "errors");
     size_t nfind = json_array_size(json_object_get(report, "findings")), nerr = json_array_size(errors);
     size_t i;
@@ -659,13 +734,14 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
         fprintf(stderr, "hotscan: error: %s: %s\n", json_string_value(json_object_get(e, "file")),
                 json_string_value(json_object_get(e, "message")));
     /* Printed under -q too: a misspelled root silently finds nothing on any hot path. */
-    json_array_foreach(json_object_get(json_object_get(report, "summary"), "hot_roots_unmatched"), i, e)
-        fprintf(stderr, "hotscan: warning: --hot %s names no function of the program (a name matches a function "
-                        "by its whole qualified name or its last components, as in Get or DBImpl::Get)\n",
-                json_string_value(e));
+    for (i = first; i < json_array_size(notes); i++) {
+        json_t *note = json_array_get(notes, i);
+        if (strcmp(json_string_value(json_object_get(note, "level")), "warning") == 0)
+            fprintf(stderr, "hotscan: warning: %s\n", json_string_value(json_object_get(note, "message")));
+    }
     if (o->quiet)
         return;
-    if (counts->unused && o->format != HS_FORMAT_TEXT) {
+    if (json_array_size(json_object_get(report, "unused_suppressions")) && o->format != HS_FORMAT_TEXT) {
         json_array_foreach(json_object_get(report, "unused_suppressions"), i, e)
             fprintf(stderr, "%s:%lld:%lld: warning: %s %s [unused-suppression]\n",
                     json_string_value(json_object_get(e, "file")),
@@ -674,18 +750,11 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
                     json_string_value(json_object_get(e, "text")),
                     json_string_value(json_object_get(e, "message")));
     }
-    if (o->baseline)
-        fprintf(stderr, "hotscan: note: %zu finding%s already in the baseline %s left out\n", counts->baselined,
-                counts->baselined == 1 ? "" : "s", o->baseline);
-    if (o->diff_base)
-        fprintf(stderr, "hotscan: note: %zu finding%s on lines not changed since %s left out (--diff-base)\n",
-                counts->outside_diff, counts->outside_diff == 1 ? "" : "s", o->diff_base);
-    if (counts->suppressed)
-        fprintf(stderr, "hotscan: note: %zu finding%s suppressed by NOLINT comments\n", counts->suppressed,
-                counts->suppressed == 1 ? "" : "s");
-    if (hidden)
-        fprintf(stderr, "hotscan: note: %zu lower-confidence finding%s left out (--min-confidence low shows them)\n",
-                hidden, hidden == 1 ? "" : "s");
+    for (i = first; i < json_array_size(notes); i++) {
+        json_t *note = json_array_get(notes, i);
+        if (strcmp(json_string_value(json_object_get(note, "level")), "note") == 0)
+            fprintf(stderr, "hotscan: note: %s\n", json_string_value(json_object_get(note, "message")));
+    }
     json_t *prof = json_object_get(json_object_get(report, "summary"), "profile");
     if (prof)
         fprintf(stderr, "hotscan: profile %s (%s): %lld samples, %lld mapped to the program's functions, %lld "
@@ -705,17 +774,20 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
     free(pre);
 }
 
-static void print_ignored_arguments(const hs_merge *m)
+static void note_ignored_arguments(const scan_options *o, const hs_merge *m, json_t *notes)
 {
     if (!hs_strmap_size(m->ignored_arguments))
         return;
-    fprintf(stderr, "hotscan: note: clang does not know these compiler options and ignored them:");
+    hs_buf text;
+    hs_buf_init(&text);
+    hs_buf_puts(&text, "clang does not know these compiler options and ignored them:");
     hs_vec args = {0};
     hs_strmap_sorted_keys(m->ignored_arguments, &args);
     for (size_t i = 0; i < args.len; i++)
-        fprintf(stderr, " %s", (const char *)args.items[i]);
-    fprintf(stderr, "\n");
+        hs_buf_printf(&text, " %s", (const char *)args.items[i]);
     hs_vec_free(&args);
+    scan_note(notes, !o->quiet, "note", text.data);
+    hs_buf_free(&text);
 }
 
 typedef struct {
@@ -813,21 +885,23 @@ static void mark_baselined(json_t *findings, const char *root, const hs_strmap *
 
 /* Every TU's command made fit for libclang, with the user's extra flags; a note says which
  * precompiled-header options were dropped. */
-static void adjust_commands(const scan_options *o, hs_discovery *disc)
+static void adjust_commands(const scan_options *o, hs_discovery *disc, json_t *notes)
 {
     hs_strmap *dropped = hs_strmap_create();
     for (size_t i = 0; i < disc->tus.len; i++)
         hs_tu_input_adjust(disc->tus.items[i], (char *const *)o->extra_before.items, o->extra_before.len,
                            (char *const *)o->extra_after.items, o->extra_after.len, dropped);
-    if (hs_strmap_size(dropped) && !o->quiet) {
-        fprintf(stderr, "hotscan: note: precompiled headers are not used (libclang cannot read another "
-                        "compiler's); dropped:");
+    if (hs_strmap_size(dropped)) {
+        hs_buf text;
+        hs_buf_init(&text);
+        hs_buf_puts(&text, "precompiled headers are not used (libclang cannot read another compiler's); dropped:");
         hs_vec names = {0};
         hs_strmap_sorted_keys(dropped, &names);
         for (size_t i = 0; i < names.len; i++)
-            fprintf(stderr, "%s %s", i ? "," : "", (const char *)names.items[i]);
-        fprintf(stderr, "\n");
+            hs_buf_printf(&text, "%s %s", i ? "," : "", (const char *)names.items[i]);
         hs_vec_free(&names);
+        scan_note(notes, !o->quiet, "note", text.data);
+        hs_buf_free(&text);
     }
     hs_strmap_delete(dropped);
 }
@@ -838,7 +912,8 @@ static void adjust_commands(const scan_options *o, hs_discovery *disc)
  * beside the compile database (as clangd keeps .cache/clangd), else $XDG_CACHE_HOME/hotscan
  * ($HOME/.cache/hotscan) for files parsed with default flags.
  */
-static hs_facts_cache *open_cache(const scan_options *o, const hs_discovery *disc, const hs_ruledata *rd)
+static hs_facts_cache *open_cache(const scan_options *o, const hs_discovery *disc, const hs_ruledata *rd,
+                                  json_t *notes)
 {
     if (o->no_cache || hs_env_flag("HOTSCAN_NO_CACHE"))
         return NULL;
@@ -862,7 +937,9 @@ static hs_facts_cache *open_cache(const scan_options *o, const hs_discovery *dis
     char *err = NULL;
     hs_facts_cache *c = hs_facts_cache_open(dir, rd, &err);
     if (!c) {
-        fprintf(stderr, "hotscan: warning: %s; parsing every TU\n", err);
+        char *text = hs_printf("%s; parsing every TU", err);
+        scan_note(notes, true, "warning", text);
+        free(text);
         free(err);
     } else if (!o->quiet) {
         hs_facts_cache_set_log(c, stderr);
@@ -909,7 +986,7 @@ static int finish_facts_out(const scan_options *o, const hs_merge *m, size_t n, 
  * is off. False (after saying why) only when tree-sitter cannot start.
  */
 static bool decide_prefilter(const scan_options *o, const hs_ruledata *rd, const char *root,
-                             const hs_discovery *disc, bool **out)
+                             const hs_discovery *disc, bool **out, json_t *notes)
 {
     *out = NULL;
     bool on = o->prefilter || hs_env_flag("HOTSCAN_PREFILTER");
@@ -918,8 +995,7 @@ static bool decide_prefilter(const scan_options *o, const hs_ruledata *rd, const
     if (o->profile) {
         /* A profile maps its frames to the program's functions and adds sampled edges the
          * text does not show: every TU is parsed. */
-        if (!o->quiet)
-            fprintf(stderr, "hotscan: note: --prefilter is not used with --profile\n");
+        scan_note(notes, !o->quiet, "note", "--prefilter is not used with --profile");
         return true;
     }
     hs_prefilter_options po = {.root = root, .rd = rd, .hot = (char *const *)o->hot.items, .n_hot = o->hot.len};
@@ -931,10 +1007,15 @@ static bool decide_prefilter(const scan_options *o, const hs_ruledata *rd, const
         free(err);
         return false;
     }
+    /* The report keeps it without the CPU time, which differs from run to run. */
+    char *text = hs_printf("the prefilter leaves out %zu of %zu translation units (%zu files read, %zu it cannot "
+                           "reason about", st.skipped, st.tus, st.files, st.files_unsure);
     if (!o->quiet)
-        fprintf(stderr, "hotscan: note: the prefilter leaves out %zu of %zu translation units (%zu files read, "
-                        "%zu it cannot reason about; %.2f CPU-s)\n",
-                st.skipped, st.tus, st.files, st.files_unsure, st.seconds);
+        fprintf(stderr, "hotscan: note: %s; %.2f CPU-s)\n", text, st.seconds);
+    char *kept = hs_printf("%s)", text);
+    scan_note(notes, false, "note", kept);
+    free(kept);
+    free(text);
     return true;
 }
 
@@ -1028,7 +1109,7 @@ static bool keep_for_verify(json_t *f, size_t i, void *user)
  * worker the largest process (docs/performance.md, branch s21-c).
  */
 static void verify_fixes(json_t *findings, json_t *shown, const hs_discovery *disc, const int *baseline,
-                         const hs_pool_options *pool, json_t *files_map, const char *root)
+                         const hs_pool_options *pool, json_t *files_map, const char *root, json_t *notes)
 {
     size_t n = json_array_size(findings), next = 0;
     bool *keep = hs_xcalloc(n ? n : 1, sizeof *keep);
@@ -1053,10 +1134,73 @@ static void verify_fixes(json_t *findings, json_t *shown, const hs_discovery *di
     malloc_trim(0);
 #endif
     hs_memory_trace("findings parked");
-    hs_fix_verify(verify, (hs_tu_input **)disc->tus.items, baseline, pool, files_map, root, stderr);
+    /* What verification says (a warning when it cannot verify) goes to standard error and
+     * the report's notes alike. */
+    char *said = NULL;
+    size_t said_len = 0;
+    FILE *log = open_memstream(&said, &said_len);
+    hs_fix_verify(verify, (hs_tu_input **)disc->tus.items, baseline, pool, files_map, root, log ? log : stderr);
+    if (log && fclose(log) == 0 && said) {
+        fputs(said, stderr);
+        for (char *line = strtok(said, "\n"); line; line = strtok(NULL, "\n"))
+            if (strncmp(line, "hotscan: warning: ", 18) == 0)
+                scan_note(notes, false, "warning", line + 18);
+    }
+    free(said);
     json_decref(verify);
     hs_memory_trace("fixes verified, before unparking");
     hs_finding_pack_unpark(parked, findings);
+}
+
+/* A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
+static void shell_word(hs_buf *b, const char *w)
+{
+    bool plain = *w != '\0';
+    for (const char *p = w; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr("@%+=:,./_-", *p);
+    if (plain) {
+        hs_buf_puts(b, w);
+        return;
+    }
+    hs_buf_puts(b, "'");
+    for (const char *p = w; *p; p++) {
+        if (*p == '\'')
+            hs_buf_puts(b, "'\\''");
+        else
+            hs_buf_append(b, p, 1);
+    }
+    hs_buf_puts(b, "'");
+}
+
+/*
+ * The report's invocation: how hotscan was run (the words after the program, and the whole
+ * command line), where, how it ends (`status`, the exit status), and the notes it printed
+ * (steals `notes`). SARIF's invocations[0] is made from it.
+ */
+static json_t *invocation(const scan_options *o, int status, json_t *notes)
+{
+    json_t *args = json_deep_copy(o->arguments);
+    hs_buf line;
+    hs_buf_init(&line);
+    shell_word(&line, o->program ? o->program : "hotscan");
+    size_t i;
+    json_t *a;
+    json_array_foreach(args, i, a) {
+        hs_buf_puts(&line, " ");
+        shell_word(&line, json_string_value(a));
+    }
+    char *cwd = getcwd(NULL, 0);
+    json_t *inv = json_object();
+    json_object_set_new(inv, "command_line", any_string(line.data));
+    json_object_set_new(inv, "arguments", args);
+    json_object_set_new(inv, "working_directory", any_string(cwd ? cwd : "."));
+    json_object_set_new(inv, "exit_code", json_integer(status));
+    json_object_set_new(inv, "execution_successful", json_boolean(status != 2));
+    json_object_set_new(inv, "notes", notes);
+    free(cwd);
+    hs_buf_free(&line);
+    return inv;
 }
 
 static int run_scan(scan_options *o, char **paths, int npaths)
@@ -1123,12 +1267,13 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         o->no_build = true;
         auto_no_build = true;
     }
+    json_t *notes = json_array(); /* the report's invocation.notes */
     hs_discovery disc;
     char *err = NULL;
     bool found = o->judge      ? hs_discover_from_facts(paths, npaths, &disc, &err)
                  : o->no_build ? hs_nobuild_discover(paths, npaths, root, &disc, &err)
                                : hs_discover(o->database, paths, npaths, &disc, &err);
-    if (found && o->no_build && !o->quiet)
+    if (found && o->no_build)
         hs_vec_push(&disc.notes,
                     hs_printf("%sreading %zu C/C++ file%s with tree-sitter only (no build): findings are from "
                               "syntax only, at most medium confidence (hot paths and counters: low), without fix-its; a compile database "
@@ -1143,26 +1288,26 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         hs_profile_delete(profile);
         hs_changed_lines_delete(changed);
         hs_strmap_delete(baseline);
+        json_decref(notes);
         free(root);
         return 2;
     }
-    if (!o->quiet)
-        for (size_t i = 0; i < disc.notes.len; i++)
-            fprintf(stderr, "hotscan: note: %s\n", (char *)disc.notes.items[i]);
+    for (size_t i = 0; i < disc.notes.len; i++)
+        scan_note(notes, !o->quiet, "note", disc.notes.items[i]);
     /* A judge's TUs were excluded and adjusted by the scan that wrote their facts. */
     if (!o->judge) {
         drop_excluded_tus(o, root, &disc);
         if (!o->no_build)
-            adjust_commands(o, &disc);
+            adjust_commands(o, &disc, notes);
     }
     /* The prefilter decides over every TU of the scan (the call graph is whole-program),
      * before a shard takes its part, so a shard leaves out exactly what a whole scan does. */
     bool *prefiltered = NULL;
     const char *pf_debug = getenv("HOTSCAN_PREFILTER_DEBUG");
-    if (o->no_build && o->prefilter && !o->quiet)
-        fprintf(stderr, "hotscan: note: --prefilter is not used with --no-build (every file is read with "
-                        "tree-sitter already)\n");
-    if ((!o->judge && !o->no_build && !decide_prefilter(o, rd, root, &disc, &prefiltered)) ||
+    if (o->no_build && o->prefilter)
+        scan_note(notes, !o->quiet, "note",
+                  "--prefilter is not used with --no-build (every file is read with tree-sitter already)");
+    if ((!o->judge && !o->no_build && !decide_prefilter(o, rd, root, &disc, &prefiltered, notes)) ||
         (pf_debug && strcmp(pf_debug, "only") == 0)) {
         /* HOTSCAN_PREFILTER_DEBUG=only: the decision (on stderr) and nothing else. */
         hs_discovery_free(&disc);
@@ -1171,6 +1316,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         hs_changed_lines_delete(changed);
         hs_strmap_delete(baseline);
         free(prefiltered);
+        json_decref(notes);
         free(root);
         return pf_debug && strcmp(pf_debug, "only") == 0 ? 0 : 2;
     }
@@ -1179,18 +1325,21 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         shard_with_flags(&disc, o->shard_k, o->shard_n, &prefiltered);
     }
     size_t n = disc.tus.len;
-    if (!o->quiet && n > 0 && hs_discovery_count_under(&disc, root) == 0)
-        fprintf(stderr, "hotscan: note: none of the %zu translation units lies under the root %s, and only "
-                        "code under the root is analyzed (see --root)\n", n, root);
+    if (n > 0 && hs_discovery_count_under(&disc, root) == 0) {
+        char *text = hs_printf("none of the %zu translation units lies under the root %s, and only code under the "
+                               "root is analyzed (see --root)", n, root);
+        scan_note(notes, !o->quiet, "note", text);
+        free(text);
+    }
 
     /* Extract and merge: each TU's facts join the model as soon as they (and every TU
      * before them) are done, then are freed. */
     hs_merge merge;
     hs_merge_init(&merge, &disc, root, o->facts_dir, stderr);
     hs_tu_result *results = hs_xcalloc(n ? n : 1, sizeof *results);
-    if (o->tu_memory > 0 && !hs_tu_memory_enforced() && !o->quiet)
-        fprintf(stderr, "hotscan: note: --tu-memory is not enforced in this sanitizer build\n");
-    hs_facts_cache *cache = o->judge || o->no_build ? NULL : open_cache(o, &disc, rd);
+    if (o->tu_memory > 0 && !hs_tu_memory_enforced())
+        scan_note(notes, !o->quiet, "note", "--tu-memory is not enforced in this sanitizer build");
+    hs_facts_cache *cache = o->judge || o->no_build ? NULL : open_cache(o, &disc, rd, notes);
     hs_pool_options pool = {.jobs = o->jobs, .tu_timeout = o->tu_timeout, .tu_memory = o->tu_memory,
                             .rd = rd, .root = root, .cache = cache,
                             /* Whole facts for --facts-dir and for the cache: a TU's cached
@@ -1217,8 +1366,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_memory_trace("every TU merged");
     bool prefilter_used = prefiltered != NULL;
     free(prefiltered);
-    if (!o->quiet)
-        print_ignored_arguments(&merge);
+    note_ignored_arguments(o, &merge, notes);
     if (o->extract_only) {
         hs_facts_cache_close(cache);
         status = finish_facts_out(o, &merge, n, status);
@@ -1228,6 +1376,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         hs_profile_delete(profile);
         hs_changed_lines_delete(changed);
         hs_strmap_delete(baseline);
+        json_decref(notes);
         free(root);
         return status;
     }
@@ -1290,8 +1439,13 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     hs_findings_drop_marked(shown, "baselined");
     hs_findings_drop_marked(shown, "outside_diff");
     /* The cache stays open for verification: it keeps each reparse's verdict. */
-    if (!o->no_build) /* from syntax: no fixes to verify */
-        verify_fixes(findings, shown, &disc, merge.baseline_errors, &pool, files_map, root);
+    if (!o->no_build) {
+        verify_fixes(findings, shown, &disc, merge.baseline_errors, &pool, files_map, root, notes);
+    } else { /* from syntax: no fixes to verify, and a TU's index is no part of the report */
+        size_t i;
+        json_t *f;
+        json_array_foreach(findings, i, f) json_object_del(f, "tu_index");
+    }
     pool.cache = NULL;
     hs_facts_cache_close(cache);
     json_decref(shown);
@@ -1323,10 +1477,10 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     json_t *report = hs_report_new(root, n, findings, merge.errors, files_map, extra, seconds);
     merge.errors = NULL;
     json_t *summary = json_object_get(report, "summary");
-    char *docs = o->docs_url ? hs_xstrdup(o->docs_url) : hs_docs_default_url();
-    if (docs)
-        json_object_set_new(json_object_get(report, "tool"), "docs_url", json_string(docs));
-    free(docs);
+    /* Only a URL the user gave: a file: path on this machine is no link for a SARIF viewer
+     * elsewhere, and the SARIF carries the rules' doc pages itself (help.markdown). */
+    if (o->docs_url)
+        json_object_set_new(json_object_get(report, "tool"), "docs_url", json_string(o->docs_url));
     json_object_set_new(summary, "suppressed", json_integer((json_int_t)counts.suppressed));
     if (o->baseline)
         json_object_set_new(summary, "baselined", json_integer((json_int_t)counts.baselined));
@@ -1337,19 +1491,23 @@ static int run_scan(scan_options *o, char **paths, int npaths)
         json_object_set_new(report, "unused_suppressions", unused);
     }
     hs_memory_trace("report assembled");
-    if (!write_report(o, report))
-        status = 2;
-    hs_memory_trace("report written");
+    /* The fix outputs before the report, so that the report can say how the run ends. */
     if (!hs_emit_fix_outputs(report, o->patch, o->export_fixes, o->fix, stderr))
         status = 2;
-    print_summary(o, report, &merge, &counts, n, seconds);
-    hs_memory_trace("summary printed");
-    hs_profile_map_delete(pmap);
-    hs_profile_delete(profile);
     size_t nfind = json_array_size(findings) + counts.unused;
     size_t nerr = json_array_size(json_object_get(report, "errors"));
     if (status == 0)
         status = nerr ? 2 : (nfind && !o->exit_zero) ? 1 : 0;
+    size_t first_summary_note = json_array_size(notes);
+    summary_notes(o, report, &counts, notes);
+    json_object_set_new(report, "invocation", invocation(o, status, notes));
+    if (!write_report(o, report))
+        status = 2;
+    hs_memory_trace("report written");
+    print_summary(o, report, &merge, notes, first_summary_note, n, seconds);
+    hs_memory_trace("summary printed");
+    hs_profile_map_delete(pmap);
+    hs_profile_delete(profile);
     json_decref(report);
     hs_merge_free(&merge);
     hs_discovery_free(&disc);
@@ -1360,13 +1518,24 @@ static int run_scan(scan_options *o, char **paths, int npaths)
 
 int cmd_scan(int argc, char **argv)
 {
-    return hs_cli_scan(argc, argv, false);
+    return hs_cli_scan(argc, argv, false, false);
 }
 
-int hs_cli_scan(int argc, char **argv, bool judge)
+int cmd_scan_paths(int argc, char **argv)
+{
+    return hs_cli_scan(argc, argv, false, true);
+}
+
+int hs_cli_scan(int argc, char **argv, bool judge, bool bare)
 {
     scan_options o = {0};
     o.judge = judge;
+    /* Kept before getopt reorders argv. In `hotscan scan ...` argv[0] is "scan" (or "judge"),
+     * and the program is what the process was started as. */
+    o.program = bare ? argv[0] : program_invocation_name;
+    o.arguments = json_array();
+    for (int i = bare ? 1 : 0; i < argc; i++)
+        json_array_append_new(o.arguments, any_string(argv[i]));
     hs_opt_set set;
     hs_opt_set_init(&set);
     int status = parse_options(argc, argv, &o, &set);
@@ -1391,6 +1560,7 @@ int hs_cli_scan(int argc, char **argv, bool judge)
     free_list(&o.rule_dirs);
     free_list(&o.enable);
     free_list(&o.disable);
+    json_decref(o.arguments);
     return status;
 }
 

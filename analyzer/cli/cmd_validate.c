@@ -228,12 +228,12 @@ static bool make_patched_files(const char *diff, const char *workdir, const char
         char *src = hs_path_join(root, files->items[i]);
         char *dst = hs_path_join(pdir, files->items[i]);
         char *dst_dir = hs_dirname(dst);
-        char *mk[] = {"mkdir", "-p", dst_dir, NULL};
+        char *mk[] = {"mkdir", "-p", "--", dst_dir, NULL};
         hs_proc_result r;
         hs_proc_run(mk, NULL, 60, &r);
         hs_proc_result_free(&r);
         if (access(src, F_OK) == 0) {
-            char *cp[] = {"cp", src, dst, NULL};
+            char *cp[] = {"cp", "--", src, dst, NULL};
             hs_proc_run(cp, NULL, 60, &r);
             hs_proc_result_free(&r);
         }
@@ -265,6 +265,7 @@ static json_t *demangled(json_t *changes)
     if (json_object_size(names)) {
         hs_vec argv = {0};
         hs_vec_push(&argv, "c++filt");
+        hs_vec_push(&argv, "--");
         const char *k;
         json_t *v;
         json_object_foreach(names, k, v) hs_vec_push(&argv, (void *)k);
@@ -887,7 +888,7 @@ int cmd_validate(int argc, char **argv)
     free(data);
 out:
     {
-        char *rm[] = {"rm", "-rf", tmpl, NULL};
+        char *rm[] = {"rm", "-rf", "--", tmpl, NULL};
         hs_proc_result r;
         hs_proc_run(rm, NULL, 600, &r);
         hs_proc_result_free(&r);

@@ -12,6 +12,8 @@ extern const hs_cli_command hs_scan_command, hs_rules_command, hs_profile_comman
     hs_extract_command, hs_config_command, hs_apply_command, hs_validate_command, hs_calibrate_command;
 
 int cmd_scan(int argc, char **argv);
+/* `hotscan PATH...`, the scan without its name: argv[0] is the program. */
+int cmd_scan_paths(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
@@ -20,9 +22,10 @@ int cmd_extract(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 
-/* scan's and judge's shared body (cmd_scan.c): `judge` reads facts files instead of parsing. */
+/* scan's and judge's shared body (cmd_scan.c): `judge` reads facts files instead of parsing;
+ * `bare`: argv[0] is the program (cmd_scan_paths), else the subcommand's name. */
 #include <stdbool.h>
-int hs_cli_scan(int argc, char **argv, bool judge);
+int hs_cli_scan(int argc, char **argv, bool judge, bool bare);
 int cmd_config(int argc, char **argv);
 
 #include <stdio.h>

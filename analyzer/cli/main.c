@@ -103,7 +103,7 @@ int main(int argc, char **argv)
         return c->run(argc - 1, argv + 1);
     /* Bare options or paths: the scan is the main job. */
     if (name[0] == '-' || strchr(name, '/') || strchr(name, '.'))
-        return cmd_scan(argc, argv);
+        return cmd_scan_paths(argc, argv);
     fprintf(stderr, "hotscan: unknown command '%s'\n\n", name);
     usage(stderr);
     return 2;

@@ -93,7 +93,8 @@ static void uri_encode(hs_buf *b, const char *path)
     }
 }
 
-/* file:///abs/root/ - absolute, with the trailing slash a base URI needs. */
+/* file:///abs/dir/ - absolute, with the trailing slash a base URI needs (the root, the
+ * working directory). */
 static json_t *root_uri(const char *root)
 {
     hs_buf b;
@@ -153,24 +154,6 @@ static json_t *physical_location(const char *file, json_t *region_obj)
     return p;
 }
 
-/* TimerHotPath from timer-hot-path: SARIF's "name" is a friendly Pascal-case identifier. */
-static char *pascal_name(const char *id)
-{
-    char *name = hs_xmalloc(strlen(id) + 1);
-    size_t n = 0;
-    bool upper = true;
-    for (const char *p = id; *p; p++) {
-        if (*p == '-' || *p == '_' || *p == ' ') {
-            upper = true;
-            continue;
-        }
-        name[n++] = upper && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
-        upper = false;
-    }
-    name[n] = '\0';
-    return name;
-}
-
 /* GitHub's problem.severity has "recommendation" where SARIF has "note". */
 static const char *problem_severity(const char *level)
 {
@@ -195,18 +178,99 @@ static char *doc_uri(const char *docs_url, const char *doc)
     return hs_printf("%.*s/%s", (int)(n && docs_url[n - 1] == '/' ? n - 1 : n), docs_url, doc);
 }
 
+/* A link target the page means inside the docs: a relative .md page, or an anchor. */
+static bool docs_link_target(const char *t, size_t n)
+{
+    if (n == 0)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("-_./#", t[i]) && !(t[i] >= '0' && t[i] <= '9') && !(t[i] >= 'a' && t[i] <= 'z') &&
+            !(t[i] >= 'A' && t[i] <= 'Z'))
+            return false;
+    if (t[0] == '#')
+        return true;
+    if (t[0] == '/')
+        return false;
+    const char *hash = memchr(t, '#', n);
+    size_t path = hash ? (size_t)(hash - t) : n;
+    return path > 3 && memcmp(t + path - 3, ".md", 3) == 0;
+}
+
+/* The target of a link in docs/rules/PAGE, as a path under docs/ ("../x.md" -> "x.md"). */
+static char *docs_relative(const char *page, const char *t, size_t n)
+{
+    if (t[0] == '#')
+        return hs_printf("rules/%s%.*s", page, (int)n, t);
+    const char *dir = "rules/";
+    while (n >= 3 && strncmp(t, "../", 3) == 0 && *dir) {
+        dir = "";
+        t += 3;
+        n -= 3;
+    }
+    return hs_printf("%s%.*s", dir, (int)n, t);
+}
+
+/*
+ * A rule's doc page as SARIF's help.markdown, which GitHub shows with each alert: the page as
+ * written, but its links into the docs (relative .md pages, anchors) made absolute under
+ * docs_url, or reduced to their text when there is none (a relative link leads nowhere in a
+ * viewer). Fenced code is copied as it is.
+ */
+static char *help_markdown(const char *page_name, const char *text, const char *docs_url)
+{
+    hs_buf b;
+    hs_buf_init(&b);
+    /* A link's text may run over a line end ("[rule\ndata](...)"); its target may not. */
+    bool fenced = false, line_start = true;
+    const char *p = text;
+    while (*p) {
+        if (line_start && strncmp(p, "```", 3) == 0)
+            fenced = !fenced;
+        line_start = false;
+        const char *close = NULL, *end = NULL;
+        if (!fenced && *p == '[' && (close = strpbrk(p + 1, "[]")) && *close == ']' && close[1] == '(')
+            end = strpbrk(close + 2, ")\n ");
+        if (end && *end == ')' && docs_link_target(close + 2, (size_t)(end - close - 2))) {
+            bool linked = docs_url && *docs_url;
+            if (linked)
+                hs_buf_puts(&b, "[");
+            hs_buf_append(&b, p + 1, (size_t)(close - p - 1));
+            if (linked) {
+                char *rel = docs_relative(page_name, close + 2, (size_t)(end - close - 2));
+                char *uri = doc_uri(docs_url, rel);
+                hs_buf_printf(&b, "](%s)", uri);
+                free(uri);
+                free(rel);
+            }
+            p = end + 1;
+            continue;
+        }
+        if (*p == '\n')
+            line_start = true;
+        hs_buf_append(&b, p, 1);
+        p++;
+    }
+    return hs_buf_take(&b);
+}
+
+/*
+ * A rule's descriptor. help.markdown is the rule's doc page as built into the binary (what
+ * GitHub shows beside an alert); help.text a short plain version. helpUri only when the
+ * report has a tool.docs_url (--docs-url): a file: path on the scanning machine is no link a
+ * viewer elsewhere can open.
+ */
 static json_t *rule_descriptor(const hs_rule *rule, const char *docs_url)
 {
-    const char *level = "warning"; /* every rule's default; timer-hot-path varies per result */
-    char *name = pascal_name(rule->id);
+    const char *level = rule->default_severity ? rule->default_severity : "warning";
+    char *name = hs_rule_pascal_name(rule->id);
     char *uri = doc_uri(docs_url, rule->doc);
-    char *help_text = uri ? hs_printf("%s See %s for what the rule finds, why it costs, and how to fix it.",
-                                      rule->description, uri)
-                          : hs_printf("%s See %s in the hotscan source tree for what the rule finds, why it "
-                                      "costs, and how to fix it.", rule->description, rule->doc);
-    char *help_md = uri ? hs_printf("**%s**\n\n%s\n\n[Documentation](%s)", rule->summary, rule->description, uri)
-                        : hs_printf("**%s**\n\n%s\n\nDocumentation: `%s` in the hotscan source tree.",
-                                    rule->summary, rule->description, rule->doc);
+    const char *slash = strrchr(rule->doc, '/');
+    const char *page = hs_rule_doc_page(rule);
+    char *help_text = uri ? hs_printf("%s %s See %s.", rule->summary, rule->description, uri)
+                          : hs_printf("%s %s See %s in hotscan's documentation.", rule->summary, rule->description,
+                                      rule->doc);
+    char *help_md = page ? help_markdown(slash ? slash + 1 : rule->doc, page, docs_url)
+                         : hs_printf("**%s**\n\n%s", rule->summary, rule->description);
     json_t *d = json_object();
     json_object_set_new(d, "id", jstr(rule->id));
     json_object_set_new(d, "name", jstr(name));
@@ -217,8 +281,9 @@ static json_t *rule_descriptor(const hs_rule *rule, const char *docs_url)
         json_object_set_new(d, "helpUri", jstr(uri));
     json_object_set_new(d, "defaultConfiguration", json_pack("{s:s}", "level", level));
     json_object_set_new(d, "properties",
-                        json_pack("{s:[s], s:s, s:s, s:s}", "tags", "performance", "precision", "high",
-                                  "problem.severity", problem_severity(level), "documentation", rule->doc));
+                        json_pack("{s:[s], s:s, s:s, s:s}", "tags", "performance", "precision",
+                                  rule->precision ? rule->precision : "medium", "problem.severity",
+                                  problem_severity(level), "documentation", rule->doc));
     free(name);
     free(uri);
     free(help_text);
@@ -229,7 +294,7 @@ static json_t *rule_descriptor(const hs_rule *rule, const char *docs_url)
 /* A rule the table does not know (a report from another build): a minimal descriptor. */
 static json_t *unknown_rule_descriptor(const char *id)
 {
-    char *name = pascal_name(id);
+    char *name = hs_rule_pascal_name(id);
     char *text = hs_printf("Findings of rule %s, which this build of hotscan does not describe.", id);
     json_t *d = json_pack("{s:o, s:o, s:o, s:o, s:{s:o, s:o}, s:{s:s}, s:{s:[s]}}", "id", jstr(id), "name",
                           jstr(name), "shortDescription", message(text), "fullDescription", message(text),
@@ -439,8 +504,15 @@ static json_t *result(json_t *finding, json_t *rules)
     return r;
 }
 
-static json_t *invocation(json_t *errors)
+/*
+ * invocations[0]: from the report's `invocation` (how hotscan was run, its exit status and
+ * the notes it printed) when it has one, and its `errors`: one error notification per TU
+ * that failed, at the TU's file, then one notification per note.
+ */
+static json_t *invocation(json_t *report)
 {
+    json_t *errors = json_object_get(report, "errors");
+    json_t *given = json_object_get(report, "invocation");
     json_t *notes = json_array();
     size_t i;
     json_t *e;
@@ -454,8 +526,29 @@ static json_t *invocation(json_t *errors)
                                 json_pack("[{s:o}]", "physicalLocation", physical_location(file, NULL)));
         json_array_append_new(notes, n);
     }
+    json_array_foreach(json_object_get(given, "notes"), i, e) {
+        const char *level = str(e, "level");
+        if (strcmp(level, "error") != 0 && strcmp(level, "warning") != 0)
+            level = "note";
+        json_array_append_new(notes, json_pack("{s:s, s:o}", "level", level, "message", sentence(str(e, "message"))));
+    }
     json_t *inv = json_object();
-    json_object_set_new(inv, "executionSuccessful", json_boolean(json_array_size(errors) == 0));
+    if (given) {
+        json_object_set_new(inv, "commandLine", jstr(str(given, "command_line")));
+        json_t *args = json_array();
+        json_array_foreach(json_object_get(given, "arguments"), i, e)
+            json_array_append_new(args, jstr(json_string_value(e) ? json_string_value(e) : ""));
+        json_object_set_new(inv, "arguments", args);
+    }
+    json_t *ok = json_object_get(given, "execution_successful");
+    json_object_set_new(inv, "executionSuccessful",
+                        json_boolean(json_is_boolean(ok) ? json_is_true(ok) : json_array_size(errors) == 0));
+    json_t *code = json_object_get(given, "exit_code");
+    if (json_is_integer(code))
+        json_object_set_new(inv, "exitCode", json_integer(json_integer_value(code)));
+    const char *cwd = str(given, "working_directory");
+    if (*cwd)
+        json_object_set_new(inv, "workingDirectory", json_pack("{s:o}", "uri", root_uri(cwd)));
     if (json_array_size(notes))
         json_object_set_new(inv, "toolExecutionNotifications", notes);
     else
@@ -494,7 +587,7 @@ static json_t *sarif_log(json_t *report)
 
     json_t *run = json_object();
     json_object_set_new(run, "tool", json_pack("{s:o}", "driver", driver));
-    json_object_set_new(run, "invocations", json_pack("[o]", invocation(json_object_get(report, "errors"))));
+    json_object_set_new(run, "invocations", json_pack("[o]", invocation(report)));
     const char *root = str(report, "root");
     if (*root)
         json_object_set_new(run, "originalUriBaseIds",

@@ -66,23 +66,7 @@ json_t *hs_report_new(const char *root, size_t translation_units, json_t *findin
     return report;
 }
 
-/* A path as a file: URI, each byte outside the unreserved set and '/' percent-encoded. */
-static char *file_uri(const char *path)
-{
-    hs_buf b;
-    hs_buf_init(&b);
-    hs_buf_puts(&b, "file://");
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-            strchr("-._~/", *p))
-            hs_buf_append(&b, (const char *)p, 1);
-        else
-            hs_buf_printf(&b, "%%%02X", *p);
-    }
-    return hs_buf_take(&b);
-}
-
-char *hs_docs_default_url(void)
+char *hs_docs_dir(void)
 {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -96,15 +80,12 @@ char *hs_docs_default_url(void)
         char *rules = real ? hs_path_join(real, "rules") : NULL;
         bool ok = rules && access(rules, R_OK) == 0;
         free(rules);
-        if (ok) {
-            char *uri = file_uri(real);
-            free(real);
-            return uri;
-        }
+        if (ok)
+            return real;
         free(real);
     }
 #ifdef HOTSCAN_SOURCE_DOCS_DIR
-    return file_uri(HOTSCAN_SOURCE_DOCS_DIR);
+    return access(HOTSCAN_SOURCE_DOCS_DIR, R_OK) == 0 ? hs_xstrdup(HOTSCAN_SOURCE_DOCS_DIR) : NULL;
 #else
     return NULL;
 #endif

@@ -58,6 +58,7 @@ struct file_group {
     char *content;
     size_t size;
     bool refused;              /* unreadable or changed since the scan */
+    bool digest;               /* the report's "files" map holds its hash */
     hs_vec cands;              /* cand* */
 };
 
@@ -218,6 +219,8 @@ static void check_unchanged(builder *b, file_group *g, json_t *files)
         if (!json_is_object(entry))
             continue;
         const char *want = json_string_value(json_object_get(entry, "hash"));
+        if (want)
+            g->digest = true;
         size_t want_size;
         bool has_size = size_value(json_object_get(entry, "size"), &want_size);
         if (!hash)
@@ -357,6 +360,7 @@ static hs_file_edits *accepted_edits(file_group *g, hs_strmap *accepted)
     fe->real_path = hs_xstrdup(g->real_path);
     fe->content = g->content;
     fe->size = g->size;
+    fe->digest = g->digest;
     g->content = NULL;
     for (size_t i = 0; i < live.len; i++) {
         cand *c = live.items[i];
@@ -548,7 +552,8 @@ typedef struct {
 } write_slot;
 
 /* The checks made under the folder lock, just before writing. */
-static bool check_file(const hs_file_edits *fe, struct stat *st, FILE *log)
+static bool check_file(const hs_edit_plan *plan, const hs_file_edits *fe, struct stat *st,
+                       FILE *log)
 {
     /* The path must still lead, without a symlink anywhere, to the file the plan read. */
     char *now = hs_realpath(fe->real_path);
@@ -563,6 +568,19 @@ static bool check_file(const hs_file_edits *fe, struct stat *st, FILE *log)
     if (lstat(fe->real_path, st) != 0 || !S_ISREG(st->st_mode)) {
         if (log)
             fprintf(log, "hotscan: %s: no longer a regular file; skipped\n", fe->path);
+        return false;
+    }
+    /* Without a digest, the report's own time is all that says the offsets still hold: a
+     * file modified since (by an editor, or by another run that applied a fix) is refused.
+     * A modification in the same clock tick counts as later. */
+    const struct timespec *until = &plan->trust_until;
+    if (!fe->digest && plan->trust_until_set &&
+        (st->st_mtim.tv_sec > until->tv_sec ||
+         (st->st_mtim.tv_sec == until->tv_sec && st->st_mtim.tv_nsec >= until->tv_nsec))) {
+        if (log)
+            fprintf(log, "hotscan: %s: modified since the report was written, and the report "
+                         "holds no digest of it to tell whether its offsets still hold; "
+                         "skipped: rescan\n", fe->path);
         return false;
     }
     if (!(st->st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) || access(fe->real_path, W_OK) != 0) {
@@ -706,7 +724,7 @@ int hs_apply_plan(hs_edit_plan *plan, bool dry_run, FILE *log, hs_apply_result *
 
     /* 2. Check every file before writing any. */
     for (size_t i = 0; i < n; i++)
-        if (!slots[i].failed && !check_file(slots[i].fe, &slots[i].st, log))
+        if (!slots[i].failed && !check_file(plan, slots[i].fe, &slots[i].st, log))
             slots[i].failed = true;
 
     /* 3. Temporary files for all, leaving out the fixes of files that fail, until no new

@@ -217,13 +217,31 @@ hs_changed_lines *hs_changed_lines_from_git(const char *root, const char *ref, c
         free(top);
         top = real_top;
     }
-    char *refarg = hs_printf("%s", ref);
+    /* REV is a revision, never an option of git's: rev-parse reads it after --end-of-options
+     * and must find a commit; the diff then gets the commit's id, also after --end-of-options. */
+    char *spec = hs_printf("%s^{commit}", ref);
+    char *const verify[] = {"git", "rev-parse", "--verify", "--quiet", "--end-of-options", spec, NULL};
+    char *id = NULL;
+    bool known = *ref && run_git(root, verify, &id, &gerr);
+    free(spec);
+    free(gerr);
+    gerr = NULL;
+    if (known) {
+        id[strcspn(id, "\n")] = '\0';
+        known = strspn(id, "0123456789abcdef") == strlen(id) && strlen(id) >= 40;
+    }
+    if (!known) {
+        *err = hs_printf("--diff-base '%s': not a commit in the git repository of %s", ref, top);
+        free(id);
+        free(top);
+        return NULL;
+    }
     char *const diff[] = {"git", "-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "-U0",
-                          "--src-prefix=a/", "--dst-prefix=b/", refarg, "--", NULL};
+                          "--src-prefix=a/", "--dst-prefix=b/", "--end-of-options", id, "--", NULL};
     char *text = NULL;
     hs_changed_lines *c = NULL;
     if (!run_git(root, diff, &text, &gerr)) {
-        *err = hs_printf("--diff-base %s: %s", ref, gerr);
+        *err = hs_printf("--diff-base '%s': %s", ref, gerr);
         free(gerr);
     } else {
         c = hs_changed_lines_from_diff(top, text);
@@ -240,7 +258,7 @@ hs_changed_lines *hs_changed_lines_from_git(const char *root, const char *ref, c
             free(gerr);
         }
     }
-    free(refarg);
+    free(id);
     free(top);
     return c;
 }

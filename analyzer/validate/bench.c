@@ -59,7 +59,8 @@ static bool make_variant(variant *v, const hs_bench_options *o, const char *top,
 {
     v->checkout = hs_path_join(workdir, v->name);
     if (top) {
-        char *argv[] = {"git", "-C", (char *)top, "worktree", "add", "--detach", "--quiet", v->checkout, "HEAD", NULL};
+        char *argv[] = {"git", "-C", (char *)top, "worktree", "add", "--detach", "--quiet", "--", v->checkout, "HEAD",
+                        NULL};
         char *what = hs_printf("git worktree add for the %s copy", v->name);
         bool ok = run_ok(argv, NULL, 600, err, what);
         free(what);
@@ -71,7 +72,7 @@ static bool make_variant(variant *v, const hs_bench_options *o, const char *top,
                                                                                : hs_path_join(v->checkout, sub);
         free(sub);
         if (local_diff) {
-            char *apply[] = {"git", "-C", v->checkout, "apply", "--binary", (char *)local_diff, NULL};
+            char *apply[] = {"git", "-C", v->checkout, "apply", "--binary", "--", (char *)local_diff, NULL};
             what = hs_printf("applying the tree's uncommitted changes to the %s copy", v->name);
             ok = run_ok(apply, NULL, 600, err, what);
             free(what);
@@ -80,7 +81,7 @@ static bool make_variant(variant *v, const hs_bench_options *o, const char *top,
         }
     } else {
         char *src = hs_path_join(o->root, ".");
-        char *argv[] = {"cp", "-a", src, v->checkout, NULL};
+        char *argv[] = {"cp", "-a", "--", src, v->checkout, NULL};
         char *what = hs_printf("copying %s for the %s variant", o->root, v->name);
         bool ok = run_ok(argv, NULL, 1800, err, what);
         free(what);
@@ -100,13 +101,13 @@ static bool remove_variant(variant *v, const char *top)
         return true;
     bool removed = true;
     if (v->worktree) {
-        char *argv[] = {"git", "-C", (char *)top, "worktree", "remove", "--force", v->checkout, NULL};
+        char *argv[] = {"git", "-C", (char *)top, "worktree", "remove", "--force", "--", v->checkout, NULL};
         hs_proc_result r;
         hs_proc_run(argv, NULL, 600, &r);
         removed = !r.failed_start && !r.timed_out && r.status == 0;
         hs_proc_result_free(&r);
     }
-    char *rm[] = {"rm", "-rf", v->checkout, NULL};
+    char *rm[] = {"rm", "-rf", "--", v->checkout, NULL};
     hs_proc_result r;
     hs_proc_run(rm, NULL, 600, &r);
     hs_proc_result_free(&r);
@@ -219,7 +220,7 @@ json_t *hs_bench_run(const hs_bench_options *o, const char *workdir, char **err)
             json_array_append_new(notes, json_string("the tree's uncommitted changes (git diff HEAD) are applied to both copies"));
         }
         hs_proc_result_free(&r);
-        char *others[] = {"git", "-C", (char *)o->root, "ls-files", "--others", "--exclude-standard", ".", NULL};
+        char *others[] = {"git", "-C", (char *)o->root, "ls-files", "--others", "--exclude-standard", "--", ".", NULL};
         hs_proc_run(others, NULL, 600, &r);
         if (r.status == 0 && r.output && r.output[0]) {
             size_t n = 0;

@@ -267,10 +267,13 @@ static void push_tu_args(hs_vec *args, const hs_tu_input *tu, const hs_codegen_t
 static char *run_to_file(hs_vec *args, const hs_tu_input *tu, const hs_codegen_target *t, const char *compiler,
                          double timeout, const char *outfile, char **err)
 {
-    hs_vec_push(args, tu->file);
+    /* The source is a file, never an option: a relative name that starts with '-' gets "./". */
+    char *source = tu->file[0] == '-' ? hs_printf("./%s", tu->file) : hs_xstrdup(tu->file);
+    hs_vec_push(args, source);
     hs_vec_push(args, NULL);
     hs_proc_result r;
     hs_proc_run((char *const *)args->items, tu->directory, timeout, &r);
+    free(source);
     char *text = NULL;
     if (r.failed_start || r.timed_out || r.status != 0) {
         char *tailtext = hs_tail_lines(r.output ? r.output : "", 15);

@@ -14,8 +14,9 @@
 typedef struct hs_changed_lines hs_changed_lines;
 
 /* Runs git in `root`'s repository: `git diff -U0 REF` (the working tree against REF,
- * uncommitted changes included) and the untracked files (all their lines are new). NULL
- * with *err saying why (not a repository, an unknown REF: git's own words). */
+ * uncommitted changes included) and the untracked files (all their lines are new). REF is
+ * only ever read as a revision (never as an option of git's) and must name a commit. NULL
+ * with *err saying why (not a repository, REF not a commit). */
 hs_changed_lines *hs_changed_lines_from_git(const char *root, const char *ref, char **err);
 
 /* From unified diff text whose paths are relative to `toplevel` (for tests). */

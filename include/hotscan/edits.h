@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "hotscan/common.h"
 
@@ -34,6 +35,8 @@ typedef struct {
     char *real_path;       /* resolved, absolute, under the root */
     char *content;         /* the file as read now */
     size_t size;
+    bool digest;           /* the report's "files" map holds its hash: the plan knows the
+                              content the offsets were computed on */
     hs_vec edits;          /* hs_edit*, sorted by offset (an insertion before a replacement at
                               the same offset), no duplicates, no overlaps */
 } hs_file_edits;
@@ -45,6 +48,9 @@ typedef struct {
     size_t refused;        /* distinct edits of verified fixes that the plan leaves out */
     hs_vec stale;          /* char*: files (as the report names them) that changed since
                               the scan; their edits are refused */
+    bool trust_until_set;  /* set by the caller (apply --trust-offsets): a file without a */
+    struct timespec trust_until; /* digest is written only when it was last modified
+                              before this (the report's modification time) */
 } hs_edit_plan;
 
 /*
@@ -84,6 +90,8 @@ typedef struct {
  *  2. checks every file: it still resolves to the same real path under the root, is a
  *     regular file with a write permission bit (checked on the mode, since root ignores
  *     permissions) that access(W_OK) allows, and its content is still what the plan read;
+ *     with trust_until_set, a file without a digest must also have been last modified
+ *     before trust_until (a run that wrote it since, or an edit, refuses it);
  *  3. writes each file's new content to a temporary file beside it (owner, group, then mode
  *     of the original; fsynced); a fix with an edit in a file that failed 2 or 3 loses its
  *     edits in every file (they are removed from the plan), and this repeats until nothing

@@ -35,10 +35,10 @@ typedef enum { HS_FORMAT_TEXT, HS_FORMAT_JSON, HS_FORMAT_SARIF } hs_report_forma
  * The report: schema v1 with `findings`, `errors` and the `files` map (all taken), and the
  * members of `extra` (taken) merged in with their "file" paths made relative to the root.
  */
-/* Where the docs are, as a URI for the report's tool.docs_url (SARIF's helpUri): the
- * installed copy (PREFIX/share/doc/hotscan beside the binary's PREFIX/bin), else the
- * source tree's docs/; a file: URI. */
-char *hs_docs_default_url(void);
+/* Where hotscan's docs are on this machine (`hotscan rules --format json`): the installed
+ * copy (PREFIX/share/doc/hotscan beside the binary's PREFIX/bin), else the source tree's
+ * docs/; an absolute path, or NULL when neither is there. */
+char *hs_docs_dir(void);
 
 json_t *hs_report_new(const char *root, size_t translation_units, json_t *findings, json_t *errors,
                       json_t *files_map, json_t *extra, double seconds);

@@ -2,7 +2,7 @@
  * rules.h - the uniform interface every rule implements, and the rule table.
  *
  * A rule is one file under rules/: it reads the program model and the rule data and
- * appends findings (schema v1 objects, see DESIGN.md) through findings.h. Adding a
+ * appends findings (schema v1 objects, see docs/json-schema.md) through findings.h. Adding a
  * rule touches only its own file, its doc page, its corpus and the table in
  * rules/registry.c.
  */
@@ -40,6 +40,15 @@ typedef struct hs_rule {
     const char *summary;      /* one line, for `hotscan rules` and SARIF shortDescription */
     const char *description;  /* a paragraph, for SARIF fullDescription */
     const char *doc;          /* doc page, relative to the repository */
+    /* SARIF's defaultConfiguration.level: "error", "warning" or "note" (a finding may say
+     * otherwise: timer-hot-path's severity follows the clock's cost). */
+    const char *default_severity;
+    /* How often a finding is right, in CodeQL's words: "very-high", "high", "medium" or
+     * "low" (SARIF's properties.precision); why, in the rule's doc page. */
+    const char *precision;
+    /* The rule-data sections it reads (docs/rule-data.md: "timers", "clock_ids", ...),
+     * NULL-terminated; `hotscan rules --format json` lists them per rule. */
+    const char *const *data_sections;
     void (*judge)(hs_judge_ctx *ctx);
     /* The fact families whose stores `judge` reads, NULL-terminated: once no later rule of
      * the table reads a family, the judge may free its store (hs_judge_options.release_stores).
@@ -50,5 +59,18 @@ typedef struct hs_rule {
 /* The table, in a fixed order. */
 const hs_rule *const *hs_rules_all(size_t *count);
 const hs_rule *hs_rule_find(const char *id);
+/* A rule's friendly name, TimerHotPath for timer-hot-path (SARIF's rule "name"); malloc'd. */
+char *hs_rule_pascal_name(const char *id);
+
+/* A doc page built into the binary: its file name under docs/rules/ and its text. */
+typedef struct {
+    const char *name;
+    const char *text;
+} hs_doc_page;
+/* The pages, generated at build time from the .md files of docs/rules/ (cmake/EmbedRuleDocs.cmake). */
+extern const hs_doc_page hs_rule_doc_pages[];
+extern const size_t hs_rule_doc_page_count;
+/* The text of the rule's doc page (rule->doc) as built in, or NULL when there is none. */
+const char *hs_rule_doc_page(const hs_rule *rule);
 
 #endif

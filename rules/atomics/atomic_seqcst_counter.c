@@ -991,6 +991,8 @@ static void judge(hs_judge_ctx *ctx)
 
 static const hs_fact_family *const reads[] = {&hs_family_atomics, NULL};
 
+static const char *const data_sections[] = {"atomic_wrappers", "relaxed_types", NULL};
+
 const hs_rule hs_rule_atomic_seqcst_counter = {
     .id = "atomic-seqcst-counter",
     .summary = "A sequentially consistent operation on an atomic the program uses only as a counter.",
@@ -1001,6 +1003,9 @@ const hs_rule hs_rule_atomic_seqcst_counter = {
                    "counters (bug 100432). hotscan checks every use of the variable across the "
                    "program before calling it a counter.",
     .doc = "docs/rules/atomic-seqcst-counter.md",
+    .default_severity = "warning",
+    .precision = "high", /* docs/rules/atomic-seqcst-counter.md, "Precision" */
+    .data_sections = data_sections,
     .judge = judge,
     .reads = reads,
 };

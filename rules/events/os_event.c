@@ -420,6 +420,8 @@ static void judge(hs_judge_ctx *ctx)
 
 static const hs_fact_family *const reads[] = {&hs_family_events, NULL};
 
+static const char *const data_sections[] = {"events", "event_types", NULL};
+
 const hs_rule hs_rule_os_event = {
     .id = RULE_ID,
     .summary = "A use of InnoDB's os_event API, to move to a condition variable and a mutex.",
@@ -432,6 +434,9 @@ const hs_rule hs_rule_os_event = {
                    "under the mutex, reset + wait_low(sig) -> a predicate loop on a condition "
                    "wait, wait_time -> a timed wait, destroy -> destroy the condition variable.",
     .doc = "docs/rules/os-event.md",
+    .default_severity = "warning",
+    .precision = "very-high", /* docs/rules/os-event.md, "Precision" */
+    .data_sections = data_sections,
     .judge = judge,
     .reads = reads,
 };

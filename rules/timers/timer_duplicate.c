@@ -378,6 +378,8 @@ static void judge(hs_judge_ctx *ctx)
 
 static const hs_fact_family *const reads[] = {&hs_family_timers, NULL};
 
+static const char *const data_sections[] = {"timers", "clock_ids", "blocking_functions", "hot_functions", NULL};
+
 const hs_rule hs_rule_timer_duplicate = {
     .id = "timer-duplicate",
     .summary = "The same clock read twice on one path where one reading would serve both.",
@@ -386,6 +388,9 @@ const hs_rule hs_rule_timer_duplicate = {
                    "clock() was done twice in trx_start_low). Start/end pairs that measure "
                    "elapsed time, and reads on exclusive branches, are not flagged.",
     .doc = "docs/rules/timer-duplicate.md",
+    .default_severity = "warning",
+    .precision = "high", /* docs/rules/timer-duplicate.md, "Precision" */
+    .data_sections = data_sections,
     .judge = judge,
     .reads = reads,
 };

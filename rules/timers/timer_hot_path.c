@@ -632,6 +632,9 @@ static void judge(hs_judge_ctx *ctx)
 
 static const hs_fact_family *const reads[] = {&hs_family_timers, NULL};
 
+static const char *const data_sections[] = {"timers", "clock_ids", "blocking_functions", "hot_functions",
+                                            "timer_replacements", NULL};
+
 const hs_rule hs_rule_timer_hot_path = {
     .id = "timer-hot-path",
     .summary = "A clock read on a hot path (a loop, a hot function, or code it calls).",
@@ -640,6 +643,9 @@ const hs_rule hs_rule_timer_hot_path = {
                    "every request or every loop iteration that cost multiplies: removing one "
                    "clock() per transaction gave MariaDB 3x point-select throughput (MDEV-12345).",
     .doc = "docs/rules/timer-hot-path.md",
+    .default_severity = "warning",
+    .precision = "medium", /* docs/rules/timer-hot-path.md, "Precision" */
+    .data_sections = data_sections,
     .judge = judge,
     .reads = reads,
 };

@@ -413,6 +413,57 @@ check "odd names: a name with a newline is C-quoted" contains "$work/t16.diff" '
 check "odd names: a name with a space ends with a tab" grep -qP '^\+\+\+ b/sp ace\.c\t$' "$work/t16.diff"
 check "odd names: git apply takes the patch" bash -c "cd '$work/t16-git' && git -c apply.whitespace=nowarn apply '$work/t16.diff' && diff -r '$work/t16-git' '$work/t16-expected' >/dev/null"
 
+# ---- 17. a report without digests: refused, unless --trust-offsets (then still race-safe) ----
+# Without a "files" hash, apply cannot tell whether a file still holds what the offsets were
+# computed on: exit 2, nothing written. --trust-offsets applies it to files last modified
+# before the report file; so a file another run rewrote meanwhile is refused, not corrupted.
+d=$work/t17; mkdir -p "$d/src"
+race_src() { printf 'int a = 1;\nint b = 2;\n' >"$d/src/race.c"; }
+race_src
+oa=$(offset_of "$d/src/race.c" "1;"); ob=$(offset_of "$d/src/race.c" "2;")
+no_files() { sed 's/, "files": {}}$/}/'; }
+report "$d" "" "$(finding aaaaaaaaaaaaaaa1 src/race.c "$(edit src/race.c "$oa" 1 10)")" | no_files >"$work/t17a.json"
+report "$d" "" "$(finding bbbbbbbbbbbbbbb2 src/race.c "$(edit src/race.c "$ob" 1 20)")" | no_files >"$work/t17b.json"
+report "$d" "" "$(finding aaaaaaaaaaaaaaa1 src/race.c "$(edit src/race.c "$oa" 1 10)")" >"$work/t17-empty.json"
+check "no digests: the fixture report has no \"files\" map" lacks "$work/t17a.json" '"files"'
+want_a=$(printf 'int a = 10;\nint b = 2;'); want_b=$(printf 'int a = 1;\nint b = 20;'); orig=$(printf 'int a = 1;\nint b = 2;')
+(cd "$d" && "$hotscan" apply "$work/t17a.json") >/dev/null 2>"$work/t17.err"; st=$?
+check "no digests: refused with exit 2" test "$st" -eq 2
+check "... saying which file and why" contains "$work/t17.err" "no digest of src/race.c in the report (it has no \"files\" map"
+check "... and how to go on" contains "$work/t17.err" "Regenerate the report (hotscan scan --format json -o $work/t17a.json), or pass --trust-offsets"
+check "... the file is untouched" test "$(cat "$d/src/race.c")" = "$orig"
+(cd "$d" && "$hotscan" apply --dry-run "$work/t17a.json") >"$work/t17.out" 2>"$work/t17.err"; st=$?
+check "no digests: --dry-run is refused alike" test "$st" -eq 2
+(cd "$d" && "$hotscan" apply "$work/t17-empty.json") >/dev/null 2>"$work/t17.err"; st=$?
+check "a \"files\" map without the file's hash: refused with exit 2" test "$st" -eq 2
+check "... saying so" contains "$work/t17.err" "its \"files\" map has no hash for it"
+sleep 0.02; touch "$work/t17a.json"
+(cd "$d" && "$hotscan" apply --trust-offsets "$work/t17a.json") >/dev/null 2>"$work/t17.err"; st=$?
+check "--trust-offsets: applied, exit 0" test "$st" -eq 0
+check "... the edit is in" test "$(cat "$d/src/race.c")" = "$want_a"
+(cd "$d" && "$hotscan" apply --trust-offsets "$work/t17b.json") >/dev/null 2>"$work/t17.err"; st=$?
+check "--trust-offsets: a file modified after the report is refused (exit 1)" test "$st" -eq 1
+check "... saying so" contains "$work/t17.err" "src/race.c: modified since the report was written"
+check "... and left as it was" test "$(cat "$d/src/race.c")" = "$want_a"
+# Two concurrent --trust-offsets runs, each report written after the file: one applies, the
+# other is refused (it waited for the lock and found the file changed, or started after the
+# first had written it and found it modified since its report); never both. 20 rounds.
+lost=0
+for round in $(seq 1 20); do
+  race_src; sleep 0.02; touch "$work/t17a.json" "$work/t17b.json"
+  (cd "$d" && exec "$hotscan" apply --trust-offsets "$work/t17a.json" 2>/dev/null) & pa=$!
+  (cd "$d" && exec "$hotscan" apply --trust-offsets "$work/t17b.json" 2>/dev/null) & pb=$!
+  wait "$pa"; ra=$?; wait "$pb"; rb=$?
+  got=$(cat "$d/src/race.c")
+  case "$ra$rb" in
+    01) [ "$got" = "$want_a" ] || lost=$((lost + 1)) ;;
+    10) [ "$got" = "$want_b" ] || lost=$((lost + 1)) ;;
+    *) lost=$((lost + 1)) ;;
+  esac
+done
+check "concurrent --trust-offsets applies: one applies, the other is refused, the file intact (20 rounds)" test "$lost" -eq 0
+check "concurrent --trust-offsets applies: no temporary files left" test -z "$(find "$d" -name '.*hotscan-*')"
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed"
   trap - EXIT

@@ -290,7 +290,22 @@ check "an untracked file is all new" test "$(json "[f['file'] for f in d['findin
 rm src/untracked_hot.c
 repo scan -q --no-config -p . --diff-base no-such-rev
 check "an unknown revision exits 2" test $status -eq 2
-check "... in git's words" err_has "diff-base no-such-rev: fatal: bad revision 'no-such-rev'"
+check "... naming it" err_has "diff-base 'no-such-rev': not a commit in the git repository of "
+# The value is a revision, never an option of git's: not from the command line, not from a
+# committed .hotscan.yml (a pull request must not be able to switch the gate off).
+repo scan -q --no-config -p . --diff-base="--output=$work/git-wrote"
+check "--diff-base=--output=FILE exits 2" test $status -eq 2
+check "... naming the value" err_has "diff-base '--output=$work/git-wrote': not a commit"
+check "... and git writes no file" test ! -e "$work/git-wrote"
+repo scan -q --no-config -p . --diff-base=--cached
+check "--diff-base=--cached (an empty diff, every finding left out) exits 2" test $status -eq 2
+repo scan -q --no-config -p . --diff-base='HEAD^{tree}'
+check "a revision that is not a commit exits 2" test $status -eq 2
+printf 'diff-base: --output=%s\n' "$work/git-wrote" >"$work/repo/.hotscan.yml"
+repo scan -q -p .
+check "diff-base: --output=FILE in .hotscan.yml exits 2" test $status -eq 2
+check "... and git writes no file" test ! -e "$work/git-wrote"
+rm "$work/repo/.hotscan.yml"
 (cd "$work/proj" && "$HOTSCAN" scan -q --no-config --diff-base HEAD src/sup.c >"$work/out" 2>"$work/err"); status=$?
 check "outside a git work tree exits 2" test $status -eq 2
 check "... saying so" err_has "is not in a git work tree"

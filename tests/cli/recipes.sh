@@ -79,6 +79,8 @@ check "the compile-db step writes the database" test -f build/compile_commands.j
 "$HOTSCAN_PREFIX/bin/hotscan" scan -q --format json -o .hotscan-baseline.json --exit-zero
 check "the baseline holds the three old findings" \
   test "$(python3 -c "import json; print(len(json.load(open('.hotscan-baseline.json'))['findings']))")" = 3
+check "the baseline report is valid against docs/report.schema.json" \
+  python3 "$SRC/tests/reports/validate_reports.py" --require 1 .hotscan-baseline.json
 git add -A && git commit -qm "hotscan baseline" && git push -q origin main
 
 run_step scan GITHUB_EVENT_NAME=push

@@ -7,6 +7,7 @@ HOTSCAN=$(realpath "$1")
 work=$(mktemp -d)
 trap 'umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
 . "$(dirname "$0")/check.sh"
+docs=$(cd "$(dirname "$0")/../../docs" && pwd)
 
 # Runs hotscan in $work/proj, capturing stdout, stderr and the exit status.
 run() {
@@ -53,6 +54,12 @@ run frobnicate;                check "unknown command exits 2" test $status -eq 
 run rules;                     check "rules exits 0" test $status -eq 0
 check "rules lists atomic-seqcst-counter" out_has "atomic-seqcst-counter"
 check "rules lists clock()" out_has "process CPU time"
+run rules --format json;       check "rules --format json exits 0" test $status -eq 0
+check "rules --format json: a build-tree binary's docs are the source tree's" \
+  test "$(json "(d['docs_dir'], [r['doc'] for r in d['rules']] == ['$docs/rules/' + r['id'] + '.md' for r in d['rules']])")" = "('$docs', True)"
+check "rules --format json: the API lists each rule reads" \
+  test "$(json "[r['rule_data'] for r in d['rules'] if r['id'] == 'os-event'] == [['events', 'event_types']] and 'clock' in [t['name'] for t in d['rule_data']['timers']]")" = True
+run rules --format yaml;       check "rules --format yaml exits 2" test $status -eq 2
 
 # --- bad input names the file and the problem ---
 run scan src/missing.c;        check "missing path exits 2" test $status -eq 2
@@ -111,6 +118,23 @@ run scan -q --format json src/broken.c src/hot.c
 check "a TU with compile errors exits 2" test $status -eq 2
 check "its errors are listed" test "$(json "'undeclared' in d['errors'][0]['message']")" = True
 check "its findings are still reported" test "$(json "sorted(f['file'] for f in d['findings'])")" = "['src/broken.c', 'src/hot.c']"
+check "the report's invocation says how the run ended" \
+  test "$(json "[d['invocation'][k] for k in ('arguments', 'exit_code', 'execution_successful')]")" = \
+       "[['scan', '-q', '--format', 'json', 'src/broken.c', 'src/hot.c'], 2, False]"
+check "... where it ran, and the command line" \
+  test "$(json "(d['invocation']['working_directory'], d['invocation']['command_line'].endswith(' scan -q --format json src/broken.c src/hot.c'))")" = "('$work/proj', True)"
+# SARIF's invocation: how hotscan was run, how it ended, the failed TU as an error at its file,
+# and the notes the scan printed (the one -q silences too).
+run scan -q --format sarif --hot 'no such' src/broken.c src/hot.c
+sarif_inv() { python3 -c "import json,sys; i=json.load(open('$work/out'))['runs'][0]['invocations'][0]; n=i.get('toolExecutionNotifications', []); print($1)"; }
+check "SARIF: exitCode, executionSuccessful" test "$(sarif_inv "(i['exitCode'], i['executionSuccessful'])")" = "(2, False)"
+check "SARIF: arguments and commandLine" \
+  test "$(sarif_inv "(i['arguments'][-3:], i['commandLine'].endswith(\"--hot 'no such' src/broken.c src/hot.c\"))")" = "(['no such', 'src/broken.c', 'src/hot.c'], True)"
+check "SARIF: workingDirectory is a file: URI of the folder" test "$(sarif_inv "i['workingDirectory']['uri']")" = "file://$work/proj/"
+check "SARIF: the failed TU is an error notification at its file" \
+  test "$(sarif_inv "[(x['level'], x['locations'][0]['physicalLocation']['artifactLocation']['uri'], 'undeclared' in x['message']['text']) for x in n if 'locations' in x]")" = "[('error', 'src/broken.c', True)]"
+check "SARIF: the scan's notes and warnings are notifications too" \
+  test "$(sarif_inv "sorted(set(x['level'] for x in n if 'locations' not in x)) == ['note', 'warning'] and any('--hot no such names no function' in x['message']['text'] for x in n)")" = True
 
 # --- compile database discovery and PATH narrowing ---
 mkdir -p build
@@ -540,7 +564,7 @@ check "header skip: the call b.c's macro makes is kept (slow's clock read is hot
 cp "$work/out" "$work/skip/with.json"
 (cd "$work/skip" && HOTSCAN_BENCH_NO_HEADER_SKIP=1 "$HOTSCAN" scan -q --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
 check "header skip: the report is the one a scan walking every body makes" \
-  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/skip/with.json" "$work/out"
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); [x.pop(k, None) for x in (a, b) for k in ('summary', 'invocation')]; sys.exit(a != b)" "$work/skip/with.json" "$work/out"
 (cd "$work/skip" && "$HOTSCAN" scan -q --format json --exit-zero --min-confidence low -j 1 -p . --facts-dir "$work/skip/facts" >/dev/null 2>&1)
 check "header skip: --facts-dir documents keep every body (c.c's calls step -> quiet)" \
   python3 -c "import json,glob,sys; d=json.load(open(glob.glob(sys.argv[1] + '/0002-*.json')[0])); sys.exit(not any(c.get('callee_name') == 'quiet' for c in d['calls']))" "$work/skip/facts"
@@ -573,7 +597,7 @@ check "... the first walked both once, for a.cc" \
   err_has "walked 2, skipped 2 (2 by the header's prefix key; 0 by other workers' keys); not shared: 1 body and 1 prefix keys"
 check "... the supervisor shared a.cc's keys for plain.h and nothing else" err_has "shared header-skip keys: 1 records, 2 keys"
 check "... and the report is the one -j 1 makes (seen by 3 TUs)" \
-  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/skipcount/j1.json" "$work/out"
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); [x.pop(k, None) for x in (a, b) for k in ('summary', 'invocation')]; sys.exit(a != b)" "$work/skipcount/j1.json" "$work/out"
 # A worker that dies mid-TU shares nothing, and the one forked in its place reads every key
 # the others shared: b.cc's worker aborts, d.cc's (a fresh one) skips what a.cc's walked.
 mkdir -p "$work/skipcrash"
@@ -678,7 +702,7 @@ check "... giveup()'s CAS still keeps ref::gen from being called a counter" \
 cp "$work/out" "$work/live/j1.json"
 (cd "$work/live" && HOTSCAN_BENCH_NO_LIVENESS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
 check "... the report is the one digesting every body makes" \
-  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/live/j1.json" "$work/out"
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); [x.pop(k, None) for x in (a, b) for k in ('summary', 'invocation')]; sys.exit(a != b)" "$work/live/j1.json" "$work/out"
 
 # Which left-out bodies the model gets does not depend on how TUs land on workers. stamp()
 # reads READ() twice: a.c's READ() is 0, b.c's and c.c's read the clock. a.c and b.c never
@@ -699,7 +723,7 @@ cp "$work/out" "$work/variant/j1.json"
 (cd "$work/variant" && HOTSCAN_TEST_SERIAL_WORKERS=1 HOTSCAN_BENCH_HEADER_SKIP_STATS=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 2 -p . >"$work/out" 2>"$work/err")
 check "... b.c's worker walks its left-out stamp() too" err_has "1 not referred to in their TU, 1 of them walked as the first of their text"
 check "... and the -j 2 report is the -j 1 one" \
-  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/variant/j1.json" "$work/out"
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); [x.pop(k, None) for x in (a, b) for k in ('summary', 'invocation')]; sys.exit(a != b)" "$work/variant/j1.json" "$work/out"
 
 # A TU-level fact that rests on a skipped body: b.c compiles out a wait on `hits` (DEBUG_WAIT
 # is not defined), and knows `hits` is an atomic only from bump(), whose body a.c walked and
@@ -718,7 +742,7 @@ check "... and the counter gets no fix-it, for the wait b.c compiles out" \
 cp "$work/out" "$work/skipout/with.json"
 (cd "$work/skipout" && HOTSCAN_BENCH_NO_HEADER_SKIP=1 "$HOTSCAN" scan -q --no-cache --format json --exit-zero --min-confidence low -j 1 -p . >"$work/out" 2>"$work/err")
 check "... as a scan walking every body says" \
-  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/skipout/with.json" "$work/out"
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); [x.pop(k, None) for x in (a, b) for k in ('summary', 'invocation')]; sys.exit(a != b)" "$work/skipout/with.json" "$work/out"
 # The same at -j 2, one TU per worker in turn: b.c's worker has no memo of bump(), so the
 # keys a.c's walk made for it (the body's and bump.h's prefix key) are not shared, and b.c's
 # worker walks bump() itself. With them shared it skipped the body, never saw `hits` named,
@@ -729,7 +753,7 @@ check "compiled-out mention at -j 2: a.c's keys for bump() stay in its worker" \
 check "... b.c's worker walks bump() itself" \
   test "$(grep -c 'header function bodies walked 1, skipped 0' "$work/err")" = 2
 check "... and the report is the one -j 1 makes (no fix-it)" \
-  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); a.pop('summary', None); b.pop('summary', None); sys.exit(a != b)" "$work/skipout/with.json" "$work/out"
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); [x.pop(k, None) for x in (a, b) for k in ('summary', 'invocation')]; sys.exit(a != b)" "$work/skipout/with.json" "$work/out"
 
 
 # The text of an expression (hs_cursor_text, the key of a member or subscript expression) is

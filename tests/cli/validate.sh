@@ -28,6 +28,7 @@ check() {
 }
 out_has() { grep -q -- "$1" "$work/out"; }
 err_has() { grep -q -- "$1" "$work/err"; }
+err_not_has() { ! grep -q -- "$1" "$work/err"; }
 json() { python3 -c "import json,sys; d=json.load(open('$work/out')); print($1)"; }
 
 # --- codegen on a counter example ---
@@ -68,6 +69,32 @@ sed 's/events_total++;/events_total += 2;/' fix.diff >bad.diff
 "$HOTSCAN" validate --codegen --patch bad.diff >"$work/out" 2>"$work/err"
 check "a patch that does not apply exits 2" test $? -eq 2
 check "a patch that does not apply is named" err_has "does not apply"
+# A diff naming a path outside the tree (a '..' component, an absolute path) is refused before
+# anything is copied or written: nothing appears outside the work folder.
+for evil in '../../outside-%s.txt' '/tmp/outside-%s.txt'; do
+    target=$(printf "$evil" "$$")
+    printf -- '--- a/%s\n+++ b/%s\n@@ -0,0 +1 @@\n+x\n' "$target" "$target" >evil.diff
+    "$HOTSCAN" validate --codegen --patch evil.diff >"$work/out" 2>"$work/err"
+    check "a diff naming $target exits 2" test $? -eq 2
+    check "... says why" err_has "outside the tree it patches"
+    check "... and writes nothing there" test ! -e "$work/cg/$target" -a ! -e "/tmp/outside-$$.txt"
+done
+# Inside a hunk, a removed "-- x" line reads "--- x" and an added "++ x" line "+++ x": hunk
+# lines, not file headers (a SQL comment, a C pre-increment).
+{ printf -- '--- a/counter.cc\n+++ b/counter.cc\n@@ -1,1 +1,2 @@\n'; printf -- '-#include <atomic>\n+++ ../../x\n+#include <atomic>\n'; } >hunk.diff
+"$HOTSCAN" validate --codegen --patch hunk.diff >"$work/out" 2>"$work/err"
+check "a hunk line that looks like a header is no path" err_not_has "outside the tree"
+# A file whose name starts with '-' is a file to mkdir, cp, patch and the compiler, never an
+# option of theirs.
+mkdir -p "$work/dash"
+cd "$work/dash"
+cp "$work/cg/counter.cc" ./-counter.cc
+sed 's#counter\.cc#-counter.cc#g' "$work/cg/fix.diff" >fix.diff
+printf '[{"directory": "%s", "arguments": ["g++", "-std=c++17", "-c", "./-counter.cc"], "file": "./-counter.cc"}]\n' "$work/dash" >compile_commands.json
+"$HOTSCAN" validate --codegen --patch fix.diff --targets x86_64 >"$work/out" 2>"$work/err"
+check "codegen of -counter.cc exits 0" test $? -eq 0
+check "... and sees its change" out_has "mark_ready(): x86_64 xchg -> mov"
+cd "$work/cg"
 
 # --- codegen for a fix in a header: validate finds the TUs that include it ---
 # a.cc includes counters.h, b.cc through wrap.h (only the preprocessor sees that), c.cc names

@@ -101,6 +101,14 @@ check "paranoid 3: names the setting and the fix" grep -q "sysctl kernel.perf_ev
 HOTSCAN_PERF=$tmp/fake-perf "$hotscan" profile -o "$tmp/p.perf" -- true 2>"$tmp/perf.err"
 check "perf record fails: exit 2 with advice" bash -c "grep -q 'perf record wrote no profile' '$tmp/perf.err' && grep -q CAP_PERFMON '$tmp/perf.err'"
 check "no profile file left behind" test ! -e "$tmp/p.perf"
+# What perf is handed: hotscan's own paths are absolute (a relative TMPDIR such as "-t" is not
+# used), and the command comes after "--".
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\nexit 1\n' "$tmp/perf-args" >"$tmp/args-perf" && chmod +x "$tmp/args-perf"
+mkdir -p "$tmp/cwd/-t"
+(cd "$tmp/cwd" && TMPDIR=-t HOTSCAN_PERF=$tmp/args-perf "$hotscan" profile -o "$tmp/p.perf" -- -x 2>"$tmp/perf.err")
+check "perf's -o is an absolute path under a relative TMPDIR" \
+  bash -c "grep -A1 -x -- -o '$tmp/perf-args' | tail -1 | grep -q '^/'"
+check "... the command follows --" bash -c "test \"\$(tail -2 '$tmp/perf-args' | tr '\n' ' ')\" = '-- -x '"
 "$hotscan" profile 2>"$tmp/perf.err"
 check "no command: usage error" grep -q "needs a command to run" "$tmp/perf.err"
 exit $fail

@@ -7,8 +7,12 @@
 //       exits 0 even when the file it validated has errors, so its log is the verdict).
 //   node check_sarif.js matches REPORT.json HOTSCAN.sarif
 //       The SARIF says what the report says: one result per finding with the same rule,
-//       level, region, fingerprint, related places, hot path and verified edits; one
-//       notification per error; the SRCROOT base is the report's root.
+//       level, region, fingerprint, related places, hot path and verified edits; the
+//       invocation (command line, arguments, exit code, working directory) and one
+//       notification per error, then per note; the SRCROOT base is the report's root. Each
+//       rule's help.markdown is its doc page (docs/rules/<rule>.md, read from the current
+//       directory), its links into the docs absolute under tool.docs_url or reduced to text,
+//       helpUri only with a docs_url, and properties.precision the one the page states.
 'use strict';
 const fs = require('fs');
 const { fileURLToPath } = require('url');
@@ -56,6 +60,42 @@ function validatorLog(path) {
 }
 
 const sameJSON = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const PRECISIONS = ['very-high', 'high', 'medium', 'low'];
+
+// The rule's doc page and the precision its "## Precision" section states, or undefined for
+// a rule without a page (one this build does not know).
+function rulePage(id) {
+  const path = `docs/rules/${id}.md`;
+  if (!fs.existsSync(path)) return undefined;
+  const text = fs.readFileSync(path, 'utf8');
+  const m = /^## Precision\n\n[^]*?\*\*([a-z-]+)\*\*/m.exec(text);
+  return { text, precision: m && m[1] };
+}
+
+function checkRuleHelp(r, docsUrl, w) {
+  const page = rulePage(r.id);
+  if (!page) return; // a rule this build does not know: a minimal descriptor
+  const base = docsUrl ? docsUrl.replace(/\/$/, '') : undefined;
+  expect(docsUrl ? r.helpUri === `${base}/rules/${r.id}.md` : r.helpUri === undefined,
+         `${w}: helpUri ${r.helpUri} (docs_url ${docsUrl})`);
+  expect(r.help.text.length < 2000 && !r.help.text.includes('](') , `${w}: help.text is not a short plain text`);
+  expect(PRECISIONS.includes(r.properties.precision), `${w}: precision ${r.properties.precision}`);
+  expect(page.precision && r.properties.precision === page.precision,
+         `${w}: precision ${r.properties.precision}, but docs/rules/${r.id}.md says ${page.precision}`);
+  const md = r.help.markdown;
+  expect(md.startsWith(`# ${r.id}\n`), `${w}: help.markdown is not the doc page`);
+  for (const heading of page.text.split('\n').filter((l) => l.startsWith('## ')))
+    expect(md.includes(`\n${heading}\n`), `${w}: help.markdown lacks "${heading}"`);
+  // The page with its links into the docs made absolute under docs_url, or reduced to text.
+  const expected = page.text.replace(/\[([^\[\]]*)\]\(([A-Za-z0-9_.\/#-]+)\)/g, (all, text, target) => {
+    const doc = target.startsWith('#') || /^[^#]*\.md(#|$)/.test(target);
+    if (!doc || target.startsWith('/')) return all;
+    if (!base) return text;
+    const url = new URL(target, `${base}/rules/${r.id}.md`).href;
+    return `[${text}](${url})`;
+  });
+  expect(md === expected, `${w}: help.markdown differs from docs/rules/${r.id}.md with its links resolved`);
+}
 
 function artifactPath(loc, where) {
   expect(loc && typeof loc.uri === 'string', `${where}: no artifactLocation.uri`);
@@ -87,7 +127,10 @@ function matches(reportPath, sarifPath) {
     expect(r.help && r.help.text && r.help.markdown, `${w}: no help text and markdown`);
     expect(['error', 'warning', 'note'].includes(r.defaultConfiguration.level), `${w}: defaultConfiguration.level`);
     expect(r.properties && r.properties.tags.includes('performance'), `${w}: no performance tag`);
+    checkRuleHelp(r, report.tool.docs_url, w);
   }
+  const info = report.tool.docs_url && `${report.tool.docs_url.replace(/\/$/, '')}/hotscan.md`;
+  expect(driver.informationUri === info, `informationUri ${driver.informationUri}, expected ${info}`);
   const ids = driver.rules.map((r) => r.id);
   expect(new Set(ids).size === ids.length, 'duplicate rule ids');
 
@@ -158,15 +201,34 @@ function matches(reportPath, sarifPath) {
 
   const inv = run.invocations[0];
   const errors = report.errors || [];
-  expect(inv.executionSuccessful === (errors.length === 0), 'executionSuccessful');
+  const given = report.invocation;
+  if (given) {
+    expect(inv.commandLine === given.command_line, `commandLine ${inv.commandLine}`);
+    expect(sameJSON(inv.arguments, given.arguments), `arguments ${JSON.stringify(inv.arguments)}`);
+    expect(inv.exitCode === given.exit_code, `exitCode ${inv.exitCode}, the report says ${given.exit_code}`);
+    expect(inv.executionSuccessful === given.execution_successful, 'executionSuccessful');
+    expect(inv.workingDirectory && fileURLToPath(inv.workingDirectory.uri) === given.working_directory.replace(/\/?$/, '/'),
+           `workingDirectory ${JSON.stringify(inv.workingDirectory)}`);
+  } else {
+    expect(inv.executionSuccessful === (errors.length === 0), 'executionSuccessful');
+    expect(inv.exitCode === undefined && inv.commandLine === undefined, 'an invocation the report does not have');
+  }
   const notes = inv.toolExecutionNotifications || [];
-  expect(notes.length === errors.length, `${notes.length} notifications for ${errors.length} errors`);
+  const said = (given && given.notes) || [];
+  expect(notes.length === errors.length + said.length,
+         `${notes.length} notifications for ${errors.length} errors and ${said.length} notes`);
   errors.forEach((e, k) => {
     const n = notes[k];
     if (!n) return;
     expect(n.level === 'error' && n.message.text.startsWith(e.message) &&
            artifactPath(n.locations[0].physicalLocation.artifactLocation, 'notification') === e.file,
            `toolExecutionNotifications[${k}]`);
+  });
+  said.forEach((x, k) => {
+    const n = notes[errors.length + k];
+    if (!n) return;
+    expect(n.level === x.level && n.message.text.startsWith(x.message) && !n.locations,
+           `toolExecutionNotifications[${errors.length + k}] (${x.level}: ${x.message})`);
   });
   if (failures === 0)
     console.log(`  ${sarifPath}: ${run.results.length} results, ${notes.length} notifications match ${reportPath}`);

@@ -6,8 +6,9 @@
 #
 # 1. Scans corpus/examples/minidb (JSON) and converts the report with SARIF_CONVERT
 #    (tests/sarif/sarif_convert.c, which calls hs_emit_sarif); converts the hand-written
-#    fixture-report.json (fixes, related places, hot paths, errors, odd paths) too. When
-#    `hotscan scan --format sarif` exists, its output must equal the converted report.
+#    fixture-report.json (fixes, related places, hot paths, errors, notes, odd paths, a
+#    docs URL) too. `hotscan scan --format sarif` must give what converting its JSON report
+#    gives, but for the invocation (its own command line), which must be its own.
 # 2. Checks each SARIF against its report (check_sarif.js matches) and runs
 #    `Sarif.Multitool validate --rule-kind "Sarif;Gh"` (SARIF rules and GitHub's
 #    ingestion rules) on it. The multitool exits 0 even when it finds errors, so its
@@ -75,10 +76,26 @@ elif [ $status -ne 1 ] || [ ! -s "$work/minidb.direct.sarif" ] || grep -qE "runt
   cat "$work/direct.stderr" >&2
   fail "hotscan scan --format sarif exited $status (expected 1: findings) or wrote no SARIF"
 else
-  cmp -s "$work/minidb.sarif" "$work/minidb.direct.sarif" ||
+  node -e '
+    const fs = require("fs");
+    const [a, b] = process.argv.slice(1).map((p) => JSON.parse(fs.readFileSync(p, "utf8")));
+    for (const log of [a, b]) delete log.runs[0].invocations;
+    process.exit(JSON.stringify(a) === JSON.stringify(b) ? 0 : 1);
+  ' "$work/minidb.sarif" "$work/minidb.direct.sarif" ||
     fail "hotscan scan --format sarif differs from the converted JSON report (diff $work/minidb.sarif $work/minidb.direct.sarif)"
-  reports+=("$work/minidb.json")
-  sarifs+=("$work/minidb.direct.sarif")
+  # Its invocation is this command's: the arguments as given, the exit status, where it ran.
+  node -e '
+    const fs = require("fs");
+    const inv = JSON.parse(fs.readFileSync(process.argv[1], "utf8")).runs[0].invocations[0];
+    const want = ["scan", "--format", "sarif", "--hot", "dispatch_command", "corpus/examples/minidb", "-o", process.argv[2]];
+    const ok = JSON.stringify(inv.arguments) === JSON.stringify(want) && inv.exitCode === 1 &&
+      inv.executionSuccessful === true && inv.commandLine.endsWith(" " + want.join(" ")) &&
+      inv.workingDirectory.uri === require("url").pathToFileURL(process.cwd()).href + "/" &&
+      inv.toolExecutionNotifications.some((n) => n.level === "note" && /lower-confidence finding/.test(n.message.text));
+    if (!ok) { console.error(JSON.stringify(inv, null, 2)); process.exit(1); }
+  ' "$work/minidb.direct.sarif" "$work/minidb.direct.sarif" ||
+    fail "the invocation of hotscan scan --format sarif is not its command line, exit status and folder"
+  validate "$work/minidb.direct.sarif" || fail "$work/minidb.direct.sarif: the SARIF multitool reports errors"
 fi
 
 # 2. Each one matches its report and validates.

@@ -27,5 +27,10 @@ printf '#!/bin/sh\necho "npm ERR! network request failed" >&2\nexit 1\n' >"$work
 chmod +x "$work/fakebin/npm"
 expect "npm failing names the tarball to download" "registry.npmjs.org/tree-sitter-c/-/tree-sitter-c-0.23.6.tgz" \
   env PATH="$work/fakebin:$PATH" cmake -S "$src" -B "$work/c" -DHOTSCAN_GRAMMAR_DIR="$work/grammars"
-echo "$((3 - fails)) passed, $fails failed"
+# The tests validate reports with the Python module jsonschema: a python3 without it is named.
+printf '#!/bin/sh\necho "ModuleNotFoundError: No module named jsonschema" >&2\nexit 1\n' >"$work/fakebin/python3"
+chmod +x "$work/fakebin/python3"
+expect "no jsonschema names python3-jsonschema" "apt-get install python3-jsonschema" \
+  cmake -S "$src" -B "$work/d" -DHOTSCAN_TOOL_python3="$work/fakebin/python3"
+echo "$((4 - fails)) passed, $fails failed"
 [ $fails -eq 0 ]
