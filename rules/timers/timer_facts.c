@@ -57,8 +57,7 @@ static void free_read(hs_clock_read *r)
 bool hs_timer_site_interval_field(const hs_timer_store *s, const char *file, unsigned line, unsigned column)
 {
     char *key = site_key(file, line, column);
-    const char *use = hs_strmap_get(s->timed_sites, key);
-    const char *field = use && strcmp(use, "field") == 0 ? hs_strmap_get(s->site_fields, key) : NULL;
+    const char *field = hs_strmap_get(s->site_fields, key);
     free(key);
     return field && hs_strmap_has(s->interval_fields, field_name(field));
 }
