@@ -203,10 +203,17 @@ static void merge(void *store, hs_program *p, json_t *tu_facts, size_t tu_index)
     size_t i;
     json_t *o;
     json_array_foreach(json_object_get(tu_facts, "clock_reads"), i, o) {
-        if (!hs_program_first_fact(p, "read", o))
+        /* A header body's candidate is one fact per callee: the same call in another TU can
+         * name another function (a macro the TU defines), and each variant counts. */
+        bool candidate = json_is_true(json_object_get(o, "candidate"));
+        const char *callee = candidate ? json_string_value(json_object_get(o, "callee")) : NULL;
+        char *kind = candidate ? hs_printf("candidate %s", callee ? callee : "") : NULL;
+        bool first = hs_program_first_fact(p, kind ? kind : "read", o);
+        free(kind);
+        if (!first)
             continue;
         hs_clock_read *r;
-        if (json_is_true(json_object_get(o, "candidate"))) {
+        if (candidate) {
             s->candidates = hs_array_append(s->candidates, &s->n_candidates, &s->cap_candidates,
                                             sizeof *s->candidates);
             r = &s->candidates[s->n_candidates - 1];
@@ -608,6 +615,22 @@ static bool every_call_is_candidate(const hs_function *f, const hs_strmap *candi
     return true;
 }
 
+/*
+ * Does another variant of this place call something else? A header's function can be
+ * compiled differently by different TUs (a macro each TU defines: `return CALL_IT();`), and
+ * the program model keeps one function: a place whose variants call a wrapper in one TU and
+ * a plain function in another makes no wrapper of the function, or calls made from the
+ * other TUs would be taken for clock reads.
+ */
+static bool place_has_other_variant(const hs_timer_store *s, const hs_clock_read *r, const hs_strmap *variants)
+{
+    char *key = site_key(r->site.file, r->site.line, r->site.column);
+    uintptr_t n = (uintptr_t)hs_strmap_get(variants, key);
+    free(key);
+    (void)s;
+    return n > 1;
+}
+
 void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata *rd)
 {
     if (s->resolved)
@@ -617,10 +640,13 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata 
     s->n_api_reads = s->len;
     s->wrappers = hs_strmap_create();
     hs_strmap *candidate_sites = hs_strmap_create();
-    for (size_t i = 0; i < s->n_candidates; i++) {
-        const hs_clock_read *c = &s->candidates[i];
+    hs_strmap *variants = hs_strmap_create(); /* place -> how many reads and candidates */
+    for (size_t i = 0; i < s->n_candidates + s->len; i++) {
+        const hs_clock_read *c = i < s->n_candidates ? &s->candidates[i] : &s->reads[i - s->n_candidates];
         char *key = site_key(c->site.file, c->site.line, c->site.column);
-        hs_strmap_put(candidate_sites, key, (void *)1);
+        if (i < s->n_candidates)
+            hs_strmap_put(candidate_sites, key, (void *)1);
+        hs_strmap_put(variants, key, (void *)((uintptr_t)hs_strmap_get(variants, key) + 1));
         free(key);
     }
     /* Functions that pass a clock API's reading on. */
@@ -628,7 +654,7 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata 
         const hs_clock_read *r = &s->reads[i];
         const hs_function *f = passes_reading_on(r) ? hs_strmap_get(p->functions, r->function) : NULL;
         if (f && !hs_strmap_has(s->wrappers, f->usr) && strcmp(r->cost, "coarse") != 0 &&
-            every_call_is_candidate(f, candidate_sites))
+            every_call_is_candidate(f, candidate_sites) && !place_has_other_variant(s, r, variants))
             hs_strmap_put(s->wrappers, f->usr, new_wrapper(r, f, NULL));
     }
     /* Functions that pass a wrapper's reading on, until none is new. */
@@ -640,7 +666,7 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata 
                 continue;
             const hs_clock_wrapper *w = called_wrapper(s, p, c);
             const hs_function *f = w ? hs_strmap_get(p->functions, c->function) : NULL;
-            if (f && every_call_is_candidate(f, candidate_sites)) {
+            if (f && every_call_is_candidate(f, candidate_sites) && !place_has_other_variant(s, c, variants)) {
                 hs_strmap_put(s->wrappers, f->usr, new_wrapper(c, f, w));
                 changed = true;
             }
@@ -688,6 +714,7 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata 
     }
     hs_strmap_delete(real);
     hs_strmap_delete(candidate_sites);
+    hs_strmap_delete(variants);
     s->by_function = hs_strmap_create();
     for (size_t i = 0; i < s->len; i++) {
         const char *usr = s->reads[i].function;
