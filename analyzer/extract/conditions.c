@@ -168,7 +168,7 @@ bool hs_condition_static_storage(CXCursor c)
     return false;
 }
 
-/* `errno == EAGAIN` (EWOULDBLOCK, EINTR, EINPROGRESS, as Linux numbers them), either way round. */
+/* `errno == EAGAIN` (EWOULDBLOCK, EINPROGRESS, as Linux numbers them), either way round. */
 static bool would_block_test(CXCursor l, CXCursor r)
 {
     long long v;
@@ -179,7 +179,7 @@ static bool would_block_test(CXCursor l, CXCursor r)
         if (!hs_condition_constant(value, &v))
             return false;
     }
-    return (v == 11 || v == 4 || v == 115) && mentions_errno(other);
+    return (v == 11 || v == 115) && mentions_errno(other);
 }
 
 /* The arm runs when `big` exceeds `small` (or equals it). */
@@ -222,8 +222,8 @@ const char *hs_condition_rare(CXTranslationUnit tu, CXCursor cond, bool truth)
         return rl && rr ? rl : NULL;
     }
     /* errno is set only after a failure: the arm where its test holds handles one. Not
-     * `errno == EAGAIN` (or EWOULDBLOCK, EINTR, EINPROGRESS): a non-blocking server takes
-     * that arm whenever a socket has no more data, on every request. */
+     * `errno == EAGAIN` (or EWOULDBLOCK, EINPROGRESS): a non-blocking server takes that arm
+     * whenever a socket has no more data, on every request. */
     if (truth && binary && op == CXBinaryOperator_EQ && would_block_test(l, r))
         return NULL;
     if (truth && mentions_errno(cond))

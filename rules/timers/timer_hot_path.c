@@ -460,8 +460,10 @@ static void judge(hs_judge_ctx *ctx)
             continue;
         /* A clock wrapper's own read: each call of the wrapper is a read where it is made,
          * and is judged there, where the fix goes. */
-        if (!f->hot_root && hs_timer_wrapper(store, f->usr) && (read->returned || read->out_to_caller) &&
-            !read->loop_path[0])
+        /* (A profile makes every well-sampled function a root, wrappers included: their
+         * callers are still where the reads are judged. A root the user names is judged.) */
+        if ((!f->hot_root || (f->profile_root && !f->hot_attr)) && hs_timer_wrapper(store, f->usr) &&
+            (read->returned || read->out_to_caller) && !read->loop_path[0])
             continue;
         /* A loop that blocks, here or in a function it calls (a logger writing a file, a
          * helper that sleeps), is paced by that: a clock read in it costs nothing that
