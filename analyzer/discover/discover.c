@@ -47,10 +47,22 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static bool is_regular(const char *path)
+char *hs_input_name(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    if (lstat(path, &st) != 0)
+        return NULL;
+    char *real = hs_realpath(path);
+    if (real && stat(real, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+        return real;
+    free(real);
+    /* the file itself, in its folder's real path */
+    char *dir = hs_dirname(path), *real_dir = hs_realpath(dir);
+    const char *slash = strrchr(path, '/');
+    char *name = real_dir ? hs_path_join(real_dir, slash ? slash + 1 : path) : hs_xstrdup(path);
+    free(dir);
+    free(real_dir);
+    return name;
 }
 
 static char *find_database_dir(const char *option, hs_discovery *out, char **err)
@@ -121,7 +133,7 @@ void hs_walk_files(const char *dir, bool (*want)(const char *path), hs_vec *out,
         char *p = names.items[i];
         if (is_dir(p))
             hs_walk_files(p, want, out, visited);
-        else if (want(p) && is_regular(p))
+        else if (want(p)) /* a FIFO or a dangling link too: reading it is its TU's error */
             hs_vec_push(out, hs_xstrdup(p));
         free(p);
     }
@@ -368,7 +380,7 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
     hs_strmap *visited = hs_strmap_create(); /* folders walked, by device and inode */
     hs_strmap *queued = hs_strmap_create();  /* default-flag files, by real path */
     for (int p = 0; p < npaths && ok; p++) {
-        char *real = hs_realpath(paths[p]);
+        char *real = hs_input_name(paths[p]);
         if (!real) {
             *err = hs_printf("%s: %s", paths[p], strerror(errno));
             ok = false;
@@ -391,7 +403,8 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
             hs_vec files = {0};
             if (dir)
                 hs_walk_files(real, hs_is_source_file, &files, visited);
-            else if (hs_is_source_file(real) || is_header_file(real))
+            else if (hs_is_source_file(real) || is_header_file(real) || hs_is_source_file(paths[p]) ||
+                     is_header_file(paths[p]))
                 hs_vec_push(&files, hs_xstrdup(real));
             else {
                 *err = hs_printf("%s: not a C or C++ source file", paths[p]);
@@ -401,7 +414,7 @@ bool hs_discover(const char *database_option, char **paths, int npaths, hs_disco
                 qsort(files.items, files.len, sizeof(void *), hs_compare_strings);
             /* One TU per file, however many links or PATHs reach it. */
             for (size_t i = 0; i < files.len; i++) {
-                char *file_real = hs_realpath(files.items[i]);
+                char *file_real = hs_input_name(files.items[i]);
                 const char *name = file_real ? file_real : files.items[i];
                 if (!hs_strmap_has(queued, name)) {
                     hs_strmap_put(queued, name, (void *)1);

@@ -29,6 +29,7 @@
 #include "hotscan/facts_cache.h"
 #include "hotscan/json_arena.h"
 #include "hotscan/workers.h"
+#include "hotscan/source_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -326,13 +327,15 @@ static void worker_main(int cmd_fd, int res_fd, hs_tu_input **tus, const hs_pool
         hs_extract_error code = HS_EXTRACT_OK;
         json_t *facts = NULL;
         bool cached = false;
-        struct stat fst, dst;
-        if (!opt->verify_jobs && stat(in->directory, &dst) == 0 && stat(in->file, &fst) != 0)
-            err = hs_printf("cannot read %s: %s", in->file, strerror(errno));
-        else if (!opt->verify_jobs && stat(in->directory, &dst) == 0 && !S_ISREG(fst.st_mode))
-            err = hs_printf("%s is not a regular file (a device or a pipe?); it was not parsed",
-                            in->file);
-        else if (opt->verify_jobs)
+        struct stat dst;
+        /* the check the no-build reader makes too (source_file.h): a FIFO, a device, a
+         * dangling link or an unreadable file is this TU's error, not a parse */
+        char *problem = !opt->verify_jobs && stat(in->directory, &dst) == 0 ? hs_source_file_problem(in->file)
+                                                                            : NULL;
+        if (problem) {
+            err = hs_printf("cannot read %s: %s", in->file, problem);
+            free(problem);
+        } else if (opt->verify_jobs)
             facts = run_verify_job(index, args, tus, &opt->verify_jobs[i], opt->cache != NULL, &code, &err);
         else if (opt->cache && (cached = fetch_cached(opt->cache, tmpdir, i, in, opt->root)))
             ; /* its facts file is in place */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hotscan/common.h"
+#include "hotscan/source_file.h"
 #include "hotscan/rules.h"
 #include "hotscan/strmap.h"
 
@@ -69,19 +70,29 @@ void hs_suppressions_delete(hs_suppressions *s)
     free(s);
 }
 
+/* `*` matches any run of characters, anything else itself. One pass that retries from the
+ * last `*` only (what lies before it is matched for good), so a name of many stars costs
+ * length times length, not exponential time (`NOLINT(hot*****...*x)` once hung a scan). */
 static bool glob_match(const char *p, const char *s)
 {
-    if (!*p)
-        return !*s;
-    if (*p == '*') {
-        for (;; s++) {
-            if (glob_match(p + 1, s))
-                return true;
-            if (!*s)
-                return false;
+    const char *star = NULL, *resume = NULL;
+    while (*s) {
+        if (*p == '*') {
+            star = p++;
+            resume = s;
+        } else if (*p == *s) {
+            p++;
+            s++;
+        } else if (star) {
+            p = star + 1;
+            s = ++resume;
+        } else {
+            return false;
         }
     }
-    return *s && *p == *s && glob_match(p + 1, s + 1);
+    while (*p == '*')
+        p++;
+    return !*p;
 }
 
 bool hs_suppression_names_rule(const char *pattern, const char *rule)
@@ -294,7 +305,9 @@ static file_entries *entries_of(hs_suppressions *s, const char *file)
     file_entries *fe = hs_strmap_get(s->files, abs);
     if (!fe && !hs_strmap_has(s->files, abs)) {
         size_t size;
-        char *text = hs_read_file_max(abs, (size_t)256 << 20, &size);
+        char *problem = NULL; /* a FIFO among the scanned files suppresses nothing, and never blocks */
+        char *text = hs_source_file_read(abs, (size_t)256 << 20, &size, &problem);
+        free(problem);
         fe = text ? parse_text(text, size) : NULL;
         free(text);
         hs_strmap_put(s->files, abs, fe);
@@ -342,6 +355,26 @@ size_t hs_suppressions_mark(hs_suppressions *s, json_t *findings)
     return n;
 }
 
+/* A JSON string of `s` even when it is not UTF-8 (a comment in Latin-1, a file name's bytes):
+ * each byte past ASCII becomes U+FFFD then, so no entry is lost to json_pack's NULL. */
+static json_t *text_value(const char *s)
+{
+    json_t *v = json_string(s);
+    if (v)
+        return v;
+    hs_buf b;
+    hs_buf_init(&b);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x80)
+            hs_buf_append(&b, (const char *)p, 1);
+        else
+            hs_buf_append(&b, "\xEF\xBF\xBD", 3);
+    }
+    v = json_string(b.data ? b.data : "");
+    hs_buf_free(&b);
+    return v;
+}
+
 static int compare_unused(const void *pa, const void *pb)
 {
     json_t *a = *(json_t *const *)pa, *b = *(json_t *const *)pb;
@@ -374,8 +407,9 @@ json_t *hs_suppressions_unused(hs_suppressions *s)
                 message = "suppresses no finding";
             if (!message)
                 continue;
-            hs_vec_push(&found, json_pack("{s:s, s:i, s:i, s:s, s:s}", "file", rel, "line", (json_int_t)e->line,
-                                          "column", (json_int_t)e->column, "text", e->text, "message", message));
+            hs_vec_push(&found, json_pack("{s:o, s:i, s:i, s:o, s:s}", "file", text_value(rel), "line",
+                                          (json_int_t)e->line, "column", (json_int_t)e->column, "text",
+                                          text_value(e->text), "message", message));
         }
         free(rel);
     }

@@ -65,14 +65,16 @@ bool hs_nobuild_discover(char **paths, int npaths, const char *root, hs_discover
     hs_strmap *visited = hs_strmap_create();
     bool ok = true;
     for (int i = 0; i < npaths && ok; i++) {
-        char *real = hs_realpath(paths[i]);
+        /* a FIFO, a device or a dangling link named like a source is a TU: reading it is
+         * its error (source_file.h), the rest of the scan runs */
+        char *real = hs_input_name(paths[i]);
         struct stat st;
-        if (!real || stat(real, &st) != 0) {
+        if (!real) {
             *err = hs_printf("%s: %s", paths[i], strerror(errno ? errno : ENOENT));
             ok = false;
-        } else if (S_ISDIR(st.st_mode)) {
+        } else if (stat(real, &st) == 0 && S_ISDIR(st.st_mode)) {
             hs_walk_files(real, c_or_cpp, &files, visited);
-        } else if (c_or_cpp(real)) {
+        } else if (c_or_cpp(real) || c_or_cpp(paths[i])) {
             hs_vec_push(&files, hs_xstrdup(real));
         } else {
             *err = hs_printf("%s: not a C or C++ file", paths[i]);
@@ -85,7 +87,7 @@ bool hs_nobuild_discover(char **paths, int npaths, const char *root, hs_discover
         qsort(files.items, files.len, sizeof(void *), hs_compare_strings);
     hs_strmap *queued = hs_strmap_create();
     for (size_t i = 0; i < files.len; i++) {
-        char *real = hs_realpath(files.items[i]);
+        char *real = hs_input_name(files.items[i]);
         const char *name = real ? real : files.items[i];
         if (ok && !hs_strmap_has(queued, name)) {
             hs_strmap_put(queued, name, (void *)1);
@@ -152,13 +154,79 @@ static bool is_ident(int c)
     return isalnum(c) || c == '_';
 }
 
+/* Is w a whole word of s? An empty w never is (error recovery names things ""; the search
+ * for it once ran past the end of s). */
 static bool has_word(const char *s, const char *w)
 {
     size_t n = strlen(w);
+    if (n == 0)
+        return false;
     for (const char *p = strstr(s, w); p; p = strstr(p + 1, w))
         if ((p == s || !is_ident((unsigned char)p[-1])) && !is_ident((unsigned char)p[n]))
             return true;
     return false;
+}
+
+/* A copy of the code s[0, n) (NUL-terminated, the same length, so offsets still hold) with
+ * the text of comments and of string and character literals blanked: a `-` or a name in
+ * `// NOLINT(timer-hot-path)` or in "a - b" is no operator and no use. Newlines stay. */
+static char *code_only(const char *s, size_t n)
+{
+    char *c = hs_xstrndup(s, n);
+    size_t i = 0;
+    while (i < n) {
+        if (s[i] == '/' && i + 1 < n && (s[i + 1] == '/' || s[i + 1] == '*')) {
+            bool line = s[i + 1] == '/';
+            size_t j = i + 2;
+            while (j < n && !(line ? s[j] == '\n' && s[j - 1] != '\\'
+                                   : s[j] == '/' && j > i + 2 && s[j - 1] == '*'))
+                j++;
+            if (!line && j < n)
+                j++; /* the closing slash */
+            for (; i < j; i++)
+                if (c[i] != '\n')
+                    c[i] = ' ';
+        } else if (isdigit((unsigned char)s[i]) && (i == 0 || !is_ident((unsigned char)s[i - 1]))) {
+            /* a number, with C++14's digit separators (1'000'000), is no character literal */
+            while (i < n && (is_ident((unsigned char)s[i]) || s[i] == '.' ||
+                             (s[i] == '\'' && i + 1 < n && isalnum((unsigned char)s[i + 1]))))
+                i++;
+        } else if (s[i] == 'R' && i + 1 < n && s[i + 1] == '"' &&
+                   (i == 0 || !is_ident((unsigned char)s[i - 1]) || s[i - 1] == '8' || s[i - 1] == 'u' ||
+                    s[i - 1] == 'U' || s[i - 1] == 'L')) {
+            /* a raw string R"delim( ... )delim" */
+            size_t open = i + 2;
+            while (open < n && open - (i + 2) <= 16 && s[open] != '(' && s[open] != '"' && s[open] != '\n')
+                open++;
+            if (open >= n || s[open] != '(') {
+                i += 2;
+                continue;
+            }
+            size_t dl = open - (i + 2), j = open + 1;
+            while (j < n && !(s[j] == ')' && j + dl + 1 < n && strncmp(s + j + 1, s + i + 2, dl) == 0 &&
+                              s[j + dl + 1] == '"'))
+                j++;
+            size_t end = j < n ? j + dl + 2 : n;
+            for (size_t k = open + 1; k < (j < n ? j : n); k++)
+                if (c[k] != '\n')
+                    c[k] = ' ';
+            i = end;
+        } else if (s[i] == '"' || s[i] == '\'') {
+            char q = s[i++];
+            while (i < n && s[i] != q && s[i] != '\n') {
+                if (s[i] == '\\' && i + 1 < n)
+                    c[i++] = ' ';
+                if (c[i] != '\n')
+                    c[i] = ' ';
+                i++;
+            }
+            if (i < n)
+                i++; /* the closing quote */
+        } else {
+            i++;
+        }
+    }
+    return c;
 }
 
 static bool decl_atomic(const nb_index *x, const hs_syntax_decl *d)
@@ -1103,7 +1171,8 @@ static bool atomic_call(nb_doc *d, const op_ctx *c, const char *callee, const ch
 }
 
 typedef struct {
-    json_t *read;
+    json_t *read;      /* borrowed: the document's clock_reads array owns it */
+    long long ordinal; /* the read's "ordinal" */
     const char *sink;  /* the name the reading goes to, or NULL */
     size_t fn;
     size_t stmt, end;  /* the statement holding the read: from its start to the end of the call */
@@ -1225,6 +1294,7 @@ static void add_clock_read(nb_doc *d, const op_ctx *c, const hs_syntax_call *cal
     json_array_append_new(d->clock_reads, o);
     pending_read *p = hs_xcalloc(1, sizeof *p);
     p->read = o;
+    p->ordinal = ordinal;
     p->sink = sink;
     p->fn = c->fn;
     p->stmt = call->statement_offset;
@@ -1232,15 +1302,15 @@ static void add_clock_read(nb_doc *d, const op_ctx *c, const hs_syntax_call *cal
     hs_vec_push(pending, p);
 }
 
-/* Does the statement text [stmt, end) compare or subtract NAME (`time(NULL) != last`)? */
-static bool compared_in(const char *text, size_t stmt, size_t end, const char *name)
+/* Does the statement code[stmt, end) compare or subtract NAME (`time(NULL) != last`)? */
+static bool compared_in(const char *code, size_t n, size_t stmt, size_t end, const char *name)
 {
-    if (end <= stmt)
+    if (end <= stmt || end > n)
         return false;
     /* on to the statement's end, or an arm's opening brace (`if (time(NULL) != last) {`) */
-    while (text[end] && text[end] != ';' && text[end] != '{' && text[end] != '}')
+    while (end < n && code[end] != ';' && code[end] != '{' && code[end] != '}')
         end++;
-    char *t = hs_xstrndup(text + stmt, end - stmt);
+    char *t = hs_xstrndup(code + stmt, end - stmt);
     bool op = strstr(t, "!=") || strstr(t, "==") || strchr(t, '<') || strchr(t, '>') || strchr(t, '-');
     bool r = op && has_word(t, name);
     free(t);
@@ -1252,7 +1322,10 @@ static void finish_reads(nb_doc *d, const hs_syntax_function *fn, hs_vec *pendin
 {
     size_t len;
     const char *text = hs_syntax_file_text(d->f, &len);
-    const char *body = text + fn->body.offset;
+    size_t at = fn->body.offset < len ? fn->body.offset : len;
+    size_t blen = fn->body.length < len - at ? fn->body.length : len - at;
+    /* the body's code: what its comments and literals say is no operator and no use */
+    char *body = code_only(text + at, blen);
     for (size_t i = 0; i < pending->len; i++) {
         pending_read *a = pending->items[i];
         json_t *with = json_array();
@@ -1261,20 +1334,20 @@ static void finish_reads(nb_doc *d, const hs_syntax_function *fn, hs_vec *pendin
             if (i == j)
                 continue;
             /* `if (time(NULL) != last) last = time(NULL);`: one read compared with what the other is stored in */
-            if ((b->sink && compared_in(text, a->stmt, a->end, b->sink)) ||
-                (a->sink && compared_in(text, b->stmt, b->end, a->sink))) {
-                json_array_append_new(with, json_object_get(b->read, "ordinal"));
+            if ((b->sink && a->stmt >= at && compared_in(body, blen, a->stmt - at, a->end - at, b->sink)) ||
+                (a->sink && b->stmt >= at && compared_in(body, blen, b->stmt - at, b->end - at, a->sink))) {
+                json_array_append_new(with, json_integer(b->ordinal));
                 continue;
             }
             if (!a->sink || !b->sink)
                 continue;
-            if (strcmp(a->sink, b->sink) == 0 || combined_in(body, fn->body.length, a->sink, b->sink))
-                json_array_append_new(with, json_object_get(b->read, "ordinal"));
+            if (strcmp(a->sink, b->sink) == 0 || combined_in(body, blen, a->sink, b->sink))
+                json_array_append_new(with, json_integer(b->ordinal));
         }
         /* a reading subtracted from anything (`now - start`, `deadline < now`) is half of an interval */
         if (json_array_size(with) == 0 && a->sink) {
             const char *s = body;
-            size_t n = fn->body.length;
+            size_t n = blen;
             for (size_t k = 0; k + strlen(a->sink) <= n; k++) {
                 if (strncmp(s + k, a->sink, strlen(a->sink)) != 0 || (k > 0 && is_ident((unsigned char)s[k - 1])) ||
                     is_ident((unsigned char)s[k + strlen(a->sink)]))
@@ -1295,6 +1368,7 @@ static void finish_reads(nb_doc *d, const hs_syntax_function *fn, hs_vec *pendin
         }
         json_object_set_new(a->read, "elapsed_with", with);
     }
+    free(body);
     for (size_t i = 0; i < pending->len; i++) {
         pending_read *p = pending->items[i];
         free((char *)p->sink);

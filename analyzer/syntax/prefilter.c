@@ -34,6 +34,7 @@
 #include <jansson.h>
 
 #include "hotscan/common.h"
+#include "hotscan/source_file.h"
 #include "hotscan/strmap.h"
 #include "hotscan/syntax.h"
 
@@ -734,7 +735,9 @@ static void scan_shapes(pf *P, pf_file *F, const char *s, size_t n)
 static void read_file_facts(pf *P, pf_file *F, hs_syntax_lang lang)
 {
     size_t len = 0;
-    char *text = hs_read_file_max(F->path, (size_t)256 << 20, &len);
+    char *problem = NULL; /* a FIFO is no hang (source_file.h): the TU is kept, its reader says why */
+    char *text = hs_source_file_read(F->path, (size_t)256 << 20, &len, &problem);
+    free(problem);
     if (!text) {
         F->unsure = true;
         return;

@@ -14,6 +14,7 @@
  */
 #include "hotscan/syntax.h"
 #include "hotscan/common.h"
+#include "hotscan/source_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -902,6 +903,12 @@ static void walk_function(walker *w, TSNode def, unsigned depth)
         walk_children(w, def, depth);
         return;
     }
+    /* A definition can sit inside a statement at file scope (the grammar takes a top-level
+     * `for`, and error recovery makes `for(;){t e{}}` one): begin_function resets the
+     * loops, break targets, arms and conditions that statement's walk pops again when it
+     * ends, so they are kept here and put back (the pops once ran below zero). */
+    walker *outer = hs_xmalloc(sizeof *outer);
+    *outer = *w;
     begin_function(w, def);
     walk_params(w, field(def, "declarator"));
     uint32_t k = ts_node_named_child_count(def);
@@ -912,6 +919,21 @@ static void walk_function(walker *w, TSNode def, unsigned depth)
             walk(w, c, depth + 1);
     }
     end_function(w);
+    memcpy(w->loops, outer->loops, sizeof w->loops);
+    w->nloops = outer->nloops;
+    memcpy(w->loop_path, outer->loop_path, sizeof w->loop_path);
+    w->in_condition = outer->in_condition;
+    w->lambda = outer->lambda;
+    memcpy(w->lambdas, outer->lambdas, sizeof w->lambdas);
+    w->error_path = outer->error_path;
+    w->in_loop_condition = outer->in_loop_condition;
+    w->fn_end = outer->fn_end;
+    memcpy(w->targets, outer->targets, sizeof w->targets);
+    w->ntargets = outer->ntargets;
+    memcpy(w->arms, outer->arms, sizeof w->arms);
+    w->narms = outer->narms;
+    w->statement = outer->statement;
+    free(outer);
 }
 
 static void walk_declaration(walker *w, TSNode decl, unsigned depth, hs_syntax_scope scope)
@@ -1678,10 +1700,12 @@ hs_syntax_file *hs_syntax_parse_text(hs_syntax_parser *p, const char *path, cons
 hs_syntax_file *hs_syntax_parse_path(hs_syntax_parser *p, const char *path, hs_syntax_lang lang, char **err)
 {
     size_t len = 0;
-    char *text = hs_read_file(path, &len);
+    char *problem = NULL;
+    char *text = hs_source_file_read(path, (size_t)-1, &len, &problem);
     if (!text) {
         if (err)
-            *err = hs_printf("%s: cannot read: %s", path, strerror(errno));
+            *err = hs_printf("cannot read %s: %s", path, problem);
+        free(problem);
         return NULL;
     }
     hs_syntax_file *f = hs_syntax_parse_text(p, path, text, len, lang, err);

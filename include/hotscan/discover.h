@@ -44,8 +44,15 @@ size_t hs_discovery_count_under(const hs_discovery *d, const char *root);
 
 bool hs_is_source_file(const char *path);
 
-/* Appends to `out` (owned copies) the regular files under `dir` for which `want` is true,
- * recursively, skipping names that start with '.'. `visited` (device:inode keys) makes a
+/* The name a PATH, or a file a folder walk found, is queued under: its real path, or, when that
+ * is no regular file or folder (a FIFO, a socket, a device, a dangling or looping symlink), its
+ * own path in its folder's real path, so the TU's error (source_file.h) names the file the user
+ * has. NULL, with errno set, when nothing is at `path`. */
+char *hs_input_name(const char *path);
+
+/* Appends to `out` (owned copies) the files under `dir` for which `want` is true, recursively,
+ * skipping names that start with '.': every kind but folders (a FIFO or a dangling symlink
+ * named like a source is queued, and reading it fails that TU). `visited` (device:inode keys) makes a
  * symlink back up the tree walked once; pass the same map for several roots. */
 void hs_walk_files(const char *dir, bool (*want)(const char *path), hs_vec *out, hs_strmap *visited);
 

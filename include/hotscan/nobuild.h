@@ -17,7 +17,9 @@
 
 /* The files of a no-build scan: every C/C++ source and header under PATHs (files or
  * folders; `root` when there are none), each once by real path, sorted, as default-flag
- * TUs. False with *err naming a missing PATH or one that is no C/C++ file. */
+ * TUs (a FIFO, device or dangling link named like one is a TU too, under its own name:
+ * reading it is its error). False with *err naming a missing PATH or one that is no C/C++
+ * file. */
 bool hs_nobuild_discover(char **paths, int npaths, const char *root, hs_discovery *out, char **err);
 
 /* Parses every TU with tree-sitter (two passes: an index of the tree's functions, fields,

@@ -185,8 +185,9 @@ typedef struct hs_syntax_file hs_syntax_file;
 hs_syntax_parser *hs_syntax_parser_new(void);
 void hs_syntax_parser_delete(hs_syntax_parser *p);
 
-/* Reads and parses PATH. NULL on a read error, with *err (malloc'd, "PATH: reason") when err is
- * not NULL. A file with syntax errors still parses (hs_syntax_error_count says how many error
+/* Reads and parses PATH (read as source_file.h reads it: a FIFO, device or socket is an error,
+ * never a hang). NULL on a read error, with *err (malloc'd, "cannot read PATH: reason") when
+ * err is not NULL. A file with syntax errors still parses (hs_syntax_error_count says how many error
  * nodes the tree has); what lies in an error node is still looked at for identifiers. */
 hs_syntax_file *hs_syntax_parse_path(hs_syntax_parser *p, const char *path, hs_syntax_lang lang, char **err);
 /* Parses TEXT (LEN bytes, copied), named PATH in the results. */

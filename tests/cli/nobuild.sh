@@ -5,7 +5,10 @@
 # macro, a compare-and-swapped flag, a clock read nothing hot reaches, a C++ member `load` on
 # an object not declared atomic. Every finding is marked from syntax, at most medium, without
 # fix-its (JSON, SARIF, text), and hot-path and counter findings at most low; no database and no PATH falls back to it; with a database the
-# full analysis runs. Usage: nobuild.sh /path/to/hotscan
+# full analysis runs. NOLINT comments suppress exactly the findings they name (and their text
+# is no code); a FIFO, device, socket, dangling or looping link, or unreadable file, given or
+# found in a folder, is that TU's error in both readers, never a hang, and the rest is
+# scanned. Usage: nobuild.sh /path/to/hotscan
 set -u
 HOTSCAN=$(realpath "$1")
 work=$(mktemp -d)
@@ -152,6 +155,97 @@ check "database: the fix-it is offered" py "any(x['file']=='src/hits.c' and x.ge
 check "database: high confidence" py "any(x['confidence']=='high' for x in f)"
 run scan --no-build --hot event_loop --format json --min-confidence low
 check "--no-build wins over a database" py "f and all(x.get('from_syntax') for x in f)"
+
+# --- NOLINT comments: suppressed findings gone, the others kept (a heap corruption once
+# aborted here or dropped every finding: comment text was read as code) ---
+mkdir -p "$work/nolint"
+printf '#include <time.h>\nint d(int c)\n{\n    long a = clock(); // NOLINT(timer-hot-path)\n    // NOLINTNEXTLINE(timer-hot-path)\n    long b = clock();\n    // NOLINTBEGIN(hotscan-timer-hot-path)\n    long e = clock();\n    long f = clock();\n    // NOLINTEND(hotscan-timer-hot-path)\n    return c + (int)(a + b + e + f);\n}\n' >"$work/nolint/s.c"
+sed 's|//.*||' "$work/nolint/s.c" >"$work/nolint/plain.c"
+nolint() { # FILE, then options
+    local file=$1
+    shift
+    (cd "$work/nolint" && timeout 60 "$HOTSCAN" scan --no-build --no-cache "$@" "$file" >"$work/out" 2>"$work/err")
+    status=$?
+}
+# rules EXPR: the (rule, line) pairs of the findings, sorted, must equal EXPR
+rules() { py "sorted((x['rule'], x['line']) for x in f) == $1"; }
+nolint plain.c --hot d --format json --min-confidence low
+check "without NOLINT: exit 1" test "$status" -eq 1
+check "without NOLINT: four hot reads, three duplicates" rules "[('timer-duplicate', 6), ('timer-duplicate', 8), ('timer-duplicate', 9), ('timer-hot-path', 4), ('timer-hot-path', 6), ('timer-hot-path', 8), ('timer-hot-path', 9)]"
+nolint s.c --hot d --format json --min-confidence low
+check "NOLINT: exit 1, no crash" test "$status" -eq 1
+check "NOLINT, NOLINTNEXTLINE, NOLINTBEGIN/END suppress timer-hot-path only" rules "[('timer-duplicate', 6), ('timer-duplicate', 8), ('timer-duplicate', 9)]"
+check "NOLINT: four suppressed" py "d['summary']['suppressed'] == 4"
+nolint s.c -q
+check "NOLINT, -q: exit 1" test "$status" -eq 1
+check "NOLINT, -q: the three duplicates" test "$(grep -c '\[timer-duplicate\] \[from syntax\]$' "$work/out")" -eq 3
+# an interval spelled in a comment or a string is none: the reads are still duplicates
+printf '#include <time.h>\nint d(int c)\n{\n    long a = clock();\n    const char *s = "a - b; {";\n    long b = clock(); /* b - a */\n    return c + (int)(a + b) + s[0];\n}\nint g(void)\n{\n    long a = clock();\n    long b = clock();\n    return (int)(b - a);\n}\n' >"$work/nolint/lit.c"
+nolint lit.c --format json --min-confidence low
+check "a minus in a comment or a string makes no interval" rules "[('timer-duplicate', 6)]"
+
+# --- text the parser recovers from: an initializer that is missing names nothing (its empty
+# name was once searched for past the end of the text; the ASan build sees it) ---
+printf 'g l=;struct c{l}g;}g\n' >"$work/nolint/empty.c"
+nolint empty.c --format json --min-confidence low
+check "a missing initializer: exit 0" test "$status" -eq 0
+check "a missing initializer: no finding" rules "[]"
+
+# --- files that are no regular file: that TU's error, the rest of the scan runs, no hang
+# (both readers share one check; a FIFO once hung --no-build) ---
+sp=$work/special
+mkdir -p "$sp/tree"
+printf '#include <time.h>\nint main(void)\n{\n    for (;;) {\n        long t = time(0);\n        (void)t;\n    }\n}\n' >"$sp/ok.c"
+cp "$sp/ok.c" "$sp/tree/ok.c"
+for d in "$sp" "$sp/tree"; do
+    mkfifo "$d/fifo.c"
+    ln -s /dev/null "$d/dev.c"
+    ln -s missing.c "$d/dangling.c"
+    ln -s loop.c "$d/loop.c"
+    (cd "$d" && python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('sock.c')")
+done
+special() { # scan from $sp with a 60 s limit: a hang fails instead of blocking
+    (cd "$sp" && timeout 60 "$HOTSCAN" scan --no-cache --hot main --format json --min-confidence low "$@" \
+        >"$work/out" 2>"$work/err")
+    status=$?
+}
+# error_is FILE TEXT: the report's error for FILE says TEXT
+error_is() { py "any(e['file']=='$1' and e['message'].endswith('$1: $2') for e in d['errors'])"; }
+ok_found() { py "$(at timer-hot-path ok.c 5) or $(at timer-hot-path tree/ok.c 5)"; }
+for mode in --no-build libclang; do
+    opt=$mode
+    [ "$mode" = libclang ] && opt=
+    for kind in "fifo.c:a FIFO (named pipe), not a regular file" "dev.c:a character device, not a regular file" \
+                "dangling.c:a symbolic link to a missing file" "sock.c:a socket, not a regular file" \
+                "loop.c:Too many levels of symbolic links"; do
+        f=${kind%%:*}
+        special $opt "$f" ok.c
+        check "$mode $f: exit 2, not a hang" test "$status" -eq 2
+        check "$mode $f: the error names it" error_is "$f" "${kind#*:}"
+        check "$mode $f: said on stderr" err_has "error: $f: cannot read .*/$f: ${kind#*:}"
+        check "$mode $f: ok.c still scanned" ok_found
+    done
+    special $opt tree
+    check "$mode walk: exit 2, not a hang" test "$status" -eq 2
+    check "$mode walk: each special file is its TU's error" py "sorted(e['file'] for e in d['errors']) == ['tree/dangling.c', 'tree/dev.c', 'tree/fifo.c', 'tree/loop.c', 'tree/sock.c']"
+    check "$mode walk: ok.c still scanned" ok_found
+    check "$mode walk: six TUs" py "d['summary']['translation_units'] == 6"
+    special $opt --report-unused-suppressions fifo.c ok.c
+    check "$mode --report-unused-suppressions: a FIFO is no hang" test "$status" -eq 2
+    if [ "$(id -u)" -ne 0 ]; then # root reads a mode-000 file
+        printf 'int x;\n' >"$sp/unread.c"
+        chmod 000 "$sp/unread.c"
+        special $opt unread.c ok.c
+        check "$mode unreadable: its error" error_is unread.c "Permission denied"
+        check "$mode unreadable: ok.c still scanned" ok_found
+        rm -f "$sp/unread.c"
+    fi
+done
+special --prefilter fifo.c ok.c
+check "--prefilter: a FIFO is no hang" test "$status" -eq 2
+check "--prefilter: the FIFO's error" error_is fifo.c "a FIFO (named pipe), not a regular file"
+special --no-build "$sp/fifo.c"
+check "an absolute PATH to a FIFO: its error" error_is fifo.c "a FIFO (named pipe), not a regular file"
 
 # --- errors ---
 run scan --no-build nowhere.c

@@ -2,7 +2,7 @@
 # run.sh - builds the libFuzzer targets (clang-19, -DHOTSCAN_FUZZ=ON, in build-fuzz/) and runs
 # each one for SECONDS, one after another, then prints how many inputs each executed.
 #
-# usage: tests/fuzz/run.sh SECONDS [TARGET...]     (targets: compile_db ruledata report facts profile)
+# usage: tests/fuzz/run.sh SECONDS [TARGET...]     (targets: compile_db ruledata report facts profile nobuild)
 # New inputs collect in build-fuzz/tests/fuzz/corpus-NAME; the seeds in tests/fuzz/seeds/NAME
 # are only read. A crash leaves its input as build-fuzz/tests/fuzz/crash-* and exits 1.
 set -uo pipefail
@@ -11,7 +11,7 @@ root=$PWD
 seconds=${1:?usage: tests/fuzz/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(compile_db ruledata report facts profile)
+[ ${#targets[@]} -gt 0 ] || targets=(compile_db ruledata report facts profile nobuild)
 
 cc=${HOTSCAN_FUZZ_CC:-clang-19}
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER="$cc" -DHOTSCAN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 2

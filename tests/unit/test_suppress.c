@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <string.h>
+#include <unistd.h>
 
 #include "hotscan/suppress.h"
 
@@ -31,6 +32,25 @@ static void test_names(void **state)
     assert_false(hs_suppression_names_rule("timer-duplicate", "timer-hot-path"));
     assert_false(hs_suppression_names_rule("bugprone-*", "timer-hot-path"));
     assert_false(hs_suppression_names_rule("hotscan-timer", "timer-hot-path"));
+    assert_true(hs_suppression_names_rule("*-hot-*", "timer-hot-path"));
+    assert_true(hs_suppression_names_rule("t*h*t*h", "timer-hot-path"));
+    assert_true(hs_suppression_names_rule("**os-event**", "os-event"));
+    assert_false(hs_suppression_names_rule("*-hot", "timer-hot-path"));
+    assert_false(hs_suppression_names_rule("timer-*-pathx", "timer-hot-path"));
+}
+
+/* Many stars that cannot match: once exponential (a scan hung on a 40-star NOLINT); a few
+ * seconds is far more than the pass needs, and the alarm fails the test. */
+static void test_many_stars(void **state)
+{
+    (void)state;
+    char pattern[64];
+    memset(pattern, '*', 60);
+    strcpy(pattern + 60, "x");
+    alarm(20);
+    assert_false(hs_suppression_names_rule(pattern, "atomic-seqcst-counter"));
+    assert_true(hs_suppression_names_rule(pattern + 1, "hotscan-x"));
+    alarm(0);
 }
 
 static void test_same_line(void **state)
@@ -123,6 +143,26 @@ static void test_unused(void **state)
     hs_suppressions_delete(s);
 }
 
+/* A comment that is not UTF-8 (Latin-1, or bytes a fuzzer made) is still reported, its bytes
+ * past ASCII as U+FFFD: json_pack once gave NULL for it, which the sort handed to strcmp. */
+static void test_unused_not_utf8(void **state)
+{
+    (void)state;
+    hs_suppressions *s = with("clock(); // NOLINT(timer-hot-path)\n"
+                              "clock(); // NOLINT(timer-*, hotscan-\x8c\x95)\n"
+                              "clock(); // NOLINT(os-event)\n");
+    json_t *unused = hs_suppressions_unused(s);
+    assert_int_equal(json_array_size(unused), 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(json_integer_value(json_object_get(json_array_get(unused, i), "line")), (json_int_t)i + 1);
+        assert_string_equal(json_string_value(json_object_get(json_array_get(unused, i), "file")), "a.c");
+    }
+    assert_string_equal(json_string_value(json_object_get(json_array_get(unused, 1), "text")),
+                        "NOLINT(timer-*, hotscan-\xEF\xBF\xBD\xEF\xBF\xBD)");
+    json_decref(unused);
+    hs_suppressions_delete(s);
+}
+
 static void test_mark(void **state)
 {
     (void)state;
@@ -142,10 +182,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_many_stars),
         cmocka_unit_test(test_same_line),
         cmocka_unit_test(test_literals_and_lookalikes),
         cmocka_unit_test(test_next_line_and_regions),
         cmocka_unit_test(test_unused),
+        cmocka_unit_test(test_unused_not_utf8),
         cmocka_unit_test(test_mark),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

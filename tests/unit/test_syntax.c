@@ -277,6 +277,33 @@ static void test_broken_text(void **state)
     hs_syntax_parser_delete(p);
 }
 
+/* A definition inside a file-scope statement (error recovery makes `t e{}` one inside a
+ * top-level `for`): the loop it sits in is still open after it, and nothing runs below zero
+ * (the loop count once did, and the next call read loops[-2]). */
+static void test_definition_inside_statement(void **state)
+{
+    (void)state;
+    hs_syntax_file *f = parse("n.c", "for(;){t e{}}i=_", HS_SYNTAX_C);
+    hs_syntax_file_delete(f);
+    f = parse("n.c", "for (;;) { t e{} x(); }\nvoid g(void) { y(); }\n", HS_SYNTAX_C);
+    size_t n;
+    const hs_syntax_call *calls = hs_syntax_calls(f, &n);
+    bool saw_x = false, saw_y = false;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(calls[i].callee ? calls[i].callee : "", "x") == 0) {
+            saw_x = true;
+            assert_int_equal(calls[i].loop_depth, 1);
+        }
+        if (strcmp(calls[i].callee ? calls[i].callee : "", "y") == 0) {
+            saw_y = true;
+            assert_int_equal(calls[i].loop_depth, 0);
+        }
+    }
+    assert_true(saw_x);
+    assert_true(saw_y);
+    hs_syntax_file_delete(f);
+}
+
 static const char more_c[] =
     "#define BUMP(p, n) __atomic_add_fetch((p), (n), __ATOMIC_SEQ_CST)\n" /* 1 */
     "extern void (*hook)(int);\n"                                       /* 2 */
@@ -372,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_cpp_file),
         cmocka_unit_test(test_language),
         cmocka_unit_test(test_broken_text),
+        cmocka_unit_test(test_definition_inside_statement),
         cmocka_unit_test(test_refs_branches_macros),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,1 @@
+g l=;struct c{l}g;}g
