@@ -168,6 +168,20 @@ bool hs_condition_static_storage(CXCursor c)
     return false;
 }
 
+/* `errno == EAGAIN` (EWOULDBLOCK, EINPROGRESS, as Linux numbers them), either way round. */
+static bool would_block_test(CXCursor l, CXCursor r)
+{
+    long long v;
+    CXCursor value = r, other = l;
+    if (!hs_condition_constant(value, &v)) {
+        value = l;
+        other = r;
+        if (!hs_condition_constant(value, &v))
+            return false;
+    }
+    return (v == 11 || v == 115) && mentions_errno(other);
+}
+
 /* The arm runs when `big` exceeds `small` (or equals it). */
 static bool exceeds_global(CXCursor big, CXCursor small)
 {
@@ -207,7 +221,11 @@ const char *hs_condition_rare(CXTranslationUnit tu, CXCursor cond, bool truth)
             return rl ? rl : rr;
         return rl && rr ? rl : NULL;
     }
-    /* errno is set only after a failure: the arm where its test holds handles one. */
+    /* errno is set only after a failure: the arm where its test holds handles one. Not
+     * `errno == EAGAIN` (or EWOULDBLOCK, EINPROGRESS): a non-blocking server takes that arm
+     * whenever a socket has no more data, on every request. */
+    if (truth && binary && op == CXBinaryOperator_EQ && would_block_test(l, r))
+        return NULL;
     if (truth && mentions_errno(cond))
         return "error-check";
     if (!binary)

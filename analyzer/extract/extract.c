@@ -49,6 +49,7 @@ typedef struct {
     unsigned offset;        /* writes: where */
     bool wait;              /* tests: the condition is a wait */
     bool sum;               /* combiners: the operands are added, not compared */
+    bool difference;        /* combiners: one operand is subtracted from the other */
     bool fields_made;       /* combiners of two: fields[] is set */
     const char *fields[2];  /* the field each operand names (`t->wake_date`), as its USR, or NULL */
 } hs_pending;
@@ -1682,6 +1683,11 @@ bool hs_walk_compiled_out_use(hs_walk *x, const char *name, hs_pos *at)
     return hs_inactive_code_mentions(x->inactive, name, at);
 }
 
+CXCursor hs_walk_function_cursor(const hs_walk *x)
+{
+    return x->fn ? x->fn->cursor : clang_getNullCursor();
+}
+
 const char *hs_walk_function_usr(const hs_walk *x)
 {
     return x->fn ? x->fn->usr : NULL;
@@ -1769,6 +1775,14 @@ static void add_edge_context(hs_walk *x, json_t *edge, CXCursor call)
     unsigned loop = innermost_loop_id(x);
     if (loop)
         json_object_set_new_nocheck(edge, "loop", json_integer(loop));
+    /* In a branch inside its innermost loop (or its function): a call that does not run on
+     * every pass. */
+    for (unsigned i = 0; i < hs_walk_branch_count(x); i++) {
+        if (hs_walk_branch(x, i)->node_start > loop) {
+            json_object_set_new_nocheck(edge, "cond", json_true());
+            break;
+        }
+    }
     json_t *guards = hs_walk_guards_json(x);
     if (guards)
         json_object_set_new_nocheck(edge, "guards", guards);
@@ -1883,6 +1897,30 @@ char *hs_walk_sink_field(const hs_walk *x)
     return hs_cursor_is_null(field) ? NULL : hs_cursor_usr(field);
 }
 
+/* A parameter named as a whole (`start_time`), not through a member or an element. */
+static bool names_parameter(CXCursor c)
+{
+    c = hs_strip_expr(c);
+    return hs_cursor_kind(c) == CXCursor_DeclRefExpr &&
+           hs_cursor_kind(clang_getCursorReferenced(c)) == CXCursor_ParmDecl;
+}
+
+bool hs_walk_subtracted_from_held(hs_walk *x, const hs_strmap *keys)
+{
+    const hs_vec *combinations = hs_walk_combinations(x);
+    for (size_t i = 0; i < x->fn->pending_combiners.len; i++) {
+        hs_pending *p = x->fn->pending_combiners.items[i];
+        if (!p->difference || p->n != 2)
+            continue;
+        const hs_combination *operands = combinations->items[i];
+        for (unsigned side = 0; side < 2; side++)
+            if ((!hs_cursor_is_null(member_field(p->cursors[1 - side])) || names_parameter(p->cursors[1 - side])) &&
+                hs_key_set_meets(&operands->sets[side], keys))
+                return true;
+    }
+    return false;
+}
+
 json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys)
 {
     json_t *fields = NULL;
@@ -1911,6 +1949,94 @@ json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys)
         }
     }
     return fields;
+}
+
+bool hs_walk_sink_static(const hs_walk *x)
+{
+    if (!x->has_sink)
+        return false;
+    if (!x->sink_is_decl)
+        return hs_condition_static_storage(x->sink);
+    if (hs_cursor_kind(x->sink) != CXCursor_VarDecl)
+        return false;
+    enum CXCursorKind pk = hs_cursor_kind(clang_getCursorSemanticParent(x->sink));
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(x->sink);
+    return pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace || sc == CX_SC_Static || sc == CX_SC_Extern;
+}
+
+/* `&e` -> e; anything else as it is. */
+static CXCursor strip_address_of(CXCursor c)
+{
+    c = hs_strip_expr(c);
+    if (hs_cursor_kind(c) == CXCursor_UnaryOperator &&
+        clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
+        CXCursor kid = hs_first_child(c);
+        if (!hs_cursor_is_null(kid))
+            return kid;
+    }
+    return c;
+}
+
+bool hs_expr_internal_static(CXCursor c)
+{
+    c = strip_address_of(c);
+    for (int depth = 0; depth < 16; depth++) {
+        c = hs_strip_expr(c);
+        enum CXCursorKind k = hs_cursor_kind(c);
+        if (k == CXCursor_DeclRefExpr) {
+            CXCursor d = clang_getCursorReferenced(c);
+            if (hs_cursor_kind(d) != CXCursor_VarDecl)
+                return false;
+            enum CXLinkageKind l = clang_getCursorLinkage(d);
+            return l == CXLinkage_Internal || l == CXLinkage_NoLinkage;
+        }
+        if (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr)
+            return false;
+        CXCursor kid = hs_first_child(c);
+        if (hs_cursor_is_null(kid))
+            return false;
+        c = kid;
+    }
+    return false;
+}
+
+bool hs_walk_sink_internal_static(const hs_walk *x)
+{
+    if (!x->has_sink)
+        return false;
+    if (x->sink_is_decl) {
+        enum CXLinkageKind l = clang_getCursorLinkage(x->sink);
+        return l == CXLinkage_Internal || l == CXLinkage_NoLinkage;
+    }
+    return hs_expr_internal_static(x->sink);
+}
+
+bool hs_expr_static_storage(CXCursor c)
+{
+    return hs_condition_static_storage(strip_address_of(c));
+}
+
+bool hs_expr_through_parameter(CXCursor c)
+{
+    c = strip_address_of(c);
+    for (int depth = 0; depth < 16; depth++) {
+        c = hs_strip_expr(c);
+        enum CXCursorKind k = hs_cursor_kind(c);
+        if (k == CXCursor_DeclRefExpr) {
+            CXCursor d = clang_getCursorReferenced(c);
+            return hs_cursor_kind(d) == CXCursor_ParmDecl &&
+                   clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_Pointer;
+        }
+        /* `*out`, `out[0]`: down to the name it starts from. A field of an object the
+         * parameter points to (`&c->stamp`) is that object's state, not the caller's result. */
+        if (k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr)
+            return false;
+        CXCursor kid = hs_first_child(c);
+        if (hs_cursor_is_null(kid))
+            return false;
+        c = kid;
+    }
+    return false;
 }
 
 bool hs_walk_sink_through_parameter(const hs_walk *x)
@@ -2373,6 +2499,9 @@ const hs_vec *hs_walk_combinations(hs_walk *x)
             hs_pending *p = fn->pending_combiners.items[i];
             hs_combination *c = hs_xcalloc(1, sizeof *c);
             c->n = p->n;
+            if (p->n)
+                clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(p->cursors[p->n - 1])), NULL, NULL,
+                                           NULL, &c->offset);
             c->sets = hs_xcalloc(p->n ? p->n : 1, sizeof *c->sets);
             for (unsigned k = 0; k < p->n; k++) {
                 hs_collect_keys(x, p->cursors[k], &c->sets[k]);
@@ -3094,8 +3223,11 @@ static void walk_binary(hs_walk *x, CXCursor c, const hs_cursor_list *list)
         walk_children(x, c, list);
         return;
     }
-    if (is_combining_operator(op))
-        hs_vec_push(&x->fn->pending_combiners, pending_new(kids.items, 2));
+    if (is_combining_operator(op)) {
+        hs_pending *p = pending_new(kids.items, 2);
+        p->difference = op == CXBinaryOperator_Sub || op == CXBinaryOperator_SubAssign;
+        hs_vec_push(&x->fn->pending_combiners, p);
+    }
     /* `now + timeout`: a deadline. Offered marked, for what only cares that a value is
      * combined with another (a clock wrapper's call site), never as elapsed time. */
     if (op == CXBinaryOperator_Add || op == CXBinaryOperator_AddAssign) {

@@ -230,6 +230,7 @@ static void merge_document(hs_program *p, json_t *facts, size_t tu_index)
             site->column = hs_facts_uint(cj, "column");
             site->in_loop = hs_facts_bool(cj, "in_loop");
             site->error_path = hs_facts_bool(cj, "error_path");
+            site->conditional = hs_facts_bool(cj, "cond");
             site->rare = hs_facts_str(p->strings, cj, "rare");
             site->loop = hs_facts_uint(cj, "loop");
             site->const_args = hs_facts_const_args(json_object_get(cj, "const_args"), &site->n_const_args);
@@ -251,6 +252,7 @@ static void merge_document(hs_program *p, json_t *facts, size_t tu_index)
                                               hs_facts_uint(cj, "column"),
                                               hs_facts_bool(cj, "in_loop"));
         e->error_path = hs_facts_bool(cj, "error_path");
+        e->conditional = hs_facts_bool(cj, "cond");
         e->rare = hs_facts_str(p->strings, cj, "rare");
         e->loop = hs_facts_uint(cj, "loop");
         e->const_args = hs_facts_const_args(json_object_get(cj, "const_args"), &e->n_const_args);
@@ -491,6 +493,7 @@ void hs_program_resolve_indirect(hs_program *p)
             e->via = site->via;
             e->targets = (unsigned)targets->len;
             e->rare = site->rare;
+            e->conditional = site->conditional;
             e->loop = site->loop;
             e->n_const_args = site->n_const_args;
             e->const_args = copy_array(site->const_args, site->n_const_args, sizeof *e->const_args);

@@ -185,6 +185,7 @@ hs_profile_map *hs_profile_map_program(const hs_profile *prof, hs_program *p, do
     hs_strmap *edges = hs_strmap_create(); /* "callerUSR\x1f" "calleeUSR" -> samples */
     hs_strmap *edge_ends = hs_strmap_create(); /* the same key -> the callee (its caller below) */
     hs_vec edge_callers = {0};
+    hs_strmap *counted = hs_strmap_create(); /* "calleeUSR\x1e" "caller name" -> stack index + 1 */
     hs_buf key;
     hs_buf_init(&key);
     for (size_t si = 0; si < prof->n_stacks; si++) {
@@ -224,8 +225,17 @@ hs_profile_map *hs_profile_map_program(const hs_profile *prof, hs_program *p, do
                         if (callee == f)
                             continue;
                         fstat *cst = stat_of(m, callee);
-                        uintptr_t nc = (uintptr_t)hs_strmap_get(cst->callers, f->name);
-                        hs_strmap_put(cst->callers, f->name, (void *)(nc + s->samples));
+                        /* Once per sample: a frame that maps to two functions of one name,
+                         * or recursion, must not count a caller twice. */
+                        key.len = 0;
+                        hs_buf_puts(&key, callee->usr);
+                        hs_buf_append(&key, "\x1e", 1);
+                        hs_buf_puts(&key, f->name);
+                        if ((uintptr_t)hs_strmap_get(counted, key.data) != si + 1) {
+                            hs_strmap_put(counted, key.data, (void *)(uintptr_t)(si + 1));
+                            uintptr_t nc = (uintptr_t)hs_strmap_get(cst->callers, f->name);
+                            hs_strmap_put(cst->callers, f->name, (void *)(nc + s->samples));
+                        }
                         key.len = 0;
                         hs_buf_puts(&key, f->usr);
                         hs_buf_append(&key, "\x1f", 1);
@@ -270,6 +280,7 @@ hs_profile_map *hs_profile_map_program(const hs_profile *prof, hs_program *p, do
         m->sampled_edges++;
     }
     hs_vec_free(&edge_callers);
+    hs_strmap_delete(counted);
     hs_strmap_delete(edges);
     hs_strmap_delete(edge_ends);
     hs_buf_free(&key);

@@ -1,11 +1,12 @@
 /*
- * Calls into templates (issue 10): the walk visits a template once, as written, and a call
- * names the instantiation (`Txn<Inno>::start`, `row_fetch<int>`), so the call must be joined
- * to the template's body or the hot path stops there. A transaction class template whose
- * start() reads clock() (MDEV-12345's trx_start_low), a function template reading the
- * clock per row, and a member template. Negatives: an explicit specialization is code of
- * its own (`row_cost<long>` reads no clock, and the primary template it specializes is
- * never called from the hot path), and a class template method no hot code calls.
+ * Calls into templates: the walk visits a template once, as written, and a call names the
+ * instantiation (`Txn<Inno>::start`, `row_fetch<int>`), so the call must be joined to the
+ * template's body or the hot path stops there. A transaction class template whose start()
+ * reads clock() (MDEV-12345's trx_start_low), a function template reading the clock per
+ * row, and a member template that returns a reading (a clock wrapper: its call is flagged
+ * where it is made). Negatives: an explicit specialization is code of its own
+ * (`row_cost<long>` reads no clock, and the primary template it specializes is never called
+ * from the hot path), and a class template method no hot code calls.
  */
 // hotscan-args: --hot dispatch_command
 #include <ctime>
@@ -24,7 +25,7 @@ struct Txn {
     template <class Row>
     long touch(Row *r)
     {
-        return (long)std::time(nullptr) + r->rows; // expect: timer-hot-path
+        return (long)std::time(nullptr) + r->rows;
     }
 };
 
@@ -53,7 +54,7 @@ int dispatch_command(Txn<Inno> *trx, int n)
         trx->start();
         sum += row_fetch(i);
         sum += row_cost(2L);
-        sum += trx->touch(&trx->engine);
+        sum += trx->touch(&trx->engine); // expect: timer-hot-path
     }
     return (int)sum;
 }

@@ -2,7 +2,7 @@
  * A redis-shaped command dispatcher: call() runs every command through the table's
  * function pointer (c->cmd->proc), so each command stored in the table is hot. getCommand
  * reads the clock through a global function pointer (getMonotonicUs), initialized to a
- * clock_gettime wrapper: flagged in the wrapper. Negatives: a command in no table, a
+ * clock_gettime wrapper: flagged at the call. Negatives: a command in no table, a
  * function stored nowhere, a slot whose stored functions read no clock, and a slot that is
  * never called (its target reads the clock but nothing calls through it). A callback
  * stored only by startup code (server.propagate, set in initServer) is still reached when
@@ -34,7 +34,7 @@ struct client {
 static long long monotonic_clock_gettime(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts); // expect: timer-hot-path
+    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
@@ -60,7 +60,7 @@ void addReplyBulk(struct client *c, const char *s);
 
 void getCommand(struct client *c)
 {
-    c->last_get_us = getMonotonicUs();
+    c->last_get_us = getMonotonicUs(); // expect: timer-hot-path
     addReplyBulk(c, c->argv[1]);
 }
 

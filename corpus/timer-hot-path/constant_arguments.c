@@ -3,8 +3,9 @@
  * An arm decided by a parameter is dead when every hot caller passes a constant that rules
  * it out: `fresh ? time(NULL) : cached` called as stamp(0) never reads the clock on the
  * hot path (redis' AOF timestamp annotation). The same holds for a call in such an arm
- * that leads to the read (`if (refresh) return read_clock();` called with 0). Low, hidden by default. The same function
- * called with 1, or with a variable, from a hot caller is flagged.
+ * that leads to the read (`if (refresh) return read_clock();` called with 0). Low, hidden
+ * by default. The same function called with 1 from a hot caller is a clock wrapper's call,
+ * flagged where it is made; called with a variable, its read is flagged in it.
  */
 #include <time.h>
 
@@ -17,7 +18,7 @@ static time_t stamp_cached(int fresh)
 
 static time_t stamp_fresh(int fresh)
 {
-    return fresh ? time(NULL) : cached_now; // expect: timer-hot-path
+    return fresh ? time(NULL) : cached_now;
 }
 
 static time_t stamp_either(int fresh)
@@ -53,7 +54,7 @@ static long maybe_refresh(int refresh, long now)
 long handle_command(long now)
 {
     long sum = (long)stamp_cached(0);
-    sum += (long)stamp_fresh(1);
+    sum += (long)stamp_fresh(1); // expect: timer-hot-path
     sum += (long)stamp_either(want_fresh());
     sum += annotate(0, now);
     sum += maybe_refresh(0, now);

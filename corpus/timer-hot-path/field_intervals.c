@@ -6,7 +6,7 @@
  * profiling does. Fields match by name: a tasklet sharing the task's first fields stores
  * its wake_date, which the run loop subtracts through the task type. Low, hidden by
  * default. A reading stored in a field nothing ever subtracts is a plain per-request read,
- * and flagged.
+ * and flagged where the wrapper is called.
  */
 #include <stdint.h>
 #include <time.h>
@@ -33,14 +33,14 @@ static uint64_t now_ns(void)
 static uint64_t stamp_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts); // expect: timer-hot-path
+    clock_gettime(CLOCK_REALTIME, &ts);
     return (uint64_t)ts.tv_nsec;
 }
 
 static void task_wakeup(struct task *t, struct task **queue)
 {
     t->wake_date = now_ns();
-    t->created = stamp_ns();
+    t->created = stamp_ns(); // expect: timer-hot-path
     t->next = *queue;
     *queue = t;
 }

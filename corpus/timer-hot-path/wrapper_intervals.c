@@ -3,13 +3,14 @@
  * A clock wrapper (a function that returns its reading) called at both ends of an
  * interval by the hot path (`ustime() - start`) is deliberate instrumentation: a command's
  * duration needs both reads. The same holds through a function pointer set at start-up.
- * A deadline (`mono_us() + timeout`) is timing too. Callers that only pass the value on
- * (a wrapper of the wrapper, `*start = mono_us()`) or read as a fallback when their
- * caller passed no reading (`if (us == 0) us = ustime();`) decide nothing themselves.
- * Their own callers are not followed (a known limitation: `c->ms = mstime()` below stores
- * a reading untimed, through a wrapper of the wrapper, and is not seen).
- * Low, hidden by default. A wrapper whose reading the hot caller only stores is flagged,
- * and so is a syscall clock, even for timing.
+ * A deadline (`mono_us() + 1000`) is no measurement: flagged, and it repeats the interval's
+ * first reading, a call apart.
+ * Each call of a wrapper is judged where it is made. A read as a fallback when the caller
+ * passed no reading (`if (us == 0) us = ustime();`, every hot caller passing its own) is
+ * low too. A wrapper of a wrapper is a wrapper (`c->ms = mstime()` stores a reading
+ * untimed: flagged). A wrapper whose reading the hot caller only stores is flagged, and so
+ * is a syscall clock, even for timing. A function that writes its reading through a pointer
+ * parameter is a wrapper too: `elapsed_start(&c->started)` is flagged where it is called.
  */
 #include <stdint.h>
 #include <sys/time.h>
@@ -42,13 +43,13 @@ void clock_init(void)
 static long long stamp_us(void)
 {
     struct timeval tv;
-    gettimeofday(&tv, NULL); // expect: timer-hot-path
+    gettimeofday(&tv, NULL);
     return (long long)tv.tv_sec * 1000000 + tv.tv_usec;
 }
 
 static long cpu_now(void)
 {
-    return (long)clock(); // expect: timer-hot-path
+    return (long)clock();
 }
 
 long long mstime(void)
@@ -82,13 +83,13 @@ void execute_command(struct command *c)
     long long start = ustime();
     enter_unit(start);
     uint64_t m0 = mono_us();
-    elapsed_start(&c->started);
-    c->deadline = mono_us() + 1000;
-    c->ms = mstime();
-    long cpu0 = cpu_now();
+    elapsed_start(&c->started); // expect: timer-hot-path
+    c->deadline = mono_us() + 1000; // expect: timer-duplicate, timer-hot-path
+    c->ms = mstime(); // expect: timer-hot-path
+    long cpu0 = cpu_now(); // expect: timer-hot-path
     c->proc();
     c->duration = ustime() - start;
     c->mono = (long long)(mono_us() - m0);
-    c->cpu = cpu_now() - cpu0;
-    c->last_seen = stamp_us();
+    c->cpu = cpu_now() - cpu0; // expect: timer-hot-path
+    c->last_seen = stamp_us(); // expect: timer-hot-path
 }

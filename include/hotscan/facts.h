@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 /* The version of the facts document; a reader refuses any other. */
-#define HS_FACTS_VERSION 6
+#define HS_FACTS_VERSION 7
 
 /* Interned strings: each distinct string stored once; pointers compare equal iff the
  * strings do, and live as long as the interner. */

@@ -38,6 +38,7 @@ typedef struct {
     unsigned targets;  /* how many functions the call may reach (0 for a plain direct call) */
     bool in_loop;
     bool error_path;   /* followed by an abort-like call: never part of a hot path */
+    bool conditional;  /* in a branch inside its innermost loop (or its function) */
     bool dead;         /* every strong hot caller of the caller passes a constant that rules
                           out the arm the call is in (hs_program_compute_hotness) */
     bool indirect;
@@ -96,7 +97,7 @@ typedef struct {
     hs_function *caller;
     const char *slot, *via, *file; /* interned */
     unsigned line, column;
-    bool in_loop, error_path;
+    bool in_loop, error_path, conditional;
     const char *rare;              /* interned, or NULL */
     unsigned loop;
     hs_const_arg *const_args;      /* owned by the site; each resolved edge gets a copy */

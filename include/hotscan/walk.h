@@ -157,6 +157,7 @@ const char *hs_walk_tu_file(const hs_walk *x);       /* the main file, as the fa
  * is its first place. Says where, not how the code uses it (analyzer/extract/inactive.c). */
 bool hs_walk_compiled_out_use(hs_walk *x, const char *name, hs_pos *at);
 const char *hs_walk_function_usr(const hs_walk *x);  /* enclosing function, or NULL */
+CXCursor hs_walk_function_cursor(const hs_walk *x);  /* its definition, or a null cursor */
 const char *hs_walk_function_name(const hs_walk *x); /* its qualified name, or NULL */
 bool hs_in_loop(const hs_walk *x);
 char *hs_loop_path(const hs_walk *x);       /* loop start offsets, outermost first, "/"-separated */
@@ -211,9 +212,22 @@ bool hs_walk_has_sink(const hs_walk *x);
 bool hs_walk_sink_through_parameter(const hs_walk *x);
 /* The field the value is stored into (`obj->stamp = v`), as its USR, or NULL. Caller frees. */
 char *hs_walk_sink_field(const hs_walk *x);
+/* The value goes into static storage: a global, a static, or a member of one (`server.t = v`). */
+bool hs_walk_sink_static(const hs_walk *x);
+/* Expression `c`, or what `&c` takes the address of, is (a member of) a static-storage object. */
+bool hs_expr_static_storage(CXCursor c);
+/* ... and that object is visible in its file only (a `static` global, a static local). */
+bool hs_expr_internal_static(CXCursor c);
+bool hs_walk_sink_internal_static(const hs_walk *x);
+/* Expression `c` is the caller's own result through a pointer parameter (`out`, `&*out`). */
+bool hs_expr_through_parameter(CXCursor c);
 /* Once a function is walked: the fields (USRs) of member expressions subtracted from or
  * compared with a value one of `keys` holds (`now() - t->wake_date`); NULL when none. */
 json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys);
+/* Once a function is walked: whether a value one of `keys` holds is one side of a
+ * subtraction whose other side is a member expression (`now() - t->wake_date`) or a
+ * parameter (`now() - start_time`): a value kept elsewhere, the other end of a measurement. */
+bool hs_walk_subtracted_from_held(hs_walk *x, const hs_strmap *keys);
 CXCursor hs_walk_sink_value(const hs_walk *x);
 
 /*
@@ -228,6 +242,7 @@ CXCursor hs_walk_sink_value(const hs_walk *x);
 typedef struct {
     hs_key_set *sets;
     unsigned n;
+    unsigned offset;   /* where the combination is evaluated: its last operand's end, in its file */
 } hs_combination;
 const hs_vec *hs_walk_combinations(hs_walk *x);
 /* Names written (assigned, ++/--, passed by address): hs_write*. */

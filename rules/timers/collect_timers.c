@@ -15,6 +15,7 @@
 #include "hotscan/ptrmap.h"
 #include "hotscan/walk.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,10 @@ typedef struct {
     hs_strmap *keys;    /* names that hold this reading: the sink and copies of it */
     char *loop_path;
     unsigned loop_id;   /* the innermost loop around the read, 0 outside loops */
+    json_t *cached_in;  /* texts of static-storage names given this reading or a value computed
+                           from it (`server.mstime = server.ustime / 1000`), or NULL */
+    bool cached_file_only; /* one of them is visible in its file only (a `static` global) */
+    unsigned branch_count; /* how many branches the read sits in */
 } timer_read;
 
 /*
@@ -42,9 +47,24 @@ typedef struct {
     bool guarded;       /* in an arm one of the function's parameters decides */
 } value_call;
 
+/* A call of a project function with arguments: a reading passed to it may be what the
+ * callee stores as the program's cached time (redis' updateCachedTimeWithUs(0, us)). */
+typedef struct {
+    const char *callee;     /* USR, the walk's string */
+    unsigned offset;
+    hs_cursor_list args;
+    hs_key_set *keys;       /* each argument's keys, made on first need */
+} arg_call;
+
 /* The collector's state for one TU. */
 typedef struct {
     json_t *clock_reads;
+    json_t *param_caches;   /* {function, param, text, file_only}: a parameter stored into static
+                               storage every time the function runs */
+    hs_strmap *param_keys;  /* the current function's parameters' keys -> index + 1, made on first need;
+                               once one is cached, also the names given values computed from one */
+    bool params_cached;     /* the current function stored a parameter into static storage */
+    hs_vec arg_calls;       /* arg_call*, in the current function */
     json_t *timed_calls;    /* sites of value calls combined with another value */
     json_t *interval_fields;/* field USR -> true: a field subtracted from or compared with a
                                fresh value (`now() - t->wake_date`): it holds a start time */
@@ -58,6 +78,7 @@ typedef struct {
     hs_strmap *blocking_loops; /* loop id (as text) -> 1 when the loop blocks */
     unsigned call_seq;
     hs_cursor_list printed; /* arguments of variadic calls (printf, loggers) in the function */
+    hs_vec printed_depth;   /* for each, how many branches the call sits in (as a pointer-sized int) */
     unsigned blocking_seq;  /* blocking or slow calls seen so far */
     bool blocks_unconditionally; /* one is made outside any branch and error path */
     bool waits_in_loop;     /* one is made on every pass of a loop (a wait: spin-then-yield) */
@@ -206,6 +227,67 @@ static void timers_cursor(void *state, hs_walk *x, CXCursor c)
         hs_cursor_list_push(&t->returns, kids->items[0]);
 }
 
+/*
+ * Could this call be a clock wrapper's: a project function (redis' mstime(), haproxy's
+ * now_mono_time(), MariaDB's my_interval_timer()) or a call through a function pointer
+ * (getMonotonicUs()), whose used value is a number or a small struct by value, called with
+ * no arguments or only constants (`ut_time_us(NULL)`, `monotime(NULL)`)? Whether it is a
+ * wrapper is known only once every TU is merged (timer_facts.c): such a call is recorded
+ * as a candidate read with everything a read has, and becomes one if its callee turns out
+ * to return a clock reading.
+ */
+/* `&name`, `&obj.field`, `&p->field`: where a callee may write a reading for its caller. */
+static bool address_argument(CXCursor arg)
+{
+    return hs_cursor_kind(arg) == CXCursor_UnaryOperator &&
+           clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf;
+}
+
+/*
+ * The candidate's arguments are constants (`ut_time_us(NULL)`), or also addresses a
+ * wrapper could write its reading through (`elapsedStart(&timer)`, `i_gettimeofday(&tv)`);
+ * the value the call returns must be a number or a struct, used, unless an address is
+ * passed (*out says so).
+ */
+static bool candidate_call(hs_walk *x, CXCursor call, CXCursor callee, bool value_used, bool *out)
+{
+    int n = clang_Cursor_getNumArguments(call);
+    *out = false;
+    for (int i = 0; i < n; i++) {
+        CXCursor arg = hs_strip_expr(clang_Cursor_getArgument(call, (unsigned)i));
+        enum CXCursorKind k = hs_cursor_kind(arg);
+        if (address_argument(arg) && n <= 3) {
+            *out = true;
+            continue;
+        }
+        if (k != CXCursor_IntegerLiteral && k != CXCursor_GNUNullExpr && k != CXCursor_CXXNullPtrLiteralExpr &&
+            !is_null_argument(arg))
+            return false;
+    }
+    CXType type = clang_getCanonicalType(clang_getCursorType(call));
+    switch (type.kind) {
+    case CXType_Int: case CXType_UInt: case CXType_Long: case CXType_ULong:
+    case CXType_LongLong: case CXType_ULongLong: case CXType_Int128: case CXType_UInt128:
+    case CXType_Float: case CXType_Double: case CXType_LongDouble: case CXType_Record:
+        if (!value_used && !*out)
+            return false;
+        break;
+    default:
+        if (!*out)
+            return false;
+        break;
+    }
+    enum CXCursorKind ck = hs_cursor_kind(callee);
+    if (ck == CXCursor_FunctionDecl || ck == CXCursor_CXXMethod || ck == CXCursor_FunctionTemplate)
+        return hs_location_is_project(x, clang_getCursorLocation(callee));
+    /* Through a pointer: a variable, a field or an expression. */
+    return hs_cursor_is_null(callee) || ck == CXCursor_VarDecl || ck == CXCursor_FieldDecl ||
+           ck == CXCursor_ParmDecl;
+}
+
+static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, const hs_timer_api *api,
+                        const char *qname);
+
 static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee, const char *qname)
 {
     timers *t = state;
@@ -213,8 +295,10 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     /* What a variadic call gets is printed (a log line, a reply field), not computed on. */
     if (!hs_cursor_is_null(callee) && clang_Cursor_isVariadic(callee)) {
         int n = clang_Cursor_getNumArguments(call);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
             hs_cursor_list_push(&t->printed, clang_Cursor_getArgument(call, (unsigned)i));
+            hs_vec_push(&t->printed_depth, (void *)(uintptr_t)hs_walk_branch_count(x));
+        }
     }
     void *api_of = NULL;
     if (qname && !hs_ptrmap_find(t->apis, qname, 0, &api_of)) {
@@ -222,10 +306,25 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
         hs_ptrmap_put(t->apis, qname, 0, api_of);
     }
     const hs_timer_api *clock_api = api_of;
+    int nargs_all = clang_Cursor_getNumArguments(call);
+    if (!clock_api && qname && nargs_all > 0 && hs_walk_function_usr(x) &&
+        hs_location_is_project(x, clang_getCursorLocation(callee))) {
+        arg_call *ac = hs_xcalloc(1, sizeof *ac);
+        ac->callee = hs_cursor_usr_cached(x, callee);
+        hs_pos at;
+        ac->offset = hs_cursor_pos(x, call, &at, NULL) ? at.offset : 0;
+        for (int i = 0; i < nargs_all && i < 16; i++)
+            hs_cursor_list_push(&ac->args, clang_Cursor_getArgument(call, (unsigned)i));
+        hs_vec_push(&t->arg_calls, ac);
+    }
+    bool value_used = hs_walk_parent_kind(x) != CXCursor_CompoundStmt || hs_walk_has_sink(x);
     if (!clock_api && clang_Cursor_getNumArguments(call) == 0 &&
-        clang_getCursorType(call).kind != CXType_Void &&
-        (hs_walk_parent_kind(x) != CXCursor_CompoundStmt || hs_walk_has_sink(x)))
+        clang_getCursorType(call).kind != CXType_Void && value_used)
         note_value_call(t, x, call);
+    bool out_candidate = false;
+    if (!clock_api && !t->is_timer_wrapper && hs_walk_function_usr(x) &&
+        candidate_call(x, call, callee, value_used, &out_candidate))
+        record_read(t, x, call, callee, NULL, qname);
     if (!qname)
         return;
     if (hs_ruledata_is_blocking(hs_walk_ruledata(x), qname)) {
@@ -237,19 +336,26 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
         if (blocks_every_pass(x))
             t->waits_in_loop = true;
     }
-    if (t->is_timer_wrapper)
+    if (t->is_timer_wrapper || !clock_api)
         return;
-    const hs_timer_api *api = clock_api;
-    if (!api)
-        return;
+    record_read(t, x, call, callee, clock_api, qname);
+}
+
+/*
+ * Records the call as a read of `api`'s clock, or with `api` NULL as a candidate: a call
+ * that reads a clock if its callee turns out to be a clock wrapper.
+ */
+static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, const hs_timer_api *api,
+                        const char *qname)
+{
     hs_pos start, end;
     if (!hs_cursor_pos(x, call, &start, &end))
         return;
     int nargs = clang_Cursor_getNumArguments(call);
-    hs_cost cost = api->cost;
+    hs_cost cost = api ? api->cost : HS_COST_VDSO;
     char *clock_id = NULL;
     json_t *clock_arg = NULL;
-    if (api->clock_id_arg >= 0 && api->clock_id_arg < nargs) {
+    if (api && api->clock_id_arg >= 0 && api->clock_id_arg < nargs) {
         CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->clock_id_arg);
         hs_span span;
         if (hs_written_span(x, arg, &span)) {
@@ -271,16 +377,38 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     /* Where the reading goes: the out argument, else the name being assigned. */
     char *sink = NULL;
     char *sink_text = NULL;
-    if (api->out_arg >= 0 && api->out_arg < nargs) {
+    /* The reading lands in static storage (`gettimeofday(&date, NULL)`, `server.mstime =
+     * mstime()`: perhaps the program's cached time), or goes to the caller through a pointer
+     * parameter (`gettimeofday(tv, NULL)` in a wrapper taking `tv`). */
+    bool sink_static = false, out_to_caller = false, candidate_out = false;
+    if (api && api->out_arg >= 0 && api->out_arg < nargs) {
         CXCursor out = clang_Cursor_getArgument(call, (unsigned)api->out_arg);
         if (!is_null_argument(out)) {
             sink = hs_expr_key(x, out);
             sink_text = hs_cursor_source(x, out);
+            sink_static = hs_expr_static_storage(out);
+            out_to_caller = hs_expr_through_parameter(out);
+        }
+    }
+    /* A candidate that passes an address (`elapsedStart(&timer)`): if its callee writes a
+     * reading through it, the reading lands there. */
+    if (!api && !(hs_walk_parent_kind(x) != CXCursor_CompoundStmt || hs_walk_has_sink(x))) {
+        for (int i = 0; i < nargs && !sink; i++) {
+            CXCursor arg = hs_strip_expr(clang_Cursor_getArgument(call, (unsigned)i));
+            if (!address_argument(arg))
+                continue;
+            sink = hs_expr_key(x, arg);
+            sink_text = hs_cursor_source(x, arg);
+            sink_static = hs_expr_static_storage(arg);
+            out_to_caller = hs_expr_through_parameter(arg);
+            candidate_out = true;
         }
     }
     char *assigned_text = NULL;
     bool exact = false;
     if (!sink && hs_walk_has_sink(x)) {
+        sink_static = hs_walk_sink_static(x);
+        out_to_caller = hs_walk_sink_through_parameter(x);
         sink = hs_sink_key(x);
         /* The name holds the reading itself only when the call is the whole value
          * (`t->a = clock()`, not `t->a = clock() / 1000`): only then may a later read
@@ -296,10 +424,20 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     r->keys = hs_strmap_create();
     char rkey[32];
     snprintf(rkey, sizeof rkey, "r:%u", r->hash);
-    hs_strmap_put(r->keys, rkey, (void *)1);
+    hs_strmap_put(r->keys, rkey, (void *)(uintptr_t)(start.offset + 1));
     if (sink)
-        hs_strmap_put(r->keys, sink, (void *)1);
+        hs_strmap_put(r->keys, sink, (void *)(uintptr_t)(start.offset + 1));
     r->loop_path = hs_loop_path(x);
+    r->branch_count = hs_walk_branch_count(x);
+    const char *static_text = sink_text ? sink_text : assigned_text;
+    if (sink_static && static_text && hs_walk_branch_count(x) == 0 && !hs_walk_on_error_path(x)) {
+        r->cached_in = json_array();
+        json_array_append_new(r->cached_in, json_string(static_text));
+        CXCursor out = api && api->out_arg >= 0 && api->out_arg < nargs
+                           ? clang_Cursor_getArgument(call, (unsigned)api->out_arg)
+                           : clang_getNullCursor();
+        r->cached_file_only = hs_cursor_is_null(out) ? hs_walk_sink_internal_static(x) : hs_expr_internal_static(out);
+    }
 
     CXSourceLocation loc = hs_cursor_start(call);
     CXFile sf, ef;
@@ -309,10 +447,26 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     bool in_macro = sf != ef || soff != eoff;
 
     json_t *fact = json_object();
-    json_object_set_new_nocheck(fact, "api", json_string(qname));
-    json_object_set_new_nocheck(fact, "clock", json_string(api->clock));
-    json_object_set_new_nocheck(fact, "clock_id", clock_id ? json_string(clock_id) : json_null());
-    json_object_set_new_nocheck(fact, "cost", json_string(hs_cost_name(cost)));
+    if (api) {
+        json_object_set_new_nocheck(fact, "api", json_string(qname));
+        json_object_set_new_nocheck(fact, "clock", json_string(api->clock));
+        json_object_set_new_nocheck(fact, "clock_id", clock_id ? json_string(clock_id) : json_null());
+        json_object_set_new_nocheck(fact, "cost", json_string(hs_cost_name(cost)));
+    } else {
+        /* A candidate: the callee as the source names it, and its USR when it is direct. */
+        json_object_set_new_nocheck(fact, "candidate", json_true());
+        const char *usr = qname ? hs_cursor_usr_cached(x, callee) : NULL;
+        if (usr && usr[0])
+            json_object_set_new_nocheck(fact, "callee", json_string(usr));
+        char *named = qname ? hs_xstrdup(qname) : NULL;
+        if (!named) {
+            CXString sp = clang_getCursorSpelling(call);
+            named = hs_xstrdup(clang_getCString(sp));
+            clang_disposeString(sp);
+        }
+        hs_json_set_string(fact, "api", named); /* a name that is not UTF-8 stays out: "" */
+        free(named);
+    }
     json_object_set_new_nocheck(fact, "function", json_string(hs_walk_function_usr(x)));
     json_object_set_new_nocheck(fact, "function_name", json_string(hs_walk_function_name(x)));
     hs_fact_set_position(fact, &start, &end);
@@ -336,8 +490,12 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
         json_object_set_new_nocheck(fact, "sink_text", json_string(sink_text));
     else if (assigned_text)
         json_object_set_new_nocheck(fact, "sink_text", json_string(assigned_text));
-    json_object_set_new_nocheck(fact, "out_param", json_boolean(api->out_arg >= 0 && api->out_arg < nargs &&
-                                                        sink_text != NULL));
+    json_object_set_new_nocheck(fact, "out_param", json_boolean((api && api->out_arg >= 0 && api->out_arg < nargs &&
+                                                         sink_text != NULL) || candidate_out));
+    if (sink_static)
+        json_object_set_new_nocheck(fact, "sink_static", json_true());
+    if (out_to_caller)
+        json_object_set_new_nocheck(fact, "out_to_caller", json_true());
     if (clock_arg)
         json_object_set_new_nocheck(fact, "clock_arg", clock_arg);
     json_object_set_new_nocheck(fact, "stmt_offset", json_integer(hs_walk_statement_start(x)));
@@ -371,6 +529,24 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
 static bool read_in_set(const timer_read *r, const hs_key_set *set)
 {
     return hs_key_set_meets(set, r->keys);
+}
+
+/*
+ * Does the combination at `offset` use this reading: one of its names that held the reading
+ * by then? A name given the reading only later (`x = a - b; ...; b = time(NULL);`) held
+ * something else when the combination ran. In a loop a later assignment may reach an
+ * earlier combination on the next pass, so there any name counts.
+ */
+static bool read_in_set_at(const timer_read *r, const hs_key_set *set, unsigned offset)
+{
+    if (r->loop_path[0])
+        return hs_key_set_meets(set, r->keys);
+    for (unsigned i = 0; i < set->len; i++) {
+        uintptr_t since = (uintptr_t)hs_strmap_get(r->keys, set->keys[i]);
+        if (since && since - 1 <= offset)
+            return true;
+    }
+    return false;
 }
 
 /* Whether a combination's set holds anything: a name, or the static-storage or sum mark. */
@@ -448,21 +624,114 @@ static const char *innermost_loop(const char *loop_path)
     return slash ? slash + 1 : loop_path;
 }
 
+static bool text_listed(json_t *array, const char *text)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(array, i, v) if (strcmp(json_string_value(v) ? json_string_value(v) : "", text) == 0) return true;
+    return false;
+}
+
+/* The current function's parameters, as name keys ("v:USR") -> index + 1. */
+static const hs_strmap *param_keys(timers *t, hs_walk *x)
+{
+    if (t->param_keys)
+        return t->param_keys;
+    t->param_keys = hs_strmap_create();
+    CXCursor fn = hs_walk_function_cursor(x);
+    int n = hs_cursor_is_null(fn) ? 0 : clang_Cursor_getNumArguments(fn);
+    for (int i = 0; i < n && i < 64; i++) {
+        const char *usr = hs_cursor_usr_cached(x, clang_Cursor_getArgument(fn, (unsigned)i));
+        if (usr && usr[0]) {
+            char *key = hs_printf("v:%s", usr);
+            hs_strmap_put(t->param_keys, key, (void *)(uintptr_t)(i + 1));
+            free(key);
+        }
+    }
+    return t->param_keys;
+}
+
+/* A value computed from a parameter stored into static storage every time the function runs
+ * (`server.ustime = ustime;` in updateCachedTimeWithUs): what the callers pass is cached. */
+static void note_param_caches(timers *t, hs_walk *x, const hs_key_set *value, bool is_static)
+{
+    const hs_strmap *params = param_keys(t, x);
+    for (unsigned i = 0; i < value->len; i++) {
+        uintptr_t index = (uintptr_t)hs_strmap_get(params, value->keys[i]);
+        if (!index)
+            continue;
+        /* The name now holds that parameter's value too (`server.mstime = server.ustime /
+         * 1000` after `server.ustime = ustime`). */
+        char *target = hs_sink_key(x);
+        if (target)
+            hs_strmap_put(t->param_keys, target, (void *)index);
+        free(target);
+        if (!is_static)
+            return;
+        t->params_cached = true;
+        char *text = hs_sink_text(x);
+        json_t *fact = json_object();
+        if (text && hs_json_set_string(fact, "function", hs_walk_function_usr(x)) &&
+            hs_json_set_string(fact, "text", text)) {
+            json_object_set_new_nocheck(fact, "param", json_integer((json_int_t)index - 1));
+            if (hs_walk_sink_internal_static(x))
+                json_object_set_new_nocheck(fact, "file_only", json_true());
+            json_array_append(t->param_caches, fact);
+        }
+        json_decref(fact);
+        free(text);
+        return;
+    }
+}
+
 /* Copies: names already holding a reading now also hold it in the name assigned. */
 static void timers_assigned(void *state, hs_walk *x, CXCursor value)
 {
     timers *t = state;
-    if (t->reads.len == 0 && t->value_calls.len == 0)
+    /* Only a store made every time the function runs refreshes a cache: not a rate limit's
+     * `if (now != last) last = now;`. */
+    bool unconditional_static = hs_walk_branch_count(x) == 0 && !hs_walk_on_error_path(x) && hs_walk_has_sink(x) &&
+                                hs_walk_function_usr(x) && hs_walk_sink_static(x);
+    if (t->reads.len == 0 && t->value_calls.len == 0) {
+        if (unconditional_static || t->params_cached) {
+            hs_key_set only = {0};
+            hs_collect_keys(x, value, &only);
+            note_param_caches(t, x, &only, unconditional_static);
+            hs_key_set_free(&only);
+        }
         return;
+    }
     char *target_key = hs_sink_key(x);
     hs_key_set set = {0};
     if (target_key)
         hs_collect_keys(x, value, &set);
+    char *static_text = NULL;
+    bool target_static = target_key && unconditional_static;
+    if (target_static || (target_key && t->params_cached))
+        note_param_caches(t, x, &set, target_static);
+    unsigned at = 0;
+    if (target_key)
+        clang_getExpansionLocation(hs_cursor_start(value), NULL, NULL, NULL, &at);
     for (size_t i = 0; target_key && i < t->reads.len; i++) {
         timer_read *r = t->reads.items[i];
-        if (read_in_set(r, &set))
-            hs_strmap_put(r->keys, target_key, (void *)1);
+        if (!read_in_set(r, &set))
+            continue;
+        /* The name holds the reading from here on (the first place it got it). */
+        if (!hs_strmap_has(r->keys, target_key))
+            hs_strmap_put(r->keys, target_key, (void *)(uintptr_t)(at + 1));
+        /* Static storage that holds this reading, or a value computed from it: perhaps the
+         * program's cached time. */
+        if (target_static) {
+            r->cached_file_only |= hs_walk_sink_internal_static(x);
+            if (!static_text)
+                static_text = hs_sink_text(x);
+            if (!r->cached_in)
+                r->cached_in = json_array();
+            if (static_text && json_array_size(r->cached_in) < 8 && !text_listed(r->cached_in, static_text))
+                json_array_append_new(r->cached_in, json_string(static_text));
+        }
     }
+    free(static_text);
     for (size_t i = 0; target_key && i < t->value_calls.len; i++) {
         value_call *v = t->value_calls.items[i];
         if (hs_key_set_meets(&set, v->keys))
@@ -499,7 +768,7 @@ static void finish_reads(timers *t, hs_walk *x)
                 if (a == b || !sets[b].static_storage)
                     continue;
                 for (size_t i = 0; i < n; i++)
-                    if (read_in_set(t->reads.items[i], &sets[a]))
+                    if (read_in_set_at(t->reads.items[i], &sets[a], cmb->offset))
                         vs_static[i] = true;
             }
         }
@@ -508,10 +777,10 @@ static void finish_reads(timers *t, hs_walk *x)
         for (size_t a = 0; a < nsets; a++) {
             for (size_t b = a + 1; b < nsets; b++) {
                 for (size_t i = 0; i < n; i++) {
-                    if (!read_in_set(t->reads.items[i], &sets[a]))
+                    if (!read_in_set_at(t->reads.items[i], &sets[a], cmb->offset))
                         continue;
                     for (size_t j = 0; j < n; j++) {
-                        if (i == j || !read_in_set(t->reads.items[j], &sets[b]))
+                        if (i == j || !read_in_set_at(t->reads.items[j], &sets[b], cmb->offset))
                             continue;
                         json_array_append_new(elapsed[i], json_integer((json_int_t)j));
                         json_array_append_new(elapsed[j], json_integer((json_int_t)i));
@@ -530,13 +799,17 @@ static void finish_reads(timers *t, hs_walk *x)
                            read_in_set(t->reads.items[i], &set);
         hs_key_set_free(&set);
     }
-    /* Readings printed by a variadic call. */
+    /* Readings printed by a variadic call: one the read's arm makes, not one in a branch
+     * deeper inside (`now = time(NULL); if (now - last >= interval) log("%ld", now);` reads
+     * the clock every pass and prints once an interval: the read is not there to print). */
     bool *printed = hs_xcalloc(n, sizeof(bool));
     for (size_t k = 0; k < t->printed.len; k++) {
+        unsigned depth = (unsigned)(uintptr_t)t->printed_depth.items[k];
         hs_key_set set = {0};
         hs_collect_keys(x, t->printed.items[k], &set);
         for (size_t i = 0; i < n; i++)
-            printed[i] |= read_in_set(t->reads.items[i], &set);
+            printed[i] |= depth <= ((timer_read *)t->reads.items[i])->branch_count &&
+                          read_in_set(t->reads.items[i], &set);
         hs_key_set_free(&set);
     }
     for (size_t i = 0; i < n; i++) {
@@ -544,6 +817,11 @@ static void finish_reads(timers *t, hs_walk *x)
         json_object_set_new_nocheck(r->fact, "elapsed_with", elapsed[i]);
         json_object_set_new_nocheck(r->fact, "vs_static", json_boolean(vs_static[i]));
         json_object_set_new_nocheck(r->fact, "printed", json_boolean(printed[i]));
+        /* A field or a parameter subtracted from it (`now_ns() - t->wake_date`,
+         * `getMonotonicUs() - start_time`): it holds the other end of a measurement. (A
+         * comparison, `now > c->retry_at`, is a deadline check.) */
+        if (hs_walk_subtracted_from_held(x, r->keys))
+            json_object_set_new_nocheck(r->fact, "vs_field", json_true());
         json_object_set_new_nocheck(r->fact, "returned", json_boolean(returned[i]));
         bool blocking = r->loop_path[0] && hs_strmap_has(t->blocking_loops, innermost_loop(r->loop_path));
         json_object_set_new_nocheck(r->fact, "loop_blocking", json_boolean(blocking));
@@ -567,6 +845,32 @@ static void finish_reads(timers *t, hs_walk *x)
                 modified = off;
         }
         json_object_set_new_nocheck(r->fact, "sink_modified_at", modified >= 0 ? json_integer(modified) : json_null());
+        if (r->cached_in)
+            json_object_set_new_nocheck(r->fact, "cached_in", r->cached_in);
+        if (r->cached_in && r->cached_file_only)
+            json_object_set_new_nocheck(r->fact, "cached_file_only", json_true());
+        /* The project functions this reading is passed to, later in the function. */
+        json_t *passed = NULL;
+        for (size_t c = 0; c < t->arg_calls.len; c++) {
+            arg_call *ac = t->arg_calls.items[c];
+            if (ac->offset <= r->offset)
+                continue;
+            if (!ac->keys) {
+                ac->keys = hs_xcalloc(ac->args.len ? ac->args.len : 1, sizeof *ac->keys);
+                for (size_t a = 0; a < ac->args.len; a++)
+                    hs_collect_keys(x, ac->args.items[a], &ac->keys[a]);
+            }
+            for (size_t a = 0; a < ac->args.len; a++) {
+                if (!read_in_set(r, &ac->keys[a]))
+                    continue;
+                if (!passed)
+                    passed = json_array();
+                json_array_append_new(passed, json_pack("[s, i]", ac->callee, (json_int_t)a));
+            }
+        }
+        if (passed)
+            json_object_set_new_nocheck(r->fact, "passed_to", passed);
+        r->cached_in = NULL;
         json_array_append(t->clock_reads, r->fact);
     }
     free(elapsed);
@@ -580,6 +884,7 @@ static void *timers_tu_start(hs_walk *x)
     (void)x;
     timers *t = hs_xcalloc(1, sizeof *t);
     t->clock_reads = json_array();
+    t->param_caches = json_array();
     t->timed_calls = json_array();
     t->interval_fields = json_object();
     t->apis = hs_ptrmap_create();
@@ -591,6 +896,7 @@ static void timers_tu_end(void *state, hs_walk *x, json_t *facts)
     (void)x;
     timers *t = state;
     json_object_set_new_nocheck(facts, "clock_reads", t->clock_reads);
+    json_object_set_new_nocheck(facts, "param_caches", t->param_caches);
     json_object_set_new_nocheck(facts, "timed_calls", t->timed_calls);
     json_t *fields = json_array();
     const char *field;
@@ -624,16 +930,30 @@ static void timers_function_end(void *state, hs_walk *x)
         free(v);
     }
     hs_vec_free(&t->value_calls);
+    for (size_t i = 0; i < t->arg_calls.len; i++) {
+        arg_call *ac = t->arg_calls.items[i];
+        for (size_t a = 0; ac->keys && a < ac->args.len; a++)
+            hs_key_set_free(&ac->keys[a]);
+        free(ac->keys);
+        hs_cursor_list_free(&ac->args);
+        free(ac);
+    }
+    hs_vec_free(&t->arg_calls);
+    hs_strmap_delete(t->param_keys);
+    t->param_keys = NULL;
+    t->params_cached = false;
     hs_cursor_list_free(&t->returns);
     for (size_t i = 0; i < t->reads.len; i++) {
         timer_read *r = t->reads.items[i];
         json_decref(r->fact);
+        json_decref(r->cached_in);
         hs_strmap_delete(r->keys);
         free(r->loop_path);
         free(r);
     }
     hs_vec_free(&t->reads);
     hs_cursor_list_free(&t->printed);
+    hs_vec_free(&t->printed_depth);
     hs_strmap_delete(t->blocking_loops);
     t->blocking_loops = NULL;
 }

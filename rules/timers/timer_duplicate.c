@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Strings of one program model are interned: equal strings are the same pointer. */
-static bool same_clock(const hs_clock_read *a, const hs_clock_read *b)
+/* The same API reading the same clock: b's value is a's. */
+static bool same_api(const hs_clock_read *a, const hs_clock_read *b)
 {
     if (strcmp(a->api, b->api) != 0)
         return false;
@@ -26,6 +26,81 @@ static bool same_clock(const hs_clock_read *a, const hs_clock_read *b)
     if (!a->clock_id || !b->clock_id)
         return !a->clock_id && !b->clock_id;
     return strcmp(a->clock_id, b->clock_id) == 0;
+}
+
+/* Is the API `api` time()? (A wrapper's reading can give seconds whatever its unit.) */
+static bool reads_seconds(const hs_clock_read *r)
+{
+    return !r->wrapper && hs_clock_resolution_ns(r->api, r->clock) >= 1e9;
+}
+
+/*
+ * Can b's value be had from a's reading? The same API and clock; or the same clock read
+ * through another API at the same or a coarser resolution (`time(NULL)` after
+ * `gettimeofday(&tv, NULL)`: tv.tv_sec); a wrapper's reading, whose unit hotscan does not
+ * know, gives only another call of that wrapper, or seconds.
+ */
+/* The system clock an API reads, when it is one of two that several APIs read:
+ * CLOCK_REALTIME (time, gettimeofday, clock_gettime, system_clock) or CLOCK_MONOTONIC
+ * (clock_gettime, steady_clock); NULL otherwise (a coarse, raw or boot-time clock is a
+ * clock of its own). A wrapper reads its base API's clock. */
+static const char *system_clock(const hs_clock_read *r)
+{
+    const char *api = r->wrapper ? r->wrapper->api : r->api;
+    const char *id = r->clock_id;
+    if (!api)
+        return NULL;
+    if (strcmp(api, "clock_gettime") == 0)
+        return !id ? NULL : strcmp(id, "CLOCK_REALTIME") == 0 ? "CLOCK_REALTIME"
+                          : strcmp(id, "CLOCK_MONOTONIC") == 0 ? "CLOCK_MONOTONIC" : NULL;
+    if (strcmp(api, "time") == 0 || strcmp(api, "gettimeofday") == 0 || strcmp(api, "ftime") == 0 ||
+        strcmp(api, "timespec_get") == 0 || strcmp(api, "std::chrono::system_clock::now") == 0)
+        return "CLOCK_REALTIME";
+    if (strcmp(api, "std::chrono::steady_clock::now") == 0)
+        return "CLOCK_MONOTONIC";
+    return NULL;
+}
+
+static bool same_clock(const hs_clock_read *a, const hs_clock_read *b)
+{
+    if (same_api(a, b))
+        return true;
+    const char *ca = system_clock(a), *cb = system_clock(b);
+    if (!ca || !cb || strcmp(ca, cb) != 0 || strcmp(b->cost, "coarse") == 0)
+        return false;
+    if (b->wrapper)
+        return false;
+    if (a->wrapper)
+        return reads_seconds(b);
+    double ra = hs_clock_resolution_ns(a->api, a->clock), rb = hs_clock_resolution_ns(b->api, b->clock);
+    return ra > 0 && rb > 0 && rb >= ra;
+}
+
+/* How b's value comes from a's reading, for the message ("tv.tv_sec"). Caller frees. */
+static char *conversion(const hs_clock_read *a, const hs_clock_read *b)
+{
+    const char *held = a->sink_text;
+    char *name = NULL;
+    if (held) {
+        /* `&tv` -> tv. (member), `tv` (a pointer) -> tv-> */
+        name = held[0] == '&' ? hs_printf("%s.", held + 1) : a->out_param ? hs_printf("%s->", held)
+                                                                           : hs_printf("%s", held);
+    }
+    bool timespec = strcmp(a->api, "clock_gettime") == 0 || strcmp(a->api, "timespec_get") == 0;
+    bool timeval = strcmp(a->api, "gettimeofday") == 0;
+    char *out;
+    if (a->wrapper)
+        out = hs_xstrdup("the seconds of that reading");
+    else if (reads_seconds(b) && name && (timespec || timeval) && a->out_param)
+        out = hs_printf("%stv_sec", name);
+    else if (!strcmp(b->api, "gettimeofday") && name && timespec && a->out_param)
+        out = hs_printf("%stv_sec and %stv_nsec / 1000", name, name);
+    else if (reads_seconds(b) && strstr(a->api, "system_clock"))
+        out = hs_xstrdup("std::chrono::system_clock::to_time_t of that reading");
+    else
+        out = hs_xstrdup("converted to the unit it needs");
+    free(name);
+    return out;
 }
 
 static const hs_read_branch *find_node(const hs_clock_read *r, long long node)
@@ -150,6 +225,11 @@ static json_t *reuse_edits(const hs_clock_read *a, const hs_clock_read *b, const
         *why_not = "a read is written through a macro";
         return NULL;
     }
+    /* Dropping a call of a project function could drop more than a clock read. */
+    if (b->wrapper) {
+        *why_not = "the second read calls a clock wrapper, which may do more than read the clock";
+        return NULL;
+    }
     json_t *edits = json_array();
     if (a_kept && a->out_param == b->out_param) {
         char *replacement;
@@ -194,8 +274,9 @@ static json_t *reuse_edits(const hs_clock_read *a, const hs_clock_read *b, const
 
 static void judge(hs_judge_ctx *ctx)
 {
-    const hs_timer_store *store = hs_timer_facts(ctx->program);
-    hs_strmap *blocking = hs_timers_blocking_functions(ctx->program, ctx->rd);
+    hs_timer_store *store = hs_program_store(ctx->program, &hs_family_timers);
+    hs_timer_resolve(store, ctx->program, ctx->rd);
+    const hs_strmap *blocking = store->blocking;
     bool hot_roots = program_has_hot_roots(ctx->program);
     size_t n = store->len;
     const hs_clock_read **sorted = hs_xcalloc(n ? n : 1, sizeof *sorted);
@@ -251,10 +332,24 @@ static void judge(hs_judge_ctx *ctx)
         if (cold)
             confidence = "low";
         char *what = hs_clock_read_name(b);
-        char *message = hs_printf("%s is read again here although the reading at line %u is "
-                                  "still at hand on this path; reuse it instead of a second read%s",
-                                  what, a->site.line,
-                                  cold ? " (low confidence: no hot function reaches it)" : "");
+        bool cross = !same_api(a, b);
+        char *message;
+        if (cross) {
+            char *from = hs_clock_read_name(a);
+            char *conv = conversion(a, b);
+            message = hs_printf("%s reads the same clock (%s) that %s read at line %u, and that reading is still "
+                                "at hand on this path; take it from there (%s) instead of a second read%s",
+                                what, system_clock(b), from, a->site.line, conv,
+                                cold ? " (low confidence: no hot function reaches it)" : "");
+            free(from);
+            free(conv);
+            if (!cold)
+                confidence = "medium";
+        } else {
+            message = hs_printf("%s is read again here although the reading at line %u is "
+                                "still at hand on this path; reuse it instead of a second read%s",
+                                what, a->site.line, cold ? " (low confidence: no hot function reaches it)" : "");
+        }
         json_t *finding = hs_finding_at("timer-duplicate", "warning", confidence, &b->site,
                                         or_empty(b->function_name), message);
         hs_finding_add_related(finding, a->site.file, a->site.line, a->site.column,
@@ -263,9 +358,11 @@ static void judge(hs_judge_ctx *ctx)
         json_object_set_new(finding, "fingerprint_basis", json_string(b->text));
         json_object_set_new(finding, "calls_between", json_integer(calls_between));
         const char *why_not = NULL;
-        json_t *edits = fix_from ? reuse_edits(fix_from, b, &why_not) : NULL;
+        json_t *edits = fix_from && !cross && same_api(fix_from, b) ? reuse_edits(fix_from, b, &why_not) : NULL;
         if (!fix_from)
             why_not = "the earlier reading is itself a second read, and the first one is not provably at hand here";
+        else if (cross || !same_api(fix_from, b))
+            why_not = "the earlier reading comes from another API: its value needs a conversion";
         if (edits)
             hs_finding_add_fix(finding, "reuse the earlier reading", edits);
         else
@@ -277,7 +374,6 @@ static void judge(hs_judge_ctx *ctx)
     }
     free(earlier);
     free(sorted);
-    hs_strmap_delete(blocking);
 }
 
 static const hs_fact_family *const reads[] = {&hs_family_timers, NULL};

@@ -25,6 +25,22 @@ typedef struct {
     bool sampled;              /* the condition samples (`i % N == 0`) */
 } hs_read_branch;
 
+typedef struct hs_clock_wrapper hs_clock_wrapper;
+
+/* A call that gets a reading as one of its arguments. */
+typedef struct {
+    const char *callee;        /* USR, interned */
+    unsigned arg;
+} hs_passed_to;
+
+/* A function that stores one of its parameters (or a value computed from it) into static
+ * storage every time it runs: redis' updateCachedTimeWithUs(..., ustime). */
+typedef struct {
+    const char *function, *text;
+    unsigned param;
+    bool file_only;
+} hs_param_cache;
+
 typedef struct {
     hs_site site;              /* the call */
     const char *text;          /* the call as written */
@@ -80,12 +96,83 @@ typedef struct {
     long long stmt_offset;     /* the statement holding the call (its block's), for fixes */
     const char *stmt_indent;
     long long block_end;
+
+    bool candidate;            /* a call that reads a clock if its callee is a clock wrapper */
+    const char *callee;        /* a candidate's callee (USR), NULL when called through a pointer */
+    bool out_to_caller;        /* the reading is written through a pointer parameter */
+    bool sink_static;          /* the reading lands in static storage */
+    bool vs_field;             /* a field is subtracted from the reading, or it from a field */
+    const char *cached_in;     /* a static-storage name given the reading or a value computed
+                                  from it (`server.mstime`), or NULL */
+    bool cached_file_only;     /* that name is visible in its file only (a `static` global) */
+    long long *elapsed;        /* ordinals of the readings and candidates it is combined with */
+    size_t n_elapsed_fresh;    /* of n_elapsed_with, those not kept in static storage */
+    size_t n_elapsed;
+    const hs_clock_wrapper *wrapper; /* a resolved candidate: the wrapper it calls */
+    hs_passed_to *passed_to;   /* the project functions the reading is passed to, later on */
+    size_t n_passed_to;
 } hs_clock_read;
 
-/* Every clock read of the program, each once, in merge order. */
+/*
+ * A clock wrapper: a function whose result is a clock reading, directly (its read is
+ * returned or written through a pointer parameter: redis' ustime()) or through another
+ * wrapper (mstime() returns ustime()/1000). Found in the program, not listed by hand.
+ */
+struct hs_clock_wrapper {
+    const char *usr, *name;    /* interned */
+    const hs_clock_wrapper *next; /* the wrapper it calls, NULL when it reads the clock itself */
+    /* The clock read at the bottom of the chain, as its read was recorded. */
+    const char *api, *clock, *clock_id, *cost, *base_text;
+    /* The read (or wrapper call) that makes this function a wrapper: its arms decided by
+     * a parameter (`if (us == 0) us = ustime();`), borrowed from the read. */
+    const hs_param_guard *guards;
+    size_t n_guards;
+    unsigned depth;            /* wrappers between it and the clock API: 0 when it reads it */
+    bool out;                  /* it writes the reading through a pointer parameter, not returns it */
+};
+
+/* A static-storage name refreshed from a clock reading: the program's cached time. */
+typedef struct {
+    const char *text;          /* as the source names it: "server.mstime" */
+    const char *function;      /* USR of the function refreshing it */
+    const char *function_name;
+    const char *family;        /* the clock it caches (hs_clock_family) */
+    const char *api;           /* the API or wrapper the refreshing read calls */
+    const char *file;          /* where it is refreshed: a `static` cache serves that file only */
+    bool file_only;
+    bool periodic;             /* its refresher runs in a loop, or is reached only through a
+                                  pointer (a timer callback, a clock thread) */
+    const char *loop_caller;   /* a function calling the refresher from a loop, or NULL */
+    const char *callback;      /* or a function nothing calls that leads to it (a timer
+                                  callback), or NULL */
+} hs_clock_cache;
+
+/*
+ * Which clock a read reads, as a family: "wall", "monotonic", "cpu", "cycles", or NULL when
+ * it cannot tell (a clock id held in a variable). From the clock id, else from the words of
+ * the rule data's "clock" ("wall-clock seconds", "monotonic time", "process CPU time").
+ */
+const char *hs_clock_family(const char *clock, const char *clock_id);
+/* Nanoseconds one unit of the read's value stands for, as far as the API says (time(): 1e9,
+ * gettimeofday(): 1e3, clock_gettime(): 1), or 0 when unknown (a wrapper's scaled value). */
+double hs_clock_resolution_ns(const char *api, const char *clock);
+
+/* Every clock read of the program, each once, in merge order; after hs_timer_resolve,
+ * also each candidate whose callee is a clock wrapper. */
 typedef struct {
     hs_clock_read *reads;
     size_t len, cap;
+    hs_clock_read *candidates; /* calls that may be clock wrappers' (hs_clock_read.candidate) */
+    size_t n_candidates, cap_candidates;
+    bool resolved;             /* hs_timer_resolve ran */
+    size_t n_api_reads;        /* reads[0 .. n_api_reads) call a clock API; the rest wrappers */
+    hs_strmap *wrappers;       /* USR -> hs_clock_wrapper* */
+    hs_strmap *by_function;    /* USR -> hs_vec* of indexes into reads */
+    hs_strmap *blocking;       /* hs_timers_blocking_functions, made once by hs_timer_resolve */
+    hs_clock_cache *caches;
+    size_t n_caches;
+    hs_param_cache *param_caches;
+    size_t n_param_caches, cap_param_caches;
     /* Call sites of calls with no arguments, by how their value is used: where a clock
      * wrapper's reading is half of an interval measurement, or passed on. */
     hs_strmap *timed_sites;   /* "file:line:column" -> interned use ("timed", "to-caller",
@@ -99,8 +186,32 @@ typedef struct {
  * into a field reads as "timed" when that field is an interval field, else NULL. Valid
  * once every TU is merged. */
 const char *hs_timer_site_use(const hs_timer_store *s, const char *file, unsigned line, unsigned column);
+/* The call at file:line:column stores its value into a field that holds a start time
+ * somewhere in the program (one subtracted from or compared with a fresh value). */
+bool hs_timer_site_interval_field(const hs_timer_store *s, const char *file, unsigned line, unsigned column);
 
 extern const hs_fact_family hs_family_timers;
+
+/*
+ * Once the program is merged (and its indirect calls resolved): finds the clock wrappers,
+ * turns each candidate that calls one into a read of the wrapper's clock, counts the
+ * readings each read is combined with among the reads that are real, and finds the
+ * program's cached clocks. Runs once; the rules of the family call it first.
+ */
+void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata *rd);
+
+/* The wrapper chain of a read through a wrapper: "mstime -> ustime -> gettimeofday". */
+char *hs_clock_wrapper_chain(const hs_clock_wrapper *w);
+
+/* The indexes into s->reads (as uintptr_t) of the reads in the function `usr`, or NULL. */
+const hs_vec *hs_timer_reads_of(const hs_timer_store *s, const char *usr);
+
+/* The function at `usr` is a clock wrapper. */
+const hs_clock_wrapper *hs_timer_wrapper(const hs_timer_store *s, const char *usr);
+
+/* A cached clock a fresh read of `r`'s clock could use instead, or NULL: the same clock, and
+ * not refreshed by the read's own function. */
+const hs_clock_cache *hs_timer_cache_for(const hs_timer_store *s, const hs_clock_read *r);
 
 /* How messages name a read: "clock()", "clock_gettime(CLOCK_MONOTONIC)". Caller frees. */
 char *hs_clock_read_name(const hs_clock_read *r);

@@ -13,6 +13,7 @@
 #include "hotscan/rules.h"
 #include "timer_facts.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,8 +203,55 @@ static const char *rare_words(const char *rare)
  * an arm every hot caller's constant argument rules out; a path only a wide indirect call
  * or a rare arm leads to.
  */
+/*
+ * A fallback: the read runs only when a parameter is zero (`if (us == 0) us = ustime();`,
+ * the caller passed no reading) and no strong hot caller passes that zero as a constant.
+ * The hot callers pass readings of their own; what is left is the path that has none.
+ */
+static bool fallback_for_hot_callers(const hs_clock_read *read, const hs_function *f)
+{
+    if (f->hot_root || f->hot_depth <= 0)
+        return false;
+    const hs_param_guard *zero = NULL;
+    for (size_t g = 0; g < read->n_guards && !zero; g++)
+        if (!read->guards[g].nonzero)
+            zero = &read->guards[g];
+    if (!zero)
+        return false;
+    size_t hot_callers = 0;
+    for (size_t i = 0; i < f->callers.len; i++) {
+        const hs_call_edge *e = f->callers.items[i];
+        if (e->caller->hot_depth < 0 || e->error_path || !strong_edge(e))
+            continue;
+        hot_callers++;
+        for (size_t a = 0; a < e->n_const_args; a++)
+            if (e->const_args[a].index == (unsigned)zero->param && e->const_args[a].value == 0)
+                return false;
+    }
+    return hot_callers > 0;
+}
+
+/* The read's value is stored into a field that holds a start time. */
+static bool interval_field_site(const hs_timer_store *store, const hs_clock_read *read)
+{
+    return hs_timer_site_interval_field(store, read->site.file, read->site.line, read->site.column);
+}
+
+/* The reading is passed to a function that subtracts a value it is given from a fresh
+ * reading (`elapsedStart(&t); ...; elapsedUs(t)`): the start of a measurement. */
+static bool passed_to_interval_end(const hs_timer_store *store, const hs_clock_read *read)
+{
+    for (size_t k = 0; k < read->n_passed_to; k++) {
+        const hs_vec *reads = hs_timer_reads_of(store, read->passed_to[k].callee);
+        for (size_t i = 0; reads && i < reads->len; i++)
+            if (store->reads[(size_t)(uintptr_t)reads->items[i]].vs_field)
+                return true;
+    }
+    return false;
+}
+
 static const char *weak_evidence(const hs_timer_store *store, const hs_clock_read *read, const hs_function *f,
-                                 bool wide_only, const char **tag)
+                                 bool wide_only, bool cache_at_hand, const char **tag)
 {
     /* The most specific reason first: a dead arm explains more than "printed". */
     if (read->rare) {
@@ -213,26 +261,163 @@ static const char *weak_evidence(const hs_timer_store *store, const hs_clock_rea
     *tag = "dead-for-hot-callers";
     if (dead_for_hot_callers(read, f))
         return "every hot caller passes a constant argument that rules out the branch it is in";
+    *tag = "fallback";
+    if (fallback_for_hot_callers(read, f))
+        return "it runs only when a parameter is zero (a fallback when the caller passes no reading), "
+               "and every hot caller passes a value of its own";
     *tag = "interval";
     if (timed_by_hot_callers(store, read, f))
         return "it is a clock wrapper whose hot callers time intervals or deadlines with its "
                "readings (or pass them on): an interval measurement needs both ends";
+    /* A wrapper's reading that is one end of a measurement: combined with another reading
+     * of the function (`c->duration = ustime() - start`, start an earlier reading), with a
+     * field that holds the other end (`now_ns() - t->wake_date`), or stored into a field
+     * that the program subtracts from a fresh reading (a task's wake-up time, for
+     * scheduling latency). A deadline (`now() + timeout`) or a comparison with a time kept
+     * in static storage is not: maintainers replace those reads with the cached time. */
+    if (read->wrapper && strcmp(read->cost, "syscall") != 0 &&
+        (read->n_elapsed_fresh > 0 || read->vs_field || interval_field_site(store, read) ||
+         passed_to_interval_end(store, read)))
+        return "its reading is one end of an interval measurement (the other end is a reading "
+               "too): both ends need a fresh reading";
     *tag = "output";
-    if (read->printed)
+    /* Where the program keeps this clock cached, a printed reading, a rate limit and a read
+     * beside blocking calls are what maintainers replace with the cached time: no demotion. */
+    if (read->printed && !cache_at_hand)
         return "its reading is printed (a log line, a reply field): formatting the output costs more "
                "than the read, and the value is what it prints";
     if (read->in_variadic)
         return "it is in a variadic logging or formatting function: the record needs its own timestamp";
     *tag = "rate-limited";
-    if (read->vs_static)
+    if (read->vs_static && !cache_at_hand)
         return "its reading is compared with or subtracted from one kept in static storage (a "
                "duration since a stored start, a rate limit, a cache refreshed when the time "
-               "changes): the code is built around this read";
+               "changes) and the program keeps no cached time of this clock: the code is built "
+               "around this read";
     *tag = "weak-path";
-    if (wide_only && f->hot_weak_why)
-        return f->hot_weak_why;
+    if (wide_only)
+        return f->hot_weak_why ? f->hot_weak_why
+                               : "it is reached only through an indirect call with very many possible targets";
     *tag = NULL;
     return NULL;
+}
+
+/* Is (line, column) at or before (l2, c2)? */
+static bool not_after(unsigned line, unsigned column, unsigned l2, unsigned c2)
+{
+    return line < l2 || (line == l2 && column <= c2);
+}
+
+/*
+ * A reading of the read's clock that a hot caller already holds when it calls the read's
+ * function: read before the call in the same pass (the same loop, in no branch of it that
+ * the call might not be in), kept in a name, with no blocking call between (a reading
+ * taken before a poll or a sleep is stale after it; one the caller makes itself, not one a
+ * callee makes on some path, such as a log write). Passing it down is the fix: mosquitto's main loop
+ * read `now` and then called bridge_check(), which read the clock again. NULL when none;
+ * *edge_out is the call.
+ */
+static const hs_clock_read *caller_reading(const hs_timer_store *store, const hs_ruledata *rd,
+                                           const hs_clock_read *read, const hs_function *f,
+                                           const hs_call_edge **edge_out)
+{
+    const char *family = hs_clock_family(read->clock, read->clock_id);
+    /* Only a read the function makes once, before anything in it blocks or waits, can take
+     * a reading made before the call. */
+    if (!family || f->hot_root || read->in_loop || read->blocking_seq > 0 || read->function_waits)
+        return NULL;
+    for (size_t i = 0; i < f->callers.len; i++) {
+        const hs_call_edge *e = f->callers.items[i];
+        if (e->caller->hot_depth < 0 || e->error_path || !strong_edge(e) || e->indirect)
+            continue;
+        const hs_vec *reads = hs_timer_reads_of(store, e->caller->usr);
+        for (size_t k = 0; reads && k < reads->len; k++) {
+            const hs_clock_read *r = &store->reads[(size_t)(uintptr_t)reads->items[k]];
+            const char *rf = hs_clock_family(r->clock, r->clock_id);
+            /* As fine as the read it would replace: the same API or wrapper, or a known
+             * resolution at least as fine (a time() reading cannot stand for a timespec). */
+            double held_ns = hs_clock_resolution_ns(r->wrapper ? NULL : r->api, r->clock);
+            double read_ns = hs_clock_resolution_ns(read->wrapper ? NULL : read->api, read->clock);
+            bool fine_enough = strcmp(r->api, read->api) == 0 || (held_ns > 0 && read_ns > 0 && held_ns <= read_ns);
+            if (!fine_enough || !rf || strcmp(rf, family) != 0 || !r->sink || !r->result_used || r->error_path ||
+                strcmp(r->cost, "coarse") == 0 || r->site.file != e->file ||
+                !not_after(r->site.line, r->site.column, e->line, e->column) || hs_clock_read_loop(r) != e->loop)
+                continue;
+            /* In no branch inside its loop (or, outside loops, in none at all). */
+            bool dominates = true;
+            for (size_t b = 0; b < r->n_branches && dominates; b++)
+                dominates = e->loop && r->branches[b].node < (long long)e->loop;
+            if (!dominates)
+                continue;
+            bool blocked = false;
+            for (size_t c = 0; c < e->caller->callees.len && !blocked; c++) {
+                const hs_call_edge *o = e->caller->callees.items[c];
+                blocked = o->file == e->file && not_after(r->site.line, r->site.column, o->line, o->column) &&
+                          not_after(o->line, o->column, e->line, e->column) && o != e && o->callee->name &&
+                          hs_ruledata_is_blocking(rd, o->callee->name);
+            }
+            if (blocked)
+                continue;
+            *edge_out = e;
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* "mstime()" for a read through a wrapper, with what it reads: "mstime() (it reads
+ * gettimeofday() through mstime -> ustime -> gettimeofday)". */
+static char *read_name(const hs_clock_read *read)
+{
+    char *what = hs_clock_read_name(read);
+    if (!read->wrapper)
+        return what;
+    char *chain = hs_clock_wrapper_chain(read->wrapper);
+    char *base = read->wrapper->clock_id ? hs_printf("%s(%s)", read->wrapper->api, read->wrapper->clock_id)
+                                         : hs_printf("%s()", read->wrapper->api);
+    char *longer = hs_printf("%s (it reads %s: %s)", what, base, chain);
+    free(chain);
+    free(base);
+    free(what);
+    return longer;
+}
+
+static const char *cache_name(const hs_clock_cache *c)
+{
+    return c->text[0] == '&' ? c->text + 1 : c->text;
+}
+
+/* "the program keeps this clock cached: use `server.mstime` (refreshed by updateCachedTime,
+ * run by the callback serverCron)"; with several names the same function refreshes from the
+ * clock, and none refreshed from the read's own API or wrapper, each is named. */
+static char *cache_hint(const hs_timer_store *s, const hs_clock_cache *c, const hs_clock_read *read)
+{
+    hs_buf names;
+    hs_buf_init(&names);
+    hs_buf_printf(&names, "`%s`", cache_name(c));
+    if (!c->api || strcmp(c->api, read->api) != 0) {
+        size_t listed = 1;
+        for (size_t k = 0; k < s->n_caches && listed < 4; k++) {
+            const hs_clock_cache *o = &s->caches[k];
+            if (o != c && o->function == c->function && strcmp(o->family, c->family) == 0) {
+                hs_buf_printf(&names, ", `%s`", cache_name(o));
+                listed++;
+            }
+        }
+    }
+    char *listed = hs_buf_take(&names);
+    char *text = listed;
+    char *hint = NULL;
+    if (c->loop_caller)
+        hint = hs_printf("the program keeps this clock cached: use %s (refreshed by %s, which %s "
+                         "calls in a loop)", text, c->function_name, c->loop_caller);
+    else if (c->callback && strcmp(c->callback, c->function_name) != 0)
+        hint = hs_printf("the program keeps this clock cached: use %s (refreshed by %s, run by the "
+                         "callback %s)", text, c->function_name, c->callback);
+    else
+        hint = hs_printf("the program keeps this clock cached: use %s (refreshed by %s)", text, c->function_name);
+    free(listed);
+    return hint;
 }
 
 static void add_aggressive_fixes(hs_judge_ctx *ctx, json_t *finding, const hs_clock_read *read, const hs_function *f)
@@ -263,14 +448,22 @@ static void add_aggressive_fixes(hs_judge_ctx *ctx, json_t *finding, const hs_cl
 
 static void judge(hs_judge_ctx *ctx)
 {
-    const hs_timer_store *store = hs_timer_facts(ctx->program);
-    hs_strmap *blocking = hs_timers_blocking_functions(ctx->program, ctx->rd);
+    hs_timer_store *store = hs_program_store(ctx->program, &hs_family_timers);
+    hs_timer_resolve(store, ctx->program, ctx->rd);
+    const hs_strmap *blocking = store->blocking;
     for (size_t i = 0; i < store->len; i++) {
         const hs_clock_read *read = &store->reads[i];
         const hs_function *f = read->function ? hs_strmap_get(ctx->program->functions, read->function) : NULL;
         /* Cold code, and reads on an error path (before an abort), are not hot. A coarse
          * clock (a memory load) is the cheap read this rule recommends: never flagged. */
         if (!f || f->cold_only || read->error_path || strcmp(read->cost, "coarse") == 0)
+            continue;
+        /* A clock wrapper's own read: each call of the wrapper is a read where it is made,
+         * and is judged there, where the fix goes. */
+        /* (A profile makes every well-sampled function a root, wrappers included: their
+         * callers are still where the reads are judged. A root the user names is judged.) */
+        if ((!f->hot_root || (f->profile_root && !f->hot_attr)) && hs_timer_wrapper(store, f->usr) &&
+            (read->returned || read->out_to_caller) && !read->loop_path[0])
             continue;
         /* A loop that blocks, here or in a function it calls (a logger writing a file, a
          * helper that sleeps), is paced by that: a clock read in it costs nothing that
@@ -317,7 +510,7 @@ static void judge(hs_judge_ctx *ctx)
             continue;
         }
         const char *cost = read->cost;
-        char *what = hs_clock_read_name(read);
+        char *what = read_name(read);
         if (read->macro_name) {
             char *longer = hs_printf("%s (through the macro %s)", what, read->macro_name);
             free(what);
@@ -333,11 +526,6 @@ static void judge(hs_judge_ctx *ctx)
             free(what);
             what = longer;
         }
-        char *measured = measured_phrase(ctx->rd, read, cost);
-        char *message = hs_printf("%s on a hot path costs %s: %s; read the clock once per "
-                                  "request and reuse it, or use a cheaper clock",
-                                  what, measured ? measured : cost_phrase(cost), why);
-        free(measured);
         /* A loop that no hot root reaches is no evidence of a hot path: on real servers such
          * loops are admin commands, start-up, config parsing and shutdown (9 of 9 such
          * findings on redis, memcached and haproxy were wrong). Low, hidden by default. */
@@ -348,11 +536,60 @@ static void judge(hs_judge_ctx *ctx)
          * commands, INFO and BGSAVE among them), so reaching one of them is no evidence that
          * it runs per request; name the hot commands with --hot to see theirs. */
         bool wide_only = !only_loop && !f->hot_root && !strong_loop_call && !strong_reach;
+        /* A cached time of the same clock, refreshed elsewhere: the fix maintainers make. A
+         * read that refreshes a cache is that cache's source, not a candidate for it. */
+        const hs_clock_cache *cache = read->cached_in ? NULL : hs_timer_cache_for(store, read);
+        /* Or a reading the hot caller already holds when it calls this function. */
+        const hs_call_edge *held_at = NULL;
+        const hs_clock_read *held = cache ? NULL : caller_reading(store, ctx->rd, read, f, &held_at);
         /* Weak evidence, said in the message: the read, or every strong path to it, sits in
          * a rare arm (an error check, unlikely(), a value over a configured limit), or its
          * arm is dead for the constants every hot caller passes. Low, hidden by default. */
         const char *weak_tag = NULL;
-        const char *weak = weak_evidence(store, read, f, wide_only, &weak_tag);
+        const char *weak = weak_evidence(store, read, f, wide_only, cache != NULL || held != NULL, &weak_tag);
+        /* Outside a tight loop, a cheap clock read beside blocking I/O in the same
+         * function is noise; a syscall read is not (MDEV-12345's clock() cost as much as
+         * the network read). So is one in a function that waits in a loop, blocking on
+         * every pass (rocksdb's WriteThread::AwaitState times its own yields): the wait,
+         * not the reading, is what such a call costs. Where the program keeps the clock
+         * cached, the cached time is still the cheaper source. */
+        if (!weak && !in_loop && strcmp(cost, "syscall") != 0 && (read->function_waits || (!cache && !held))) {
+            if (read->function_waits) {
+                weak_tag = "waits";
+                weak = "its function waits in a loop that blocks on every pass: the wait, not the "
+                       "reading, is what a call costs";
+            } else if (read->function_blocks) {
+                weak_tag = "blocks";
+                weak = "its function makes a blocking call (I/O, a sleep) outside any branch: next to "
+                       "it a cheap clock read is noise";
+            }
+        }
+        /* Every low finding says which rule lowered it. */
+        if (!weak && only_loop) {
+            weak_tag = "loop-without-root";
+            weak = "no hot function reaches this loop (name the request entry points with --hot)";
+        }
+        /* The cached time is the fix only where the reading need not be fresh: not for one
+         * end of an interval, not in a rare or dead arm. */
+        if (weak_tag && strcmp(weak_tag, "weak-path") != 0 && strcmp(weak_tag, "loop-without-root") != 0)
+            cache = NULL, held = NULL;
+        char *hint = cache ? cache_hint(store, cache, read) : NULL;
+        if (!hint && held) {
+            const char *base = strrchr(held->site.file, '/') ? strrchr(held->site.file, '/') + 1 : held->site.file;
+            hint = held->sink_text
+                       ? hs_printf("%s already holds a reading of this clock (`%s`, read at %s:%u) when it calls "
+                                   "%s: pass it down", held_at->caller->name, held->sink_text, base, held->site.line,
+                                   f->name)
+                       : hs_printf("%s already holds a reading of this clock (read at %s:%u) when it calls %s: "
+                                   "pass it down", held_at->caller->name, base, held->site.line, f->name);
+        }
+        char *measured = measured_phrase(ctx->rd, read, cost);
+        char *message = hint ? hs_printf("%s on a hot path costs %s: %s; %s",
+                                         what, measured ? measured : cost_phrase(cost), why, hint)
+                             : hs_printf("%s on a hot path costs %s: %s; read the clock once per "
+                                         "request and reuse it, or use a cheaper clock",
+                                         what, measured ? measured : cost_phrase(cost), why);
+        free(measured);
         if (weak) {
             char *longer = hs_printf("%s (low confidence: %s)", message, weak);
             free(message);
@@ -360,18 +597,21 @@ static void judge(hs_judge_ctx *ctx)
             json_array_append_new(reasons, json_string(weak_tag));
         }
         const char *confidence = only_loop || wide_only || weak ? "low" : "high";
-        /* Outside a tight loop, a cheap clock read beside blocking I/O in the same
-         * function is noise; a syscall read is not (MDEV-12345's clock() cost as much as
-         * the network read). So is one in a function that waits in a loop, blocking on
-         * every pass (rocksdb's WriteThread::AwaitState times its own yields): the wait,
-         * not the reading, is what such a call costs. */
-        if (!in_loop && strcmp(cost, "syscall") != 0 && (read->function_blocks || read->function_waits))
-            confidence = "low";
         json_t *finding = hs_finding_at("timer-hot-path", severity_for(cost), confidence, &read->site,
                                         f->name, message);
         json_object_set_new(finding, "reasons", reasons);
         json_object_set_new(finding, "cost", json_string(cost));
         json_object_set_new(finding, "api", json_string(read->api));
+        if (read->wrapper) {
+            char *chain = hs_clock_wrapper_chain(read->wrapper);
+            json_object_set_new(finding, "wrapper_chain", json_string(chain));
+            free(chain);
+        }
+        if (cache) {
+            json_object_set_new(finding, "cached_clock",
+                                json_pack("{s:s, s:s}", "name", cache_name(cache), "refreshed_by",
+                                          cache->function_name));
+        }
         json_object_set_new(finding, "fingerprint_basis", json_string(read->text));
         /* The path shown is the one the message names. */
         bool loop_call_leads = loop_call && !f->hot_root && !in_loop;
@@ -388,8 +628,8 @@ static void judge(hs_judge_ctx *ctx)
         free(what);
         free(message);
         free(why);
+        free(hint);
     }
-    hs_strmap_delete(blocking);
 }
 
 static const hs_fact_family *const reads[] = {&hs_family_timers, NULL};

@@ -279,7 +279,7 @@ check "against HEAD nothing changed" test "$(json "len(d['findings'])")" = 0
 sed -i 's/^long handler(void) {/__attribute__((hot)) long handler(void) {/' src/path.c
 repo scan -q --no-config -p . --format json --diff-base HEAD
 check "an uncommitted change that makes old code hot reports it (its hot path runs through the change)" \
-  test "$(json "[(f['function'], f['line']) for f in d['findings']]")" = "[('tick', 2)]"
+  test "$(json "[(f['function'], f['line']) for f in d['findings']]")" = "[('handler', 4)]"
 git checkout -q src/path.c
 cat >src/untracked_hot.c <<'C'
 #include <time.h>

@@ -37,7 +37,8 @@ static const char source[] =
     "void c_param_and(int force, int y) { if (force && y > 2) g(); }\n"
     "void c_param_or(int force, int y) { if (force || y > 2) g(); }\n"
     "void c_param_eq(int us) { if (us == 0) g(); }\n"
-    "void c_errno_alone(void) { if (errno == 4) g(); }\n";
+    "void c_errno_alone(void) { if (errno == 4) g(); }\n"
+    "void c_errno_again(void) { if (errno == 11 || errno == 115) g(); }\n";
 
 typedef struct {
     const char *function;
@@ -65,6 +66,8 @@ static const expectation cases[] = {
     {"c_param_or", NULL, NULL, -1, 0},
     {"c_param_eq", NULL, NULL, 0, 0},
     {"c_errno_alone", "error-check", NULL, -1, 0},
+    /* EAGAIN, EINPROGRESS: a non-blocking socket's usual answer, not a failure. */
+    {"c_errno_again", NULL, NULL, -1, 0},
 };
 
 typedef struct {

@@ -205,7 +205,7 @@ static void test_table_order_is_the_facts_order(void **state)
     fx->facts = hs_extract_tu(fx->index, in, fx->rd, fx->dir, NULL, &err);
     if (!fx->facts)
         fail_msg("extract: %s", err ? err : "?");
-    static const char *const keys[] = {"facts_version", "tu", "default_flags", "functions", "calls", "fn_stores", "overrides", "clock_reads",
+    static const char *const keys[] = {"facts_version", "tu", "default_flags", "functions", "calls", "fn_stores", "overrides", "clock_reads", "param_caches",
                                        "timed_calls", "interval_fields", "atomics", "events", "event_objects", "parse_errors",
                                        "error_count", "ignored_arguments", "inputs"};
     size_t k = 0;

@@ -1,6 +1,6 @@
 /*
  * The hot root (hot by its prototype in row0sel.h) calls the clustered-index fetch, which
- * reads clocks (flagged, in row0clust.c and ut0log.c), and on corruption the cold reporter,
+ * reads clocks (flagged in row0clust.c, one through ut0log.c's wrapper), and on corruption the cold reporter,
  * whose whole chain is not hot: its timestamp helper and its own loop are negatives.
  */
 #include "row0sel.h"

@@ -1,4 +1,5 @@
-/* ut_log_timestamp() is reached only through the cold reporter; ut_now_ms() also from the hot fetch. */
+/* ut_log_timestamp() is reached only through the cold reporter; ut_now_ms(), a clock
+ * wrapper, is called from the hot fetch too, and flagged there. */
 #include "ut0log.h"
 
 extern unsigned long long ut_time_ms(void);
@@ -10,5 +11,5 @@ time_t ut_log_timestamp(void)
 
 unsigned long long ut_now_ms(void)
 {
-    return ut_time_ms(); // expect: timer-hot-path
+    return ut_time_ms();
 }

@@ -1,7 +1,7 @@
 /*
  * thd.h - the session object shared by all three translation units. thd_now_us() is a
- * static inline helper every TU sees: reached from the hot root, its one read is one
- * finding, not one per TU that includes the header.
+ * static inline clock wrapper every TU sees: its call from the hot root is one finding (in
+ * sql_parse.c), and its body is one function, not one per TU that includes the header.
  */
 #ifndef THD_H
 #define THD_H
@@ -24,7 +24,7 @@ struct thd {
 
 static inline ulonglong thd_now_us(void)
 {
-    return my_hrtime().val; // expect: timer-hot-path
+    return my_hrtime().val;
 }
 
 void mysql_execute_command(struct thd *thd);
