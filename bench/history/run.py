@@ -7,8 +7,10 @@
 # whatever the result, and non-zero only on a setup error (no mirror, a recipe that fails, a
 # case file missing from the compile database, a hotscan run that fails).
 #
-#   bench/history/run.py [--hotscan PATH] [--work DIR] [--mirrors DIR] [--reuse-scans]
-#                        [--json FILE] [FILTER...]
+#   bench/history/run.py [--hotscan PATH] [--label NAME] [--no-case-rules] [--work DIR]
+#                        [--mirrors DIR] [--reuse-scans] [--only-ready] [--json FILE]
+#                        [FILTER...]
+#   bench/history/run.py --compare A.json B.json...
 #
 # FILTER selects cases whose id, project or rule contains it. Extracted trees, compile
 # databases, logs and reports go to --work ($HOTSCAN_HISTORY_WORK, default
@@ -238,7 +240,16 @@ def main():
     ap.add_argument("--only-ready", action="store_true",
                     help="leave out the cases whose compile database is not made yet")
     ap.add_argument("--json", help="also write the per-case results as JSON to this file")
+    ap.add_argument("--label", help="a name for this run (the binary, the options), written "
+                                    "to --json and shown by --compare")
+    ap.add_argument("--no-case-rules", action="store_true",
+                    help="scan without the cases' own rule data (their 'rules' field)")
+    ap.add_argument("--compare", nargs="+", metavar="JSON",
+                    help="print the results of earlier runs (their --json files) side by side "
+                         "and run nothing")
     a = ap.parse_args()
+    if a.compare:
+        return compare(a.compare)
     if not a.hotscan:
         die("no hotscan: pass --hotscan PATH or set HOTSCAN")
     hotscan = os.path.abspath(a.hotscan)
@@ -261,6 +272,8 @@ def main():
     os.makedirs(work, exist_ok=True)
     shim = write_shim(work)
 
+    label = a.label or os.path.basename(hotscan) + (" (no case rules)" if a.no_case_rules
+                                                    else "")
     reports = {}
     results = []
     t_start = time.time()
@@ -281,7 +294,8 @@ def main():
                      for e in json.load(f)}
         if os.path.normpath(os.path.join(src, c["file"])) not in files:
             die("case %s: %s is not in the compile database %s" % (c["id"], c["file"], db))
-        group = (tuple(c["hot"]), tuple(c.get("rules", [])), tuple(c.get("paths", [])))
+        rules = [] if a.no_case_rules else c.get("rules", [])
+        group = (tuple(c["hot"]), tuple(rules), tuple(c.get("paths", [])))
         key = (top, group)
         if key not in reports:
             sys.stderr.write("history: scanning %s ...\n" % os.path.basename(top))
@@ -292,7 +306,8 @@ def main():
         if bad:
             sys.stderr.write("history: warning: case %s: %s had compile errors: %s\n"
                              % (c["id"], c["file"], bad[0].get("message", "")[:200]))
-        r = {"id": c["id"], "project": c["project"], "rule": c["rule"],
+        r = {"id": c["id"], "project": c["project"], "rule": c["rule"], "label": label,
+             "case_rules": list(rules),
              "found": f is not None,
              "shown": f is not None and f.get("confidence") in ("medium", "high"),
              "confidence": f.get("confidence") if f else None,
@@ -326,6 +341,48 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
+    return 0
+
+
+def compare(paths):
+    """Print runs side by side: per case found/shown for each run, then the totals."""
+    runs = []
+    for p in paths:
+        try:
+            with open(p) as f:
+                res = json.load(f)
+        except (OSError, ValueError) as e:
+            die("%s: %s" % (p, e))
+        label = (res[0].get("label") if res else None) or os.path.basename(p)
+        runs.append((label, {r["id"]: r for r in res}))
+    ids, meta = [], {}
+    for _, by in runs:
+        for i, r in by.items():
+            if i not in meta:
+                ids.append(i)
+                meta[i] = r
+    def cell(r):
+        if r is None:
+            return "-"
+        return "%s/%s" % ("yes" if r["found"] else "no", "yes" if r["shown"] else "no")
+    print("found/shown per run:")
+    for n, (label, _) in enumerate(runs):
+        print("  [%d] %s" % (n + 1, label))
+    print("%-30s %-10s %-22s %s" % ("case", "project", "rule",
+                                    " ".join("%-8s" % ("[%d]" % (n + 1))
+                                             for n in range(len(runs)))))
+    for i in ids:
+        print("%-30s %-10s %-22s %s" % (i, meta[i]["project"], meta[i]["rule"],
+                                        " ".join("%-8s" % cell(by.get(i)) for _, by in runs)))
+    print()
+    rules = sorted({m["rule"] for m in meta.values()})
+    for rule in rules + [None]:
+        cells = []
+        for _, by in runs:
+            sel = [r for r in by.values() if rule is None or r["rule"] == rule]
+            cells.append("%d/%d found, %d shown" % (sum(r["found"] for r in sel), len(sel),
+                                                    sum(r["shown"] for r in sel)))
+        print("%-22s %s" % (rule or "total", " | ".join(cells)))
     return 0
 
 
