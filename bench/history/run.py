@@ -247,9 +247,11 @@ def main():
     ap.add_argument("--compare", nargs="+", metavar="JSON",
                     help="print the results of earlier runs (their --json files) side by side "
                          "and run nothing")
+    ap.add_argument("--markdown", action="store_true",
+                    help="with --compare: print the table and the totals as Markdown")
     a = ap.parse_args()
     if a.compare:
-        return compare(a.compare)
+        return compare(a.compare, a.markdown)
     if not a.hotscan:
         die("no hotscan: pass --hotscan PATH or set HOTSCAN")
     hotscan = os.path.abspath(a.hotscan)
@@ -344,7 +346,7 @@ def main():
     return 0
 
 
-def compare(paths):
+def compare(paths, markdown=False):
     """Print runs side by side: per case found/shown for each run, then the totals."""
     runs = []
     for p in paths:
@@ -361,10 +363,33 @@ def compare(paths):
             if i not in meta:
                 ids.append(i)
                 meta[i] = r
+
     def cell(r):
         if r is None:
             return "-"
         return "%s/%s" % ("yes" if r["found"] else "no", "yes" if r["shown"] else "no")
+
+    def totals(rule):
+        out = []
+        for _, by in runs:
+            sel = [r for r in by.values() if rule is None or r["rule"] == rule]
+            out.append("%d/%d found, %d shown" % (sum(r["found"] for r in sel), len(sel),
+                                                  sum(r["shown"] for r in sel)))
+        return out
+
+    rules = sorted({m["rule"] for m in meta.values()})
+    if markdown:
+        print("| case | project | rule | %s |" % " | ".join(l for l, _ in runs))
+        print("|---|---|---|%s" % ("---|" * len(runs)))
+        for i in ids:
+            print("| %s | %s | %s | %s |" % (i, meta[i]["project"], meta[i]["rule"],
+                                            " | ".join(cell(by.get(i)) for _, by in runs)))
+        print()
+        print("| rule | %s |" % " | ".join(l for l, _ in runs))
+        print("|---|%s" % ("---|" * len(runs)))
+        for rule in rules + [None]:
+            print("| %s | %s |" % (rule or "total", " | ".join(totals(rule))))
+        return 0
     print("found/shown per run:")
     for n, (label, _) in enumerate(runs):
         print("  [%d] %s" % (n + 1, label))
@@ -375,16 +400,9 @@ def compare(paths):
         print("%-30s %-10s %-22s %s" % (i, meta[i]["project"], meta[i]["rule"],
                                         " ".join("%-8s" % cell(by.get(i)) for _, by in runs)))
     print()
-    rules = sorted({m["rule"] for m in meta.values()})
     for rule in rules + [None]:
-        cells = []
-        for _, by in runs:
-            sel = [r for r in by.values() if rule is None or r["rule"] == rule]
-            cells.append("%d/%d found, %d shown" % (sum(r["found"] for r in sel), len(sel),
-                                                    sum(r["shown"] for r in sel)))
-        print("%-22s %s" % (rule or "total", " | ".join(cells)))
+        print("%-22s %s" % (rule or "total", " | ".join(totals(rule))))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
