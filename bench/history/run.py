@@ -145,6 +145,12 @@ def make_database(recipes, work, case, top, src, shim):
     log = os.path.join(top, "recipe.log")
     env = dict(os.environ)
     env["HH_SHIM"] = shim
+    # one autoconf cache per recipe, shared by that project's parents: the checks that
+    # configure compiles and runs give the same answers on this machine for every parent,
+    # and a later parent's configure then takes a fraction of the time
+    cache_dir = os.path.join(work, ".config-cache")
+    os.makedirs(cache_dir, exist_ok=True)
+    env["HH_CONFIG_CACHE"] = os.path.join(cache_dir, case["recipe"] + ".cache")
     env["HH_MAKE"] = ("env PATH=%s:%s bear --output compile_commands.json -- make -k -j2"
                       % (shim, env.get("PATH", "/usr/bin:/bin")))
     t0 = time.time()
