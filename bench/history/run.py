@@ -38,6 +38,36 @@ for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
 [ -n "$out" ] && : > "$out"
 exit 0
 """
+# A no-op libtool beside it: libtool's own shell script runs a dozen programs per source file,
+# each of them traced by bear, and makes the no-op make of a libtool project take half an hour
+# on 2 cores. In compile mode this one runs the compiler command it is given (the no-op
+# compiler, which bear records, with the flags libtool would pass less -fPIC -DPIC); in the
+# other modes it writes the -o file and succeeds.
+LIBTOOL_SHIM = """#!/bin/sh
+# no-op libtool for bench/history recipes
+mode=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --mode=*) mode="${1#--mode=}"; shift ;;
+    --mode) mode="$2"; shift 2 ;;
+    --tag) shift 2 ;;
+    --*|-v|-n) shift ;;
+    *) break ;;
+    esac
+done
+if [ "$mode" = compile ]; then
+    for a in "$@"; do
+        shift
+        case "$a" in -prefer-pic|-prefer-non-pic|-no-suppress|-static|-shared) ;;
+        *) set -- "$@" "$a" ;; esac
+    done
+    exec "$@"
+fi
+out=""; prev=""
+for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
+[ -n "$out" ] && : > "$out"
+exit 0
+"""
 SHIM_NAMES = {"cc": "cc", "gcc": "gcc", "c++": "c++", "g++": "g++", "clang": "clang",
               "clang++": "clang++"}
 
@@ -65,6 +95,11 @@ def write_shim(work):
             with open(p, "w") as f:
                 f.write(SHIM)
             os.chmod(p, 0o755)
+    p = os.path.join(d, "hh-libtool")
+    if not os.path.exists(p):
+        with open(p, "w") as f:
+            f.write(LIBTOOL_SHIM)
+        os.chmod(p, 0o755)
     return d
 
 
@@ -151,8 +186,8 @@ def make_database(recipes, work, case, top, src, shim):
     cache_dir = os.path.join(work, ".config-cache")
     os.makedirs(cache_dir, exist_ok=True)
     env["HH_CONFIG_CACHE"] = os.path.join(cache_dir, case["recipe"] + ".cache")
-    env["HH_MAKE"] = ("env PATH=%s:%s bear --output compile_commands.json -- make -k -j2"
-                      % (shim, env.get("PATH", "/usr/bin:/bin")))
+    env["HH_MAKE"] = ("env PATH=%s:%s bear --output compile_commands.json -- make -k -j2 "
+                      "LIBTOOL=%s/hh-libtool" % (shim, env.get("PATH", "/usr/bin:/bin"), shim))
     t0 = time.time()
     for step in recipe["steps"]:
         rc = sh(step, src, log, env)
