@@ -7,8 +7,10 @@
 # whatever the result, and non-zero only on a setup error (no mirror, a recipe that fails, a
 # case file missing from the compile database, a hotscan run that fails).
 #
-#   bench/history/run.py [--hotscan PATH] [--work DIR] [--mirrors DIR] [--reuse-scans]
-#                        [--json FILE] [FILTER...]
+#   bench/history/run.py [--hotscan PATH] [--label NAME] [--no-case-rules] [--work DIR]
+#                        [--mirrors DIR] [--reuse-scans] [--only-ready] [--json FILE]
+#                        [FILTER...]
+#   bench/history/run.py --compare A.json B.json...
 #
 # FILTER selects cases whose id, project or rule contains it. Extracted trees, compile
 # databases, logs and reports go to --work ($HOTSCAN_HISTORY_WORK, default
@@ -31,6 +33,36 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SHIM = """#!/bin/sh
 # no-op compiler for bench/history recipes: records nothing itself (bear does), writes an
 # empty file where -o names one so that make goes on, and succeeds
+out=""; prev=""
+for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
+[ -n "$out" ] && : > "$out"
+exit 0
+"""
+# A no-op libtool beside it: libtool's own shell script runs a dozen programs per source file,
+# each of them traced by bear, and makes the no-op make of a libtool project take half an hour
+# on 2 cores. In compile mode this one runs the compiler command it is given (the no-op
+# compiler, which bear records, with the flags libtool would pass less -fPIC -DPIC); in the
+# other modes it writes the -o file and succeeds.
+LIBTOOL_SHIM = """#!/bin/sh
+# no-op libtool for bench/history recipes
+mode=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --mode=*) mode="${1#--mode=}"; shift ;;
+    --mode) mode="$2"; shift 2 ;;
+    --tag) shift 2 ;;
+    --*|-v|-n) shift ;;
+    *) break ;;
+    esac
+done
+if [ "$mode" = compile ]; then
+    for a in "$@"; do
+        shift
+        case "$a" in -prefer-pic|-prefer-non-pic|-no-suppress|-static|-shared) ;;
+        *) set -- "$@" "$a" ;; esac
+    done
+    exec "$@"
+fi
 out=""; prev=""
 for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
 [ -n "$out" ] && : > "$out"
@@ -63,6 +95,11 @@ def write_shim(work):
             with open(p, "w") as f:
                 f.write(SHIM)
             os.chmod(p, 0o755)
+    p = os.path.join(d, "hh-libtool")
+    if not os.path.exists(p):
+        with open(p, "w") as f:
+            f.write(LIBTOOL_SHIM)
+        os.chmod(p, 0o755)
     return d
 
 
@@ -143,8 +180,14 @@ def make_database(recipes, work, case, top, src, shim):
     log = os.path.join(top, "recipe.log")
     env = dict(os.environ)
     env["HH_SHIM"] = shim
-    env["HH_MAKE"] = ("env PATH=%s:%s bear --output compile_commands.json -- make -k -j2"
-                      % (shim, env.get("PATH", "/usr/bin:/bin")))
+    # one autoconf cache per recipe, shared by that project's parents: the checks that
+    # configure compiles and runs give the same answers on this machine for every parent,
+    # and a later parent's configure then takes a fraction of the time
+    cache_dir = os.path.join(work, ".config-cache")
+    os.makedirs(cache_dir, exist_ok=True)
+    env["HH_CONFIG_CACHE"] = os.path.join(cache_dir, case["recipe"] + ".cache")
+    env["HH_MAKE"] = ("env PATH=%s:%s bear --output compile_commands.json -- make -k -j2 "
+                      "LIBTOOL=%s/hh-libtool" % (shim, env.get("PATH", "/usr/bin:/bin"), shim))
     t0 = time.time()
     for step in recipe["steps"]:
         rc = sh(step, src, log, env)
@@ -238,7 +281,18 @@ def main():
     ap.add_argument("--only-ready", action="store_true",
                     help="leave out the cases whose compile database is not made yet")
     ap.add_argument("--json", help="also write the per-case results as JSON to this file")
+    ap.add_argument("--label", help="a name for this run (the binary, the options), written "
+                                    "to --json and shown by --compare")
+    ap.add_argument("--no-case-rules", action="store_true",
+                    help="scan without the cases' own rule data (their 'rules' field)")
+    ap.add_argument("--compare", nargs="+", metavar="JSON",
+                    help="print the results of earlier runs (their --json files) side by side "
+                         "and run nothing")
+    ap.add_argument("--markdown", action="store_true",
+                    help="with --compare: print the table and the totals as Markdown")
     a = ap.parse_args()
+    if a.compare:
+        return compare(a.compare, a.markdown)
     if not a.hotscan:
         die("no hotscan: pass --hotscan PATH or set HOTSCAN")
     hotscan = os.path.abspath(a.hotscan)
@@ -261,6 +315,8 @@ def main():
     os.makedirs(work, exist_ok=True)
     shim = write_shim(work)
 
+    label = a.label or os.path.basename(hotscan) + (" (no case rules)" if a.no_case_rules
+                                                    else "")
     reports = {}
     results = []
     t_start = time.time()
@@ -281,7 +337,8 @@ def main():
                      for e in json.load(f)}
         if os.path.normpath(os.path.join(src, c["file"])) not in files:
             die("case %s: %s is not in the compile database %s" % (c["id"], c["file"], db))
-        group = (tuple(c["hot"]), tuple(c.get("rules", [])), tuple(c.get("paths", [])))
+        rules = [] if a.no_case_rules else c.get("rules", [])
+        group = (tuple(c["hot"]), tuple(rules), tuple(c.get("paths", [])))
         key = (top, group)
         if key not in reports:
             sys.stderr.write("history: scanning %s ...\n" % os.path.basename(top))
@@ -292,7 +349,8 @@ def main():
         if bad:
             sys.stderr.write("history: warning: case %s: %s had compile errors: %s\n"
                              % (c["id"], c["file"], bad[0].get("message", "")[:200]))
-        r = {"id": c["id"], "project": c["project"], "rule": c["rule"],
+        r = {"id": c["id"], "project": c["project"], "rule": c["rule"], "label": label,
+             "case_rules": list(rules),
              "found": f is not None,
              "shown": f is not None and f.get("confidence") in ("medium", "high"),
              "confidence": f.get("confidence") if f else None,
@@ -328,6 +386,64 @@ def main():
             json.dump(results, f, indent=1)
     return 0
 
+
+def compare(paths, markdown=False):
+    """Print runs side by side: per case found/shown for each run, then the totals."""
+    runs = []
+    for p in paths:
+        try:
+            with open(p) as f:
+                res = json.load(f)
+        except (OSError, ValueError) as e:
+            die("%s: %s" % (p, e))
+        label = (res[0].get("label") if res else None) or os.path.basename(p)
+        runs.append((label, {r["id"]: r for r in res}))
+    ids, meta = [], {}
+    for _, by in runs:
+        for i, r in by.items():
+            if i not in meta:
+                ids.append(i)
+                meta[i] = r
+
+    def cell(r):
+        if r is None:
+            return "-"
+        return "%s/%s" % ("yes" if r["found"] else "no", "yes" if r["shown"] else "no")
+
+    def totals(rule):
+        out = []
+        for _, by in runs:
+            sel = [r for r in by.values() if rule is None or r["rule"] == rule]
+            out.append("%d/%d found, %d shown" % (sum(r["found"] for r in sel), len(sel),
+                                                  sum(r["shown"] for r in sel)))
+        return out
+
+    rules = sorted({m["rule"] for m in meta.values()})
+    if markdown:
+        print("| case | project | rule | %s |" % " | ".join(l for l, _ in runs))
+        print("|---|---|---|%s" % ("---|" * len(runs)))
+        for i in ids:
+            print("| %s | %s | %s | %s |" % (i, meta[i]["project"], meta[i]["rule"],
+                                            " | ".join(cell(by.get(i)) for _, by in runs)))
+        print()
+        print("| rule | %s |" % " | ".join(l for l, _ in runs))
+        print("|---|%s" % ("---|" * len(runs)))
+        for rule in rules + [None]:
+            print("| %s | %s |" % (rule or "total", " | ".join(totals(rule))))
+        return 0
+    print("found/shown per run:")
+    for n, (label, _) in enumerate(runs):
+        print("  [%d] %s" % (n + 1, label))
+    print("%-30s %-10s %-22s %s" % ("case", "project", "rule",
+                                    " ".join("%-8s" % ("[%d]" % (n + 1))
+                                             for n in range(len(runs)))))
+    for i in ids:
+        print("%-30s %-10s %-22s %s" % (i, meta[i]["project"], meta[i]["rule"],
+                                        " ".join("%-8s" % cell(by.get(i)) for _, by in runs)))
+    print()
+    for rule in rules + [None]:
+        print("%-22s %s" % (rule or "total", " | ".join(totals(rule))))
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())
