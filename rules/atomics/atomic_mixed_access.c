@@ -90,15 +90,16 @@ static void report(hs_judge_ctx *ctx, const hs_atomic_op *plain, const hs_plain_
 {
     char *atomic_at = where(atomic->site.file, (long long)atomic->site.line);
     bool field = rooted_at_field(plain->var);
-    const char *confidence = site->beside ? "low" : field || !same ? "medium" : "high";
+    const char *confidence = site->beside || field || !same ? "low" : "medium";
     const char *why = site->beside
                           ? " (low confidence: it is in one arm of a branch whose other arm updates it atomically; "
                             "if the branch's condition tells whether other threads run, this is no race)"
-                      : !same ? " (medium confidence: the atomic update is through a pointer to the same field, "
+                      : !same ? " (low confidence: the atomic update is through a pointer to the same field, "
                                 "which may be another object)"
-                      : field ? " (medium confidence: a field reached through a pointer; the object updated here may "
-                                "be one no other thread sees yet, as in its constructor or before it is published)"
-                              : "";
+                      : field ? " (low confidence: a field reached through a pointer; the object updated here may "
+                                "be one no other thread sees: a private copy, one not yet published, one under a lock)"
+                              : " (medium confidence: hotscan cannot see whether it runs before other threads start "
+                                "or under a lock every atomic updater holds)";
     const char *text = or_empty(site->text);
     char *message = hs_printf("plain, non-atomic update '%.48s%s' of '%s', which other code updates atomically (%s): "
                               "a lost-update race, as an update another thread makes between this one's read and "
@@ -176,7 +177,7 @@ const hs_rule hs_rule_atomic_mixed_access = {
                    "each plain update without a fix: make it atomic (relaxed is enough for a counter).",
     .doc = "docs/rules/atomic-mixed-access.md",
     .default_severity = "warning",
-    .precision = "medium", /* docs/rules/atomic-mixed-access.md, "Precision" */
+    .precision = "low", /* docs/rules/atomic-mixed-access.md, "Precision" */
     .data_sections = data_sections,
     .judge = judge,
     .reads = reads,

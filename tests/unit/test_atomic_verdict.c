@@ -381,7 +381,7 @@ static void test_plain_update_keeps_counter_without_fix(void **state)
     assert_int_equal(json_array_size(races), 1);
     json_t *race = json_array_get(races, 0);
     assert_int_equal(json_integer_value(json_object_get(race, "line")), 40);
-    assert_string_equal(json_string_value(json_object_get(race, "confidence")), "high");
+    assert_string_equal(json_string_value(json_object_get(race, "confidence")), "medium");
     assert_string_equal(json_string_value(json_object_get(race, "function")), "count_internal");
     assert_int_equal(json_array_size(json_object_get(race, "fixes")), 0);
     assert_non_null(json_object_get(race, "fix_unavailable"));
