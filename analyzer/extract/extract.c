@@ -1951,6 +1951,70 @@ json_t *hs_walk_fields_compared_with(hs_walk *x, const hs_strmap *keys)
     return fields;
 }
 
+/* A local variable of automatic storage (not a parameter, not static). */
+static bool is_automatic_local(CXCursor d)
+{
+    if (hs_cursor_kind(d) != CXCursor_VarDecl || clang_Cursor_hasVarDeclGlobalStorage(d) == 1)
+        return false;
+    enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(d)).kind;
+    return tk != CXType_LValueReference && tk != CXType_RValueReference;
+}
+
+CXCursor hs_walk_sink_local(const hs_walk *x, bool *named)
+{
+    *named = false;
+    if (!x->has_sink)
+        return clang_getNullCursor();
+    if (x->sink_is_decl)
+        return is_automatic_local(x->sink) ? x->sink : clang_getNullCursor();
+    CXCursor c = hs_strip_expr(x->sink);
+    if (hs_cursor_kind(c) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) {
+        hs_cursor_list kids;
+        hs_children(c, &kids);
+        if (kids.len != 1)
+            return clang_getNullCursor();
+        c = hs_strip_expr(kids.items[0]);
+        if (hs_cursor_kind(c) != CXCursor_UnaryOperator ||
+            clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_AddrOf)
+            return clang_getNullCursor();
+        hs_children(c, &kids);
+        if (kids.len != 1)
+            return clang_getNullCursor();
+        c = hs_strip_expr(kids.items[0]);
+    }
+    if (hs_cursor_kind(c) != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    CXCursor d = clang_getCursorReferenced(c);
+    *named = is_automatic_local(d);
+    return *named ? d : clang_getNullCursor();
+}
+
+typedef struct {
+    CXCursor decl;
+    unsigned n;
+} count_refs;
+
+static enum CXChildVisitResult count_refs_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    count_refs *r = data;
+    enum CXCursorKind k = hs_cursor_kind(c);
+    if ((k == CXCursor_DeclRefExpr || k == CXCursor_VariableRef) &&
+        clang_equalCursors(clang_getCursorReferenced(c), r->decl))
+        r->n++;
+    return CXChildVisit_Recurse;
+}
+
+unsigned hs_walk_count_references(const hs_walk *x, CXCursor decl)
+{
+    CXCursor fn = hs_walk_function_cursor(x);
+    if (hs_cursor_is_null(fn) || hs_cursor_is_null(decl))
+        return 0;
+    count_refs r = {decl, 0};
+    clang_visitChildren(fn, count_refs_visitor, &r);
+    return r.n;
+}
+
 bool hs_walk_sink_static(const hs_walk *x)
 {
     if (!x->has_sink)

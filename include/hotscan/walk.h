@@ -212,6 +212,13 @@ bool hs_walk_has_sink(const hs_walk *x);
 bool hs_walk_sink_through_parameter(const hs_walk *x);
 /* The field the value is stored into (`obj->stamp = v`), as its USR, or NULL. Caller frees. */
 char *hs_walk_sink_field(const hs_walk *x);
+/* The local variable (automatic storage) the value is stored into, written as itself
+ * (`v = x`, `T v = x`) or through its own address (`*(&v) = x`, as a macro
+ * `#define op(A, RES) (*(RES) = f(A), (void) 0)` expanded on `&v` writes it); else a null
+ * cursor. `named`: the store names it (an assignment, not its declaration). */
+CXCursor hs_walk_sink_local(const hs_walk *x, bool *named);
+/* How many times the body of the function being walked names `decl`. */
+unsigned hs_walk_count_references(const hs_walk *x, CXCursor decl);
 /* The value goes into static storage: a global, a static, or a member of one (`server.t = v`). */
 bool hs_walk_sink_static(const hs_walk *x);
 /* Expression `c`, or what `&c` takes the address of, is (a member of) a static-storage object. */

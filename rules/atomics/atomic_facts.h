@@ -175,6 +175,8 @@ typedef struct hs_atomic_op {
                                    against a value other than -1, 0, 1 (`if (used < max)`) */
     bool bounds_index;          /* a limit_test load whose other operand, a local or parameter,
                                    also indexes an array in the function ("bounds_index") */
+    bool dead_store;            /* use == VALUE, stored into a local nothing else in the function
+                                   names: the result is in effect discarded ("dead_store") */
     bool through_sink;          /* the use is a condition's through a local the result went to
                                    (`limit = n.load(); while (i < limit)`) */
     bool value_constant;        /* a store of a constant (false for anything else) */

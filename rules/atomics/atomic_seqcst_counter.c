@@ -121,7 +121,7 @@ static char *disqualifies(const hs_atomic_op *u, bool reservations)
         bool limit = u->use == HS_AUSE_CONDITION && u->limit_test && !is_sub(u);
         if (is_add_or_sub(u) && condition && !limit)
             why = "an add/sub result decides a condition";
-        else if (is_sub(u) && u->use != HS_AUSE_DISCARDED)
+        else if (is_sub(u) && u->use != HS_AUSE_DISCARDED && !u->dead_store)
             why = "a decrement's result is used, as a reference count's is";
         else if (u->op == HS_AOP_STORE && !u->value_constant && !is_setter(u))
             why = "it stores computed values, like a flag or a published value";

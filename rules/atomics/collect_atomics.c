@@ -49,7 +49,16 @@ typedef struct {
     unsigned return_start, return_end; /* the last return statement walked (offsets) */
     hs_vec atomic_arms;      /* arm_note*: the function's atomic updates inside a branch */
     hs_vec plain_arms;       /* arm_note*: the function's plain updates inside a branch */
+    hs_vec local_sinks;      /* local_sink*: the function's results stored into a local */
 } atomic_state;
+
+/* A result stored into a local (`junk = fetch_add(...)`, `*(&orig) = ...` through a macro),
+ * kept until the function's end: a local nothing else names is a dead store. */
+typedef struct {
+    json_t *fact;    /* the operation's fact (a reference) */
+    CXCursor decl;   /* the local */
+    bool named;      /* the store names the local (an assignment, not its declaration) */
+} local_sink;
 
 /*
  * An update of a variable inside a branch arm, kept until the function's end: a plain update
@@ -1165,6 +1174,15 @@ static json_t *build_fact(atomic_state *x, CXCursor op_cursor, const atomic_op *
     if (sink)
         json_object_set_new_nocheck(fact, "sink", json_string(sink));
     free(sink);
+    bool named = false;
+    CXCursor local = strcmp(use, "value") == 0 ? hs_walk_sink_local(x->walk, &named) : clang_getNullCursor();
+    if (!hs_cursor_is_null(local)) {
+        local_sink *ls = hs_xmalloc(sizeof *ls);
+        ls->fact = json_incref(fact);
+        ls->decl = local;
+        ls->named = named;
+        hs_vec_push(&x->local_sinks, ls);
+    }
     const char *function = hs_walk_function_usr(x->walk);
     const char *function_name = hs_walk_function_name(x->walk);
     json_object_set_new_nocheck(fact, "function", json_string(function ? function : ""));
@@ -1789,6 +1807,33 @@ static void mark_fallback_updates(atomic_state *x)
     arm_notes_clear(&x->atomic_arms);
 }
 
+/*
+ * With `w`, marks "dead_store" the results stored into a local that nothing else in the
+ * function names: `atomic_sub(&count, 1, &orig)` with OVS's `#define atomic_sub(RMW, ARG,
+ * ORIG) (*(ORIG) = atomic_fetch_sub_explicit(...), (void) 0)` and `orig` never read. The
+ * stores name the local once each (not a declaration's initializer); any other mention may
+ * read it. Then forgets them.
+ */
+static void local_sinks_clear(atomic_state *x, hs_walk *w)
+{
+    for (size_t i = 0; w && i < x->local_sinks.len; i++) {
+        local_sink *ls = x->local_sinks.items[i];
+        unsigned stores = 0;
+        for (size_t j = 0; j < x->local_sinks.len; j++) {
+            const local_sink *o = x->local_sinks.items[j];
+            stores += o->named && clang_equalCursors(o->decl, ls->decl);
+        }
+        if (hs_walk_count_references(w, ls->decl) == stores)
+            json_object_set_new_nocheck(ls->fact, "dead_store", json_true());
+    }
+    for (size_t i = 0; i < x->local_sinks.len; i++) {
+        local_sink *ls = x->local_sinks.items[i];
+        json_decref(ls->fact);
+        free(ls);
+    }
+    x->local_sinks.len = 0;
+}
+
 static void atomics_function_start(void *state, hs_walk *w)
 {
     (void)w;
@@ -1868,6 +1913,7 @@ static void atomics_function_end(void *state, hs_walk *w)
     judge_bound_tests(x);
     keep_wrapper_parameters(x);
     mark_fallback_updates(x);
+    local_sinks_clear(x, w);
     for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
         json_t *fact = json_array_get(x->atomics, i);
         const char *sink = json_string_value(json_object_get(fact, "sink"));
@@ -2040,6 +2086,8 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
     arm_notes_clear(&x->plain_arms);
     hs_vec_free(&x->atomic_arms);
     hs_vec_free(&x->plain_arms);
+    local_sinks_clear(x, NULL);
+    hs_vec_free(&x->local_sinks);
     free(x);
 }
 
