@@ -387,6 +387,26 @@ static const char *cache_name(const hs_clock_cache *c)
     return c->text[0] == '&' ? c->text + 1 : c->text;
 }
 
+/* The text of a cached clock of the program (hs_clock_cache) that `r`'s reading is stored
+ * into, directly or through a function that stores its parameter, when another function
+ * refreshes it periodically (a rate limit's own `last = now` is no such cache), or NULL. */
+static const char *refreshed_cache(const hs_timer_store *s, const hs_clock_read *r)
+{
+    for (size_t k = 0; k < s->n_caches; k++) {
+        if (r->function && s->caches[k].function && strcmp(s->caches[k].function, r->function) == 0)
+            continue;
+        const char *text = s->caches[k].text;
+        if (r->cached_in && strcmp(r->cached_in, text) == 0)
+            return text;
+        for (size_t i = 0; i < r->n_passed_to; i++)
+            for (size_t c = 0; c < s->n_param_caches; c++)
+                if (s->param_caches[c].function == r->passed_to[i].callee &&
+                    s->param_caches[c].param == r->passed_to[i].arg && strcmp(s->param_caches[c].text, text) == 0)
+                    return text;
+    }
+    return NULL;
+}
+
 /* "the program keeps this clock cached: use `server.mstime` (refreshed by updateCachedTime,
  * run by the callback serverCron)"; with several names the same function refreshes from the
  * clock, and none refreshed from the read's own API or wrapper, each is named. */
@@ -539,6 +559,13 @@ static void judge(hs_judge_ctx *ctx)
         /* A cached time of the same clock, refreshed elsewhere: the fix maintainers make. A
          * read that refreshes a cache is that cache's source, not a candidate for it. */
         const hs_clock_cache *cache = read->cached_in ? NULL : hs_timer_cache_for(store, read);
+        /* A read that refreshes the program's cached clock, though not on every run of its
+         * function (redis' enterExecutionUnit takes a fresh time for each command and hands
+         * it to updateCachedTimeWithUs, which stores server.ustime): the snapshot the hot
+         * code then reads. The cache is what the fix would use; this read is its source. */
+        const char *refreshes = refreshed_cache(store, read);
+        if (refreshes)
+            cache = NULL;
         /* Or a reading the hot caller already holds when it calls this function. */
         const hs_call_edge *held_at = NULL;
         const hs_clock_read *held = cache ? NULL : caller_reading(store, ctx->rd, read, f, &held_at);
@@ -563,6 +590,13 @@ static void judge(hs_judge_ctx *ctx)
                 weak = "its function makes a blocking call (I/O, a sleep) outside any branch: next to "
                        "it a cheap clock read is noise";
             }
+        }
+        char *refresh_why = NULL;
+        if (!weak && refreshes) {
+            weak_tag = "refresh";
+            weak = refresh_why = hs_printf("its reading refreshes the program's cached clock (`%s`), which the "
+                                           "hot code reads instead of the clock",
+                                           refreshes);
         }
         /* Every low finding says which rule lowered it. */
         if (!weak && only_loop) {
@@ -629,6 +663,7 @@ static void judge(hs_judge_ctx *ctx)
         free(message);
         free(why);
         free(hint);
+        free(refresh_why);
     }
 }
 

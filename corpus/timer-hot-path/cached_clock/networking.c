@@ -18,9 +18,11 @@ static void feedMonitors(struct client *c)
 
 void processCommand(struct client *c)
 {
+    enterExecutionUnit(1, 0);
     c->lastinteraction = mstime(); // expect: timer-hot-path
     server.stat_numcommands++;
     if (server.mstime / 1000 - server.lastsave > 3600)
         c->buf[0] = '!';
     feedMonitors(c);
+    exitExecutionUnit();
 }

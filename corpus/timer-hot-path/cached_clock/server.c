@@ -2,7 +2,8 @@
  * The cron: nothing in the program calls serverCron (it is registered by address), so it runs
  * over and over, and updateCachedTime, which it calls every time, refreshes the cached time:
  * server.ustime from the parameter updateCachedTimeWithUs is given, server.mstime computed
- * from it. saveDb's stamp comes after writing a file: an event's time, no cache. The start-up
+ * from it. enterExecutionUnit refreshes it for each command (a snapshot the command's code
+ * reads): the cache's source, not a read to replace with it. saveDb's stamp comes after writing a file: an event's time, no cache. The start-up
  * stamp is made once.
  */
 // hotscan-args: --hot processCommand
@@ -36,6 +37,22 @@ void updateCachedTime(void)
 {
     long long us = ustime();
     updateCachedTimeWithUs(0, us);
+}
+
+/* Entering a command takes a fresh snapshot for it, unless one is running already: the
+ * cache's source, on the hot path on purpose (low, "refresh"; not shown by default). */
+void enterExecutionUnit(int update_cached_time, long long us)
+{
+    if (server.execution_nesting++ == 0 && update_cached_time) {
+        if (us == 0)
+            us = ustime();
+        updateCachedTimeWithUs(0, us);
+    }
+}
+
+void exitExecutionUnit(void)
+{
+    --server.execution_nesting;
 }
 
 static void saveDb(void)

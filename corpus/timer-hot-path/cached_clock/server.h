@@ -11,6 +11,7 @@ struct server {
     long long ustime, mstime;
     time_t lastsave;
     long long stat_numcommands;
+    int execution_nesting;
 };
 extern struct server server;
 
@@ -22,6 +23,8 @@ struct client {
 long long ustime(void);
 long long mstime(void);
 void updateCachedTime(void);
+void enterExecutionUnit(int update_cached_time, long long us);
+void exitExecutionUnit(void);
 void processCommand(struct client *c);
 
 #endif
