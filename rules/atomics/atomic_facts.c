@@ -185,6 +185,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_atomic_op *a)
     a->limit_test = hs_facts_bool(o, "limit_test");
     a->through_sink = hs_facts_bool(o, "through_sink");
     a->dead_store = hs_facts_bool(o, "dead_store");
+    a->alias_pair = json_integer_value(json_object_get(o, "alias_targets")) == 2;
     a->value_constant = hs_facts_bool(o, "value_constant");
     a->value_parameter = hs_facts_bool(o, "value_parameter");
     json_t *value = json_object_get(o, "value");

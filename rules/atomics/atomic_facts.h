@@ -175,6 +175,9 @@ typedef struct hs_atomic_op {
                                    against a value other than -1, 0, 1 (`if (used < max)`) */
     bool bounds_index;          /* a limit_test load whose other operand, a local or parameter,
                                    also indexes an array in the function ("bounds_index") */
+    bool alias_pair;            /* made through a local pointer to one of two atomics
+                                   (`p = c ? &X : &Y`): the same operation is also Y's
+                                   ("alias_targets": 2) */
     bool dead_store;            /* use == VALUE, stored into a local nothing else in the function
                                    names: the result is in effect discarded ("dead_store") */
     bool through_sink;          /* the use is a condition's through a local the result went to

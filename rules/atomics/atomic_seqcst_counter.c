@@ -752,7 +752,8 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
         const char *why_not = NULL;
         bool macro_ok = u->macro_name && u->macro_name[0] && hs_strmap_get(macros_ok, u->macro_name) != NULL;
         /* A fix must hold for the whole program: never from a partial verdict. */
-        json_t *edits = unseen || pointer || inactive || racing ? NULL : relaxed_edits(u, macro_ok, &why_not);
+        json_t *edits = unseen || pointer || inactive || racing || u->alias_pair ? NULL
+                                                                                : relaxed_edits(u, macro_ok, &why_not);
         if (unseen)
             why_not = "the scan left out TUs of the compile database that may use the variable";
         else if (pointer)
@@ -762,6 +763,9 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
             why_not = inactive_why;
         else if (racing)
             why_not = racing_why;
+        else if (u->alias_pair)
+            why_not = "the operation is made through a local pointer to one of two variables (`p = c ? &x : &y`), "
+                      "and relaxing it relaxes both; relax it by hand once each is known to be a counter";
         if (edits) {
             char *desc = hs_printf("use %s%s", relaxed_spelling(u),
                                    keeps_value_for_elsewhere(u)

@@ -50,7 +50,18 @@ typedef struct {
     hs_vec atomic_arms;      /* arm_note*: the function's atomic updates inside a branch */
     hs_vec plain_arms;       /* arm_note*: the function's plain updates inside a branch */
     hs_vec local_sinks;      /* local_sink*: the function's results stored into a local */
+    hs_vec alias_facts;      /* alias_fact*: facts made through a local pointer alias (alias_arms) */
 } atomic_state;
+
+/* A fact made through a local pointer to what its declaration picks: an operation through
+ * it (`op`), or an address its declaration takes (an escape, dropped when the local serves
+ * only the operations). Judged at the function's end (local_aliases_check). */
+typedef struct {
+    json_t *fact;    /* a reference */
+    CXCursor local;  /* the pointer */
+    bool op;         /* an operation, not the declaration's escape */
+    bool first;      /* an operation's first fact (each site names the local once) */
+} alias_fact;
 
 /* A result stored into a local (`junk = fetch_add(...)`, `*(&orig) = ...` through a macro),
  * kept until the function's end: a local nothing else names is a dead store. */
@@ -223,6 +234,53 @@ static int parameter_index(CXCursor parm, CXCursor *function)
 }
 
 /*
+ * A local pointer that only names atomics its declaration picks (`atomic_ulong *stat = hit ?
+ * &tbl->n_matched : &tbl->n_missed;`, Open vSwitch's table statistics): the address
+ * expressions it may hold, `&X` or the arms of `c ? &X : &Y`, into `arms` (at most 2);
+ * 0 when `var` is no such local. Whether the function also assigns it or lets it escape is
+ * checked at the function's end (local_aliases_check).
+ */
+static unsigned alias_arms(CXCursor var, CXCursor arms[2])
+{
+    if (hs_cursor_kind(var) != CXCursor_VarDecl || clang_Cursor_hasVarDeclGlobalStorage(var) == 1)
+        return 0;
+    CXType t = clang_getCanonicalType(clang_getCursorType(var));
+    if (t.kind != CXType_Pointer || !type_is_atomic(clang_getPointeeType(t)))
+        return 0;
+    hs_cursor_list kids;
+    hs_children(var, &kids);
+    CXCursor init = kids.len ? hs_strip_expr(kids.items[kids.len - 1]) : clang_getNullCursor();
+    hs_cursor_list_free(&kids);
+    if (hs_cursor_is_null(init))
+        return 0;
+    CXCursor cand[2];
+    unsigned n = 0;
+    if (hs_cursor_kind(init) == CXCursor_ConditionalOperator) {
+        hs_children(init, &kids);
+        if (kids.len == 3) {
+            cand[0] = hs_strip_expr(kids.items[1]);
+            cand[1] = hs_strip_expr(kids.items[2]);
+            n = 2;
+        }
+        hs_cursor_list_free(&kids);
+    } else {
+        cand[0] = init;
+        n = 1;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (hs_cursor_kind(cand[i]) != CXCursor_UnaryOperator ||
+            clang_getCursorUnaryOperatorKind(cand[i]) != CXUnaryOperator_AddrOf)
+            return 0;
+        hs_children(cand[i], &kids);
+        arms[i] = kids.len == 1 ? kids.items[0] : clang_getNullCursor();
+        hs_cursor_list_free(&kids);
+        if (hs_cursor_is_null(arms[i]))
+            return 0;
+    }
+    return n;
+}
+
+/*
  * The declaration an object expression names: `x`, `&x`, `s->f`, `arr[i]`, `&s.f[2]`,
  * and through std::atomic_ref: `std::atomic_ref<T>(s.f)`, a local `std::atomic_ref r(s.f)`.
  * Only globals, statics and fields: a local or a parameter is not a shared counter.
@@ -266,6 +324,13 @@ static CXCursor object_decl(CXCursor e)
                 e = init;
                 continue;
             }
+            /* A local pointer to what its declaration picks: the first of them (record
+             * adds the other). */
+            CXCursor arms[2];
+            if (alias_arms(d, arms) > 0) {
+                e = arms[0];
+                continue;
+            }
             return clang_getNullCursor();
         } else {
             return clang_getNullCursor();
@@ -304,6 +369,11 @@ static void object_path(CXCursor e, CXCursor decl, CXCursor *root, char **path)
         enum CXCursorKind k = hs_cursor_kind(e);
         if (k == CXCursor_MemberRefExpr && clang_equalCursors(clang_getCursorReferenced(e), decl))
             break;
+        CXCursor arms[2];
+        if (k == CXCursor_DeclRefExpr && alias_arms(clang_getCursorReferenced(e), arms) > 0) {
+            e = arms[0];
+            continue;
+        }
         if (k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr && k != CXCursor_CallExpr)
             return;
         if (k == CXCursor_CallExpr) {
@@ -1257,6 +1327,56 @@ static bool value_is_parameter(atomic_state *x, CXCursor value)
     return function && owner && function[0] && strcmp(function, owner) == 0;
 }
 
+/* The local pointer alias (alias_arms) an object expression is, `p` or `*p`, or a null
+ * cursor; its arms into `arms`, their number into `n`. */
+static CXCursor alias_through(CXCursor e, CXCursor arms[2], unsigned *n)
+{
+    *n = 0;
+    e = hs_strip_expr(e);
+    if (hs_cursor_kind(e) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Deref) {
+        hs_cursor_list kids;
+        hs_children(e, &kids);
+        CXCursor inner = kids.len == 1 ? kids.items[0] : clang_getNullCursor();
+        hs_cursor_list_free(&kids);
+        e = hs_strip_expr(inner);
+    }
+    if (hs_cursor_kind(e) != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    CXCursor d = clang_getCursorReferenced(e);
+    *n = alias_arms(d, arms);
+    return *n ? d : clang_getNullCursor();
+}
+
+static void note_alias_fact(atomic_state *x, json_t *fact, CXCursor local, bool op, bool first)
+{
+    alias_fact *a = hs_xmalloc(sizeof *a);
+    a->fact = json_incref(fact);
+    a->local = local;
+    a->op = op;
+    a->first = first;
+    hs_vec_push(&x->alias_facts, a);
+}
+
+static void set_identity(atomic_state *x, json_t *fact, CXCursor object_expr, CXCursor decl);
+
+/* An operation through a local pointer to one of two atomics (`c ? &X : &Y`): the same
+ * operation on the second, as its own fact. */
+static void record_second_arm(atomic_state *x, json_t *fact, CXCursor local, CXCursor arm)
+{
+    CXCursor decl = object_decl(arm);
+    if (hs_cursor_is_null(decl))
+        return;
+    json_t *other = json_deep_copy(fact);
+    static const char *const keys[] = {"var", "var_name", "var_visible", "var_decl", "var_field",
+                                       "through_pointer", "value_narrow"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        json_object_del(other, keys[i]);
+    set_identity(x, other, arm, decl);
+    json_object_set_new_nocheck(other, "alias_targets", json_integer(2));
+    note_alias_fact(x, other, local, true, false);
+    json_array_append_new(x->atomics, other);
+}
+
 static void record(atomic_state *x, CXCursor op_cursor, CXCursor object_expr, CXCursor decl, const atomic_op *op)
 {
     if (relaxed_type_context(x))
@@ -1264,6 +1384,21 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor object_expr, CX
     json_t *fact = build_fact(x, op_cursor, op);
     if (!fact)
         return;
+    CXCursor arms[2];
+    unsigned n_arms = 0;
+    bool escape = strcmp(op->op, "escape") == 0;
+    CXCursor alias = escape ? clang_getNullCursor() : alias_through(object_expr, arms, &n_arms);
+    if (!hs_cursor_is_null(alias)) {
+        if (n_arms == 2)
+            json_object_set_new_nocheck(fact, "alias_targets", json_integer(2));
+        note_alias_fact(x, fact, alias, true, true);
+    } else if (escape) {
+        /* `&X` in the declaration of such a local: an escape only if the local is more. */
+        bool named = false;
+        CXCursor local = hs_walk_sink_local(x->walk, &named);
+        if (!named && !hs_cursor_is_null(local) && alias_arms(local, arms) > 0)
+            note_alias_fact(x, fact, local, false, false);
+    }
     /* A store of the function's parameter into a variable (not into a wrapper's own pointer
      * parameter, whose callers pass any value): a setter. */
     if (strcmp(op->op, "store") == 0 && op->value_const == 0 && !hs_cursor_is_null(op->value_arg) &&
@@ -1283,6 +1418,8 @@ static void record(atomic_state *x, CXCursor op_cursor, CXCursor object_expr, CX
     if (function && function[0] && strcmp(op->op, "load") == 0 && in_return(x, op_cursor))
         note_accessor(x, function, fact, op_cursor);
     json_array_append_new(x->atomics, fact);
+    if (n_arms == 2)
+        record_second_arm(x, fact, alias, arms[1]);
 }
 
 /* ---- recognizers --------------------------------------------------------------------- */
@@ -1814,6 +1951,47 @@ static void mark_fallback_updates(atomic_state *x)
  * stores name the local once each (not a declaration's initializer); any other mention may
  * read it. Then forgets them.
  */
+/*
+ * With `w`, judges the function's local pointer aliases: a local that the function names
+ * only in the operations made through it (each once) is no more than another name for what
+ * its declaration picks, so the addresses its declaration takes are no escapes (they are
+ * dropped). A local named anywhere else (assigned, passed on, its address taken) may hold
+ * other objects: the addresses stay escapes, and the operations through it are marked
+ * "through_pointer" (on whatever it points to). Then forgets them.
+ */
+static void local_aliases_check(atomic_state *x, hs_walk *w)
+{
+    hs_vec drop = {0};
+    for (size_t i = 0; w && i < x->alias_facts.len; i++) {
+        alias_fact *a = x->alias_facts.items[i];
+        unsigned sites = 0;
+        for (size_t j = 0; j < x->alias_facts.len; j++) {
+            const alias_fact *o = x->alias_facts.items[j];
+            sites += o->op && o->first && clang_equalCursors(o->local, a->local);
+        }
+        bool only_ops = sites > 0 && hs_walk_count_references(w, a->local) == sites;
+        if (only_ops && !a->op)
+            hs_vec_push(&drop, a->fact);
+        else if (!only_ops && a->op)
+            json_object_set_new_nocheck(a->fact, "through_pointer", json_true());
+    }
+    for (size_t k = json_array_size(x->atomics); drop.len && k-- > x->function_start;) {
+        json_t *f = json_array_get(x->atomics, k);
+        for (size_t d = 0; d < drop.len; d++)
+            if (drop.items[d] == f) {
+                json_array_remove(x->atomics, k);
+                break;
+            }
+    }
+    hs_vec_free(&drop);
+    for (size_t i = 0; i < x->alias_facts.len; i++) {
+        alias_fact *a = x->alias_facts.items[i];
+        json_decref(a->fact);
+        free(a);
+    }
+    x->alias_facts.len = 0;
+}
+
 static void local_sinks_clear(atomic_state *x, hs_walk *w)
 {
     for (size_t i = 0; w && i < x->local_sinks.len; i++) {
@@ -1914,6 +2092,7 @@ static void atomics_function_end(void *state, hs_walk *w)
     keep_wrapper_parameters(x);
     mark_fallback_updates(x);
     local_sinks_clear(x, w);
+    local_aliases_check(x, w);
     for (size_t i = x->function_start; i < json_array_size(x->atomics); i++) {
         json_t *fact = json_array_get(x->atomics, i);
         const char *sink = json_string_value(json_object_get(fact, "sink"));
@@ -2088,6 +2267,8 @@ static void atomics_tu_end(void *state, hs_walk *w, json_t *facts)
     hs_vec_free(&x->plain_arms);
     local_sinks_clear(x, NULL);
     hs_vec_free(&x->local_sinks);
+    local_aliases_check(x, NULL);
+    hs_vec_free(&x->alias_facts);
     free(x);
 }
 
@@ -2535,6 +2716,11 @@ static void atomics_cursor(void *state, hs_walk *w, CXCursor c)
             }
             return;
         }
+        /* A local pointer alias named other than as an operation's object (passed on,
+         * assigned): local_aliases_check counts it. */
+        CXCursor arms[2];
+        if (dk == CXCursor_VarDecl && alias_arms(decl, arms) > 0)
+            return;
         decl = object_decl(c);
         if (hs_cursor_is_null(decl))
             return;
