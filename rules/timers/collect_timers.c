@@ -14,6 +14,7 @@
  */
 #include "hotscan/ptrmap.h"
 #include "hotscan/walk.h"
+#include "timer_facts.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -80,6 +81,7 @@ typedef struct {
     hs_cursor_list printed; /* arguments of variadic calls (printf, loggers) in the function */
     hs_vec printed_depth;   /* for each, how many branches the call sits in (as a pointer-sized int) */
     unsigned blocking_seq;  /* blocking or slow calls seen so far */
+    unsigned blocking_work_seq; /* of those, the ones that are no event wait */
     bool blocks_unconditionally; /* one is made outside any branch and error path */
     bool waits_in_loop;     /* one is made on every pass of a loop (a wait: spin-then-yield) */
 } timers;
@@ -330,6 +332,8 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     if (hs_ruledata_is_blocking(hs_walk_ruledata(x), qname)) {
         mark_loops_blocking(t, x);
         t->blocking_seq++;
+        if (!hs_timer_is_event_wait(qname))
+            t->blocking_work_seq++;
         /* A log line on an error branch does not make the function's work slow. */
         if (hs_walk_branch_count(x) == 0 && !hs_walk_on_error_path(x))
             t->blocks_unconditionally = true;
@@ -515,6 +519,7 @@ static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, c
         json_object_set_new_nocheck(fact, "guards", guards);
     json_object_set_new_nocheck(fact, "seq", json_integer(t->call_seq));
     json_object_set_new_nocheck(fact, "blocking_seq", json_integer(t->blocking_seq));
+    json_object_set_new_nocheck(fact, "blocking_work_seq", json_integer(t->blocking_work_seq));
     json_object_set_new_nocheck(fact, "sampled_in_loop", json_boolean(sampled_inside_innermost_loop(x)));
     json_object_set_new_nocheck(fact, "lambda", json_integer(hs_walk_lambda(x)));
     json_object_set_new_nocheck(fact, "ordinal", json_integer((json_int_t)t->reads.len));
@@ -913,7 +918,7 @@ static void timers_function_start(void *state, hs_walk *x)
     timers *t = state;
     t->is_timer_wrapper = hs_ruledata_find_timer(hs_walk_ruledata(x), hs_walk_function_name(x)) != NULL;
     t->blocking_loops = hs_strmap_create();
-    t->call_seq = t->blocking_seq = 0;
+    t->call_seq = t->blocking_seq = t->blocking_work_seq = 0;
     t->blocks_unconditionally = false;
     t->waits_in_loop = false;
 }

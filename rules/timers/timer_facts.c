@@ -143,6 +143,7 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_clock_read *r
     r->function_waits = hs_facts_bool(o, "function_waits");
     r->seq = hs_facts_int(o, "seq", 0);
     r->blocking_seq = hs_facts_int(o, "blocking_seq", 0);
+    r->blocking_work_seq = hs_facts_int(o, "blocking_work_seq", r->blocking_seq);
     r->in_variadic = hs_facts_bool(o, "in_variadic");
     r->printed = hs_facts_bool(o, "printed");
     r->returned = hs_facts_bool(o, "returned");
@@ -502,13 +503,26 @@ static bool runs_periodically(const hs_function *f, const char **loop_caller, co
 }
 
 /* Does `f` call a function that may block before (line, column), on a path that counts? */
+/* The system calls an event loop waits in for its next events. The time read right after
+ * one is the iteration's time: where event loops refresh their cached clock (mosquitto's
+ * `db.now_s = mosquitto_time()` after epoll_wait), not a stamp of slow work done. */
+bool hs_timer_is_event_wait(const char *name)
+{
+    static const char *const waits[] = {"poll", "ppoll", "epoll_wait", "epoll_pwait", "epoll_pwait2",
+                                        "select", "pselect", "kevent", "port_getn", "io_uring_wait_cqe"};
+    for (size_t i = 0; name && i < sizeof waits / sizeof *waits; i++)
+        if (strcmp(name, waits[i]) == 0)
+            return true;
+    return false;
+}
+
 static bool blocks_before(const hs_timer_store *s, const hs_function *f, const char *file, unsigned line,
                           unsigned column)
 {
     for (size_t i = 0; i < f->callees.len; i++) {
         const hs_call_edge *e = f->callees.items[i];
         if (e->file == file && (e->line < line || (e->line == line && e->column < column)) && !e->error_path &&
-            !e->rare && hs_strmap_has(s->blocking, e->callee->usr))
+            !e->rare && hs_strmap_has(s->blocking, e->callee->usr) && !hs_timer_is_event_wait(e->callee->name))
             return true;
     }
     return false;
@@ -557,7 +571,7 @@ static void find_caches(hs_timer_store *s, const hs_program *p)
             continue;
         /* A refresh does nothing slow before it: a read after blocking work (rdbSave's
          * `server.lastsave = time(NULL)` after writing the file) stamps an event. */
-        if (r->blocking_seq > 0 || r->function_waits || blocks_before(s, f, r->site.file, r->site.line, r->site.column))
+        if (r->blocking_work_seq > 0 || r->function_waits || blocks_before(s, f, r->site.file, r->site.line, r->site.column))
             continue;
         const char *loop = NULL, *callback = NULL;
         bool periodic = r->in_loop || runs_periodically(f, &loop, &callback);

@@ -76,6 +76,7 @@ typedef struct {
     bool function_waits;       /* the function has a loop that blocks on every pass (a wait) */
     long long seq;             /* calls made before it in the function */
     long long blocking_seq;    /* blocking or slow calls made before it */
+    long long blocking_work_seq; /* of those, the ones that are no event wait (hs_timer_is_event_wait) */
 
     bool in_variadic;          /* the function takes `...`: a logger or a formatter */
     bool returned;             /* the reading is returned: the function is a clock wrapper */
@@ -212,6 +213,11 @@ const hs_clock_wrapper *hs_timer_wrapper(const hs_timer_store *s, const char *us
 /* A cached clock a fresh read of `r`'s clock could use instead, or NULL: the same clock, and
  * not refreshed by the read's own function. */
 const hs_clock_cache *hs_timer_cache_for(const hs_timer_store *s, const hs_clock_read *r);
+
+/* `name` is a system call an event loop waits in for its next events (poll, epoll_wait,
+ * kevent, ...): the time read right after one is the iteration's time, where event loops
+ * refresh their cached clock, not a stamp of slow work done. */
+bool hs_timer_is_event_wait(const char *name);
 
 /* How messages name a read: "clock()", "clock_gettime(CLOCK_MONOTONIC)". Caller frees. */
 char *hs_clock_read_name(const hs_clock_read *r);

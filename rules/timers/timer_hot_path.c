@@ -387,14 +387,26 @@ static const char *cache_name(const hs_clock_cache *c)
     return c->text[0] == '&' ? c->text + 1 : c->text;
 }
 
+/* Every call of `f` is made by main (and there is at least one). */
+static bool called_only_from_main(const hs_function *f)
+{
+    for (size_t i = 0; i < f->callers.len; i++) {
+        const hs_call_edge *e = f->callers.items[i];
+        if (!e->caller || !e->caller->name || strcmp(e->caller->name, "main") != 0)
+            return false;
+    }
+    return f->callers.len > 0;
+}
+
 /* The text of a cached clock of the program (hs_clock_cache) that `r`'s reading is stored
- * into, directly or through a function that stores its parameter, when another function
- * refreshes it periodically (a rate limit's own `last = now` is no such cache), or NULL. */
+ * into, directly or through a function that stores its parameter, without being compared
+ * with a stored time first (a rate limit's `if (now - last < 10) return; last = now;` is
+ * no refresh), or NULL. */
 static const char *refreshed_cache(const hs_timer_store *s, const hs_clock_read *r)
 {
+    if (r->vs_static)
+        return NULL;
     for (size_t k = 0; k < s->n_caches; k++) {
-        if (r->function && s->caches[k].function && strcmp(s->caches[k].function, r->function) == 0)
-            continue;
         const char *text = s->caches[k].text;
         if (r->cached_in && strcmp(r->cached_in, text) == 0)
             return text;
@@ -580,7 +592,8 @@ static void judge(hs_judge_ctx *ctx)
          * every pass (rocksdb's WriteThread::AwaitState times its own yields): the wait,
          * not the reading, is what such a call costs. Where the program keeps the clock
          * cached, the cached time is still the cheaper source. */
-        if (!weak && !in_loop && strcmp(cost, "syscall") != 0 && (read->function_waits || (!cache && !held))) {
+        if (!weak && !refreshes && !in_loop && strcmp(cost, "syscall") != 0 &&
+            (read->function_waits || (!cache && !held))) {
             if (read->function_waits) {
                 weak_tag = "waits";
                 weak = "its function waits in a loop that blocks on every pass: the wait, not the "
@@ -597,6 +610,14 @@ static void judge(hs_judge_ctx *ctx)
             weak = refresh_why = hs_printf("its reading refreshes the program's cached clock (`%s`), which the "
                                            "hot code reads instead of the clock",
                                            refreshes);
+        }
+        /* A hot root that only main calls is the program's event loop (mosquitto's
+         * mosquitto_main_loop, lighttpd's server_main_loop): what it does outside its loops
+         * it does once, before the loop starts, or after it ends. */
+        if (!weak && f->hot_root && !read->in_loop && called_only_from_main(f)) {
+            weak_tag = "once";
+            weak = "its function is a hot root that only main calls, and the read is outside its loops: it "
+                   "runs once per run of that loop, not per request";
         }
         /* Every low finding says which rule lowered it. */
         if (!weak && only_loop) {
