@@ -72,6 +72,10 @@ SHIM_NAMES = {"cc": "cc", "gcc": "gcc", "c++": "c++", "g++": "g++", "clang": "cl
               "clang++": "clang++"}
 
 
+class SetupError(Exception):
+    """A case cannot be measured here: no mirror, a recipe that fails, a file not built."""
+
+
 def die(msg):
     sys.stderr.write("history: error: %s\n" % msg)
     sys.exit(2)
@@ -134,7 +138,7 @@ def extract(mirrors, work, case):
         return top, src
     git_dir = os.path.join(mirrors, case["repo"].replace("/", "+"), "repo")
     if not os.path.isdir(git_dir):
-        die("no mirror of %s at %s (bring it with the search tool's fetch, or set "
+        raise SetupError("no mirror of %s at %s (bring it with the search tool's fetch, or set "
             "--mirrors)" % (case["repo"], git_dir))
     if os.path.isdir(src):
         shutil.rmtree(src)
@@ -144,7 +148,7 @@ def extract(mirrors, work, case):
     tar = subprocess.run(["tar", "x", "-C", src], stdin=arch.stdout)
     arch.stdout.close()
     if arch.wait() != 0 or tar.returncode != 0:
-        die("could not extract %s at %s from %s" % (case["repo"], case["parent"], git_dir))
+        raise SetupError("could not extract %s at %s from %s" % (case["repo"], case["parent"], git_dir))
     open(os.path.join(top, ".extracted"), "w").close()
     return top, src
 
@@ -192,10 +196,10 @@ def make_database(recipes, work, case, top, src, shim):
     for step in recipe["steps"]:
         rc = sh(step, src, log, env)
         if rc != 0 and not recipe.get("ignore_failures", False):
-            die("recipe %s failed at '%s' (exit %d) for %s; see %s"
+            raise SetupError("recipe %s failed at '%s' (exit %d) for %s; see %s"
                 % (case["recipe"], step, rc, os.path.basename(top), log))
     if not os.path.isfile(db):
-        die("recipe %s made no %s for %s; see %s" % (case["recipe"], recipe["database"],
+        raise SetupError("recipe %s made no %s for %s; see %s" % (case["recipe"], recipe["database"],
                                                     os.path.basename(top), log))
     fix_database(db, shim)
     with open(done, "w") as f:
@@ -321,6 +325,7 @@ def main():
     results = []
     t_start = time.time()
     skipped = []
+    setup_failed = []
     for c in cases:
         if a.only_ready and not os.path.isfile(os.path.join(tree_dir(work, c), ".database")):
             skipped.append(c["id"])
@@ -328,15 +333,20 @@ def main():
         # one lock per parent: runners started side by side (one per filter) never prepare
         # the same tree at once
         os.makedirs(tree_dir(work, c), exist_ok=True)
-        with open(tree_dir(work, c) + ".lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            top, src = extract(a.mirrors, work, c)
-            db = make_database(recipes, work, c, top, src, shim)
-        with open(db) as f:
-            files = {os.path.normpath(os.path.join(e.get("directory", ""), e["file"]))
-                     for e in json.load(f)}
-        if os.path.normpath(os.path.join(src, c["file"])) not in files:
-            die("case %s: %s is not in the compile database %s" % (c["id"], c["file"], db))
+        try:
+            with open(tree_dir(work, c) + ".lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                top, src = extract(a.mirrors, work, c)
+                db = make_database(recipes, work, c, top, src, shim)
+            with open(db) as f:
+                files = {os.path.normpath(os.path.join(e.get("directory", ""), e["file"]))
+                         for e in json.load(f)}
+            if os.path.normpath(os.path.join(src, c["file"])) not in files:
+                raise SetupError("%s is not in the compile database %s" % (c["file"], db))
+        except SetupError as e:
+            sys.stderr.write("history: case %s not measured: %s\n" % (c["id"], e))
+            setup_failed.append((c["id"], str(e)))
+            continue
         rules = [] if a.no_case_rules else c.get("rules", [])
         group = (tuple(c["hot"]), tuple(rules), tuple(c.get("paths", [])))
         key = (top, group)
@@ -381,10 +391,12 @@ def main():
     print("(%d scans, %.0f s)" % (len(reports), time.time() - t_start))
     if skipped:
         print("not run (no compile database yet): %s" % " ".join(skipped))
+    for cid, why in setup_failed:
+        print("not measured (set-up failed): %s: %s" % (cid, why))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
-    return 0
+    return 2 if setup_failed else 0
 
 
 def compare(paths, markdown=False):
