@@ -717,9 +717,9 @@ static void judge_variable(hs_judge_ctx *ctx, const hs_atomic_store *atomics, co
                                   : NULL;
     const hs_plain_update *racing = racing_plain_update(v);
     char *racing_at = racing ? where(racing->site.file, (long long)racing->site.line) : NULL;
-    char *racing_why = racing ? hs_printf("other code updates the variable non-atomically (%s), a race that "
-                                          "atomic-mixed-access reports: make that update atomic first; until "
-                                          "then hotscan does not relax the operations it races with",
+    char *racing_why = racing ? hs_printf("other code updates the variable non-atomically (%s): a race if another "
+                                          "thread can reach that object (atomic-mixed-access); until that update "
+                                          "is atomic, hotscan does not relax the operations it may race with",
                                           racing_at)
                               : NULL;
     char *summary = usage_summary(ctx, atomics, var, v);
