@@ -629,8 +629,8 @@ static bool variable_is_counter_why(const variable *v, char **why_out)
 /*
  * In a partial scan (PATHs left TUs of the compile database out), may the variable have uses
  * the scan did not see? A name with external linkage may (its USR starts "c:@": a global, a
- * class or namespace member), and so may anything declared in a header, which TUs left out
- * include. Then "only ever used as a counter" covers the scanned TUs only: on rocksdb, every
+ * class or namespace member), unless it is a field of a struct a source file declares, and
+ * so may anything declared in a header, which TUs left out include. Then "only ever used as a counter" covers the scanned TUs only: on rocksdb, every
  * wrong verdict of a folder scan was of this kind (a refcount decremented in a .cc outside).
  */
 static bool may_have_unseen_uses(const hs_judge_ctx *ctx, const hs_atomic_op *u)
@@ -638,6 +638,11 @@ static bool may_have_unseen_uses(const hs_judge_ctx *ctx, const hs_atomic_op *u)
     if (ctx->tus_left_out == 0)
         return false;
     const char *usr = or_empty(u->var);
+    /* A field of a struct a source file declares (`struct fpm_nl_ctx` in dplane_fpm_nl.c):
+     * no other TU can name it, however the object is reached. */
+    if (strncmp(usr, "c:@S@", 5) == 0 && strstr(usr, "@FI@") && u->var_decl.file &&
+        hs_is_source_file(u->var_decl.file))
+        return false;
     if (!usr[0] || strncmp(usr, "c:@", 3) == 0)
         return true;
     return !u->var_decl.file || !hs_is_source_file(u->var_decl.file);

@@ -315,8 +315,11 @@ cat >"$work/partial/a.c" <<'SRC'
 #include "common.h"
 _Atomic long hits;
 static _Atomic long local_hits;
+struct conn_ctx { _Atomic long closes; };
 long local_total(void) { return local_hits; }
 void count(void) { hits++; local_hits++; }
+void on_close(struct conn_ctx *c) { c->closes++; }
+long closes(struct conn_ctx *c) { return c->closes; }
 SRC
 cat >"$work/partial/b.c" <<'SRC'
 #include "common.h"
@@ -335,7 +338,9 @@ check "... says the PATHs left TUs out" \
 check "... and has no fix-it" \
   test "$(json "sum(len(f.get('fixes', [])) for f in d['findings'] if f.get('variable') == 'hits')")" = 0
 check "partial scan: the scanned TU's own static keeps its verdict and fix" \
-  test "$(json "[(f['confidence'], len(f.get('fixes', []))) for f in d['findings'] if f.get('variable') == 'local_hits' and f['line'] == 6]")" = "[('high', 1)]"
+  test "$(json "[(f['confidence'], len(f.get('fixes', []))) for f in d['findings'] if f.get('variable') == 'local_hits' and f['line'] == 7]")" = "[('high', 1)]"
+check "partial scan: a field of a struct the scanned file declares keeps its verdict and fix" \
+  test "$(json "[(f['confidence'], len(f.get('fixes', []))) for f in d['findings'] if f.get('variable') == 'conn_ctx::closes' and f['line'] == 8]")" = "[('high', 1)]"
 
 # PATHs that match none of the database are another program: nothing is "left out".
 mkdir -p "$work/partial/other"
