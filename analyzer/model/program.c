@@ -377,7 +377,19 @@ static bool wide_edge(const hs_call_edge *e)
  * one in an arm its caller's strong hot callers rule out with constant arguments. */
 static bool weak_edge(const hs_call_edge *e)
 {
-    return wide_edge(e) || e->rare || e->dead;
+    return wide_edge(e) || e->rare || e->dead || e->once;
+}
+
+/* Every call of `f` is made by main (and there is at least one): `f` is entered once per
+ * run of the program, as its event loop is. */
+static bool called_only_from_main(const hs_function *f)
+{
+    for (size_t i = 0; i < f->callers.len; i++) {
+        const hs_call_edge *e = f->callers.items[i];
+        if (!e->caller || !e->caller->name || strcmp(e->caller->name, "main") != 0)
+            return false;
+    }
+    return f->callers.len > 0;
 }
 
 /*
@@ -423,6 +435,9 @@ static const char *weak_why(const hs_function *f)
     if (first->dead)
         return "it is reached only through a branch its caller's hot callers rule out with constant "
                "arguments";
+    if (first->once)
+        return "it is reached only through a call that a hot root only main calls (an event loop) "
+               "makes outside its loops, once per run";
     if (!first->rare)
         return "it is reached only through an indirect call with very many possible targets";
     if (strcmp(first->rare, "unlikely") == 0)
@@ -543,6 +558,10 @@ void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_na
             f->hot_depth = 0;
             hs_vec_push(&queue, f);
         }
+    }
+    for (size_t i = 0; i < p->edges.len; i++) {
+        hs_call_edge *e = p->edges.items[i];
+        e->once = e->caller->hot_root && !e->in_loop && called_only_from_main(e->caller);
     }
     /* First without wide indirect calls (> HS_WIDE_INDIRECT_TARGETS targets): what that
      * reaches is hot_narrow, by its shortest such path. Then on from everything reached,

@@ -41,6 +41,9 @@ typedef struct {
     bool conditional;  /* in a branch inside its innermost loop (or its function) */
     bool dead;         /* every strong hot caller of the caller passes a constant that rules
                           out the arm the call is in (hs_program_compute_hotness) */
+    bool once;         /* made outside any loop by a hot root that only main calls (the
+                          program's event loop): it runs once per run of that loop
+                          (hs_program_compute_hotness) */
     bool indirect;
     bool is_virtual;   /* a virtual call: this edge, or the one to the named method itself */
     bool sampled;
