@@ -380,9 +380,7 @@ static bool weak_edge(const hs_call_edge *e)
     return wide_edge(e) || e->rare || e->dead || e->once;
 }
 
-/* Every call of `f` is made by main (and there is at least one): `f` is entered once per
- * run of the program, as its event loop is. */
-static bool called_only_from_main(const hs_function *f)
+bool hs_function_called_only_from_main(const hs_function *f)
 {
     for (size_t i = 0; i < f->callers.len; i++) {
         const hs_call_edge *e = f->callers.items[i];
@@ -561,7 +559,7 @@ void hs_program_compute_hotness(hs_program *p, char **hot_names, size_t n_hot_na
     }
     for (size_t i = 0; i < p->edges.len; i++) {
         hs_call_edge *e = p->edges.items[i];
-        e->once = e->caller->hot_root && !e->in_loop && called_only_from_main(e->caller);
+        e->once = e->caller->hot_root && !e->in_loop && hs_function_called_only_from_main(e->caller);
     }
     /* First without wide indirect calls (> HS_WIDE_INDIRECT_TARGETS targets): what that
      * reaches is hot_narrow, by its shortest such path. Then on from everything reached,

@@ -141,6 +141,9 @@ bool hs_program_first_fact(hs_program *p, const char *kind, json_t *fact);
 hs_function *hs_program_function(hs_program *p, const char *usr, const char *name);
 hs_call_edge *hs_program_add_call(hs_program *p, hs_function *caller, hs_function *callee,
                                   const char *file, unsigned line, unsigned column, bool in_loop);
+/* Every call of `f` is made by main (and there is at least one): `f` is entered once per
+ * run of the program, as its event loop is. */
+bool hs_function_called_only_from_main(const hs_function *f);
 
 /*
  * Marks hot roots (hot attribute, profile_root, or a name in `hot_names`: qualified or

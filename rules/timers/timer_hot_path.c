@@ -387,17 +387,6 @@ static const char *cache_name(const hs_clock_cache *c)
     return c->text[0] == '&' ? c->text + 1 : c->text;
 }
 
-/* Every call of `f` is made by main (and there is at least one). */
-static bool called_only_from_main(const hs_function *f)
-{
-    for (size_t i = 0; i < f->callers.len; i++) {
-        const hs_call_edge *e = f->callers.items[i];
-        if (!e->caller || !e->caller->name || strcmp(e->caller->name, "main") != 0)
-            return false;
-    }
-    return f->callers.len > 0;
-}
-
 /* The text of a cached clock of the program (hs_clock_cache) that `r`'s reading is stored
  * into, directly or through a function that stores its parameter, without being compared
  * with a stored time first (a rate limit's `if (now - last < 10) return; last = now;` is
@@ -614,7 +603,7 @@ static void judge(hs_judge_ctx *ctx)
         /* A hot root that only main calls is the program's event loop (mosquitto's
          * mosquitto_main_loop, lighttpd's server_main_loop): what it does outside its loops
          * it does once, before the loop starts, or after it ends. */
-        if (!weak && f->hot_root && !read->in_loop && called_only_from_main(f)) {
+        if (!weak && f->hot_root && !read->in_loop && hs_function_called_only_from_main(f)) {
             weak_tag = "once";
             weak = "its function is a hot root that only main calls, and the read is outside its loops: it "
                    "runs once per run of that loop, not per request";
