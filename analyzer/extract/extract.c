@@ -2041,27 +2041,35 @@ static CXCursor strip_address_of(CXCursor c)
     return c;
 }
 
-bool hs_expr_internal_static(CXCursor c)
+/*
+ * Down an object expression to the declaration its name refers to: through element
+ * accesses, and through members (`members`) or dereferences (else); a null cursor for
+ * anything else (a call, an implicit `this`).
+ */
+static CXCursor expr_root_decl(CXCursor c, bool members)
 {
-    c = strip_address_of(c);
     for (int depth = 0; depth < 16; depth++) {
         c = hs_strip_expr(c);
         enum CXCursorKind k = hs_cursor_kind(c);
-        if (k == CXCursor_DeclRefExpr) {
-            CXCursor d = clang_getCursorReferenced(c);
-            if (hs_cursor_kind(d) != CXCursor_VarDecl)
-                return false;
-            enum CXLinkageKind l = clang_getCursorLinkage(d);
-            return l == CXLinkage_Internal || l == CXLinkage_NoLinkage;
-        }
-        if (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr)
-            return false;
-        CXCursor kid = hs_first_child(c);
+        if (k == CXCursor_DeclRefExpr)
+            return clang_getCursorReferenced(c);
+        bool through = k == CXCursor_ArraySubscriptExpr ||
+                       (members ? k == CXCursor_MemberRefExpr : k == CXCursor_UnaryOperator);
+        CXCursor kid = through ? hs_first_child(c) : clang_getNullCursor();
         if (hs_cursor_is_null(kid))
-            return false;
+            return kid;
         c = kid;
     }
-    return false;
+    return clang_getNullCursor();
+}
+
+bool hs_expr_internal_static(CXCursor c)
+{
+    CXCursor d = expr_root_decl(strip_address_of(c), true);
+    if (hs_cursor_kind(d) != CXCursor_VarDecl)
+        return false;
+    enum CXLinkageKind l = clang_getCursorLinkage(d);
+    return l == CXLinkage_Internal || l == CXLinkage_NoLinkage;
 }
 
 bool hs_walk_sink_internal_static(const hs_walk *x)
@@ -2082,25 +2090,11 @@ bool hs_expr_static_storage(CXCursor c)
 
 bool hs_expr_through_parameter(CXCursor c)
 {
-    c = strip_address_of(c);
-    for (int depth = 0; depth < 16; depth++) {
-        c = hs_strip_expr(c);
-        enum CXCursorKind k = hs_cursor_kind(c);
-        if (k == CXCursor_DeclRefExpr) {
-            CXCursor d = clang_getCursorReferenced(c);
-            return hs_cursor_kind(d) == CXCursor_ParmDecl &&
-                   clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_Pointer;
-        }
-        /* `*out`, `out[0]`: down to the name it starts from. A field of an object the
-         * parameter points to (`&c->stamp`) is that object's state, not the caller's result. */
-        if (k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr)
-            return false;
-        CXCursor kid = hs_first_child(c);
-        if (hs_cursor_is_null(kid))
-            return false;
-        c = kid;
-    }
-    return false;
+    /* `*out`, `out[0]`: down to the name it starts from. A field of an object the parameter
+     * points to (`&c->stamp`) is that object's state, not the caller's result. */
+    CXCursor d = expr_root_decl(strip_address_of(c), false);
+    return hs_cursor_kind(d) == CXCursor_ParmDecl &&
+           clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_Pointer;
 }
 
 bool hs_walk_sink_through_parameter(const hs_walk *x)
