@@ -1969,18 +1969,11 @@ CXCursor hs_walk_sink_local(const hs_walk *x, bool *named)
         return is_automatic_local(x->sink) ? x->sink : clang_getNullCursor();
     CXCursor c = hs_strip_expr(x->sink);
     if (hs_cursor_kind(c) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) {
-        hs_cursor_list kids;
-        hs_children(c, &kids);
-        if (kids.len != 1)
-            return clang_getNullCursor();
-        c = hs_strip_expr(kids.items[0]);
+        c = hs_strip_expr(hs_first_child(c));
         if (hs_cursor_kind(c) != CXCursor_UnaryOperator ||
             clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_AddrOf)
             return clang_getNullCursor();
-        hs_children(c, &kids);
-        if (kids.len != 1)
-            return clang_getNullCursor();
-        c = hs_strip_expr(kids.items[0]);
+        c = hs_strip_expr(hs_first_child(c));
     }
     if (hs_cursor_kind(c) != CXCursor_DeclRefExpr)
         return clang_getNullCursor();
