@@ -548,6 +548,14 @@ static void add_cache(hs_timer_store *s, size_t *cap, const hs_clock_read *r, co
     c->callback = r->in_loop ? NULL : callback;
 }
 
+bool hs_timer_hands_to(const hs_clock_read *r, const hs_param_cache *c)
+{
+    for (size_t k = 0; k < r->n_passed_to; k++)
+        if (r->passed_to[k].callee == c->function && r->passed_to[k].arg == c->param)
+            return true;
+    return false;
+}
+
 static void find_caches(hs_timer_store *s, const hs_program *p)
 {
     size_t cap = 0;
@@ -557,10 +565,8 @@ static void find_caches(hs_timer_store *s, const hs_program *p)
         const hs_function *f = r->function ? hs_strmap_get(p->functions, r->function) : NULL;
         /* Stored here, or passed to a function that stores that parameter. */
         bool handed = false;
-        for (size_t k = 0; k < r->n_passed_to && !handed; k++)
-            for (size_t c = 0; c < s->n_param_caches && !handed; c++)
-                handed = s->param_caches[c].function == r->passed_to[k].callee &&
-                         s->param_caches[c].param == r->passed_to[k].arg;
+        for (size_t c = 0; c < s->n_param_caches && !handed; c++)
+            handed = hs_timer_hands_to(r, &s->param_caches[c]);
         if ((!r->cached_in && !handed) || !family || !f || r->error_path || strcmp(r->cost, "coarse") == 0)
             continue;
         /* Refreshed over and over, and every time its function runs (not a rate limit's

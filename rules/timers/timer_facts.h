@@ -214,6 +214,9 @@ const hs_clock_wrapper *hs_timer_wrapper(const hs_timer_store *s, const char *us
  * not refreshed by the read's own function. */
 const hs_clock_cache *hs_timer_cache_for(const hs_timer_store *s, const hs_clock_read *r);
 
+/* `r`'s reading is passed to the function and parameter that `c` stores. */
+bool hs_timer_hands_to(const hs_clock_read *r, const hs_param_cache *c);
+
 /* `name` is a system call an event loop waits in for its next events (poll, epoll_wait,
  * kevent, ...): the time read right after one is the iteration's time, where event loops
  * refresh their cached clock, not a stamp of slow work done. */

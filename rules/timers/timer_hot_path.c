@@ -399,11 +399,9 @@ static const char *refreshed_cache(const hs_timer_store *s, const hs_clock_read 
         const char *text = s->caches[k].text;
         if (r->cached_in && strcmp(r->cached_in, text) == 0)
             return text;
-        for (size_t i = 0; i < r->n_passed_to; i++)
-            for (size_t c = 0; c < s->n_param_caches; c++)
-                if (s->param_caches[c].function == r->passed_to[i].callee &&
-                    s->param_caches[c].param == r->passed_to[i].arg && strcmp(s->param_caches[c].text, text) == 0)
-                    return text;
+        for (size_t c = 0; c < s->n_param_caches; c++)
+            if (strcmp(s->param_caches[c].text, text) == 0 && hs_timer_hands_to(r, &s->param_caches[c]))
+                return text;
     }
     return NULL;
 }
