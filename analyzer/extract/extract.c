@@ -2056,6 +2056,26 @@ static CXCursor expr_root_decl(CXCursor c, bool members)
     return clang_getNullCursor();
 }
 
+CXCursor hs_expr_selector_root(CXCursor c)
+{
+    c = strip_address_of(c);
+    for (int depth = 0; depth < 16; depth++) {
+        c = hs_strip_expr(c);
+        enum CXCursorKind k = hs_cursor_kind(c);
+        if (k == CXCursor_DeclRefExpr) {
+            CXCursor d = clang_getCursorReferenced(c);
+            enum CXCursorKind dk = hs_cursor_kind(d);
+            return dk == CXCursor_ParmDecl || (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 1)
+                       ? d
+                       : clang_getNullCursor();
+        }
+        if (k != CXCursor_MemberRefExpr)
+            return clang_getNullCursor();
+        c = hs_first_child(c);
+    }
+    return clang_getNullCursor();
+}
+
 bool hs_expr_internal_static(CXCursor c)
 {
     CXCursor d = expr_root_decl(strip_address_of(c), true);

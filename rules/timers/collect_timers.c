@@ -76,6 +76,8 @@ typedef struct {
     /* The current function. */
     bool is_timer_wrapper;  /* the function is itself a listed timer API */
     hs_vec reads;           /* timer_read* */
+    hs_strmap *reads_clock; /* USR -> 1 (no), 2 (yes), 3 (being looked at): functions of this
+                               TU whose body calls a clock API, directly or through another */
     hs_strmap *blocking_loops; /* loop id (as text) -> 1 when the loop blocks */
     unsigned call_seq;
     hs_cursor_list printed; /* arguments of variadic calls (printf, loggers) in the function */
@@ -245,42 +247,168 @@ static bool address_argument(CXCursor arg)
            clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf;
 }
 
+/* The arguments of a candidate call that are not constants. */
+#define HS_MAX_SELECTORS 8
+typedef struct {
+    unsigned n_sel;
+    struct {
+        unsigned pos;
+        int param;      /* the caller's parameter it starts from, or -1 (a static) */
+        bool hard;      /* passed by value (`c->id`), not an address (`&monotonic_clock`) */
+    } sel[HS_MAX_SELECTORS];
+    int out;            /* the argument a callee may write its reading through, or -1 */
+    bool extended;      /* passes a parameter or a static by value, or a pointer parameter */
+} cand_args;
+
+static const hs_strmap *param_keys(timers *t, hs_walk *x);
+
+/* The index of the current function's parameter `decl`, or -1. */
+static int param_index(timers *t, hs_walk *x, CXCursor decl)
+{
+    if (hs_cursor_kind(decl) != CXCursor_ParmDecl)
+        return -1;
+    const char *usr = hs_cursor_usr_cached(x, decl);
+    if (!usr || !usr[0])
+        return -1;
+    char *key = hs_printf("v:%s", usr);
+    uintptr_t i = (uintptr_t)hs_strmap_get(param_keys(t, x), key);
+    free(key);
+    return (int)i - 1;
+}
+
+/* A pointer parameter passed on as itself (`xclock_gettime(c->id, ts)` in a function taking
+ * `ts`): the callee may write the caller's result through it. */
+static bool pointer_parameter(CXCursor arg)
+{
+    arg = hs_strip_expr(arg);
+    if (hs_cursor_kind(arg) != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor d = clang_getCursorReferenced(arg);
+    return hs_cursor_kind(d) == CXCursor_ParmDecl &&
+           clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_Pointer;
+}
+
+typedef struct {
+    timers *t;
+    hs_walk *x;
+    unsigned depth;
+    bool found;
+} clock_search;
+
+static bool function_reads_clock(timers *t, hs_walk *x, CXCursor fn, unsigned depth);
+
+static enum CXChildVisitResult find_clock_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    clock_search *cs = data;
+    if (hs_cursor_kind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXCursor callee = clang_getCursorReferenced(c);
+    enum CXCursorKind k = hs_cursor_kind(callee);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate)
+        return CXChildVisit_Recurse;
+    const char *qname = hs_qualified_name(cs->x, callee);
+    if ((qname && hs_ruledata_find_timer(hs_walk_ruledata(cs->x), qname)) ||
+        (hs_location_is_project(cs->x, clang_getCursorLocation(callee)) &&
+         function_reads_clock(cs->t, cs->x, callee, cs->depth + 1))) {
+        cs->found = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
 /*
- * The candidate's arguments are constants (`ut_time_us(NULL)`), or also addresses a
- * wrapper could write its reading through (`elapsedStart(&timer)`, `i_gettimeofday(&tv)`);
- * the value the call returns must be a number or a struct, used, unless an address is
- * passed (*out says so).
+ * Does `fn`, defined in this TU, call a clock API, itself or through functions defined in
+ * this TU (at most 6 calls down)? Only such a callee is worth a candidate that passes its
+ * parameters on (`time_msec__(c)`): the resolution across TUs then decides whether those
+ * only choose the clock.
  */
-static bool candidate_call(hs_walk *x, CXCursor call, CXCursor callee, bool value_used, bool *out)
+static bool function_reads_clock(timers *t, hs_walk *x, CXCursor fn, unsigned depth)
+{
+    const char *usr = hs_cursor_usr_cached(x, fn);
+    if (!usr || !usr[0] || depth > 6)
+        return false;
+    if (!t->reads_clock)
+        t->reads_clock = hs_strmap_create();
+    uintptr_t known = (uintptr_t)hs_strmap_get(t->reads_clock, usr);
+    if (known)
+        return known == 2;
+    CXCursor def = clang_getCursorDefinition(fn);
+    if (hs_cursor_is_null(def)) {
+        hs_strmap_put(t->reads_clock, usr, (void *)1);
+        return false;
+    }
+    hs_strmap_put(t->reads_clock, usr, (void *)3);
+    clock_search cs = {t, x, depth, false};
+    clang_visitChildren(def, find_clock_call, &cs);
+    hs_strmap_put(t->reads_clock, usr, (void *)(uintptr_t)(cs.found ? 2 : 1));
+    return cs.found;
+}
+
+/*
+ * The candidate's arguments are constants (`ut_time_us(NULL)`), addresses a wrapper could
+ * write its reading through (`elapsedStart(&timer)`, `i_gettimeofday(&tv)`), or what may
+ * choose the clock: a parameter or a static, itself, a member or its address
+ * (`xclock_gettime(c->id, ts)`, `time_msec__(&monotonic_clock)`). The value the call
+ * returns must be a number or a struct, used, unless an address is passed. A call passing
+ * a parameter or a static by value, or a pointer parameter, is one only when its callee
+ * reads a clock in this TU; whether those arguments only choose the clock is decided once
+ * the program is merged (timer_facts.c).
+ */
+static bool candidate_call(timers *t, hs_walk *x, CXCursor call, CXCursor callee, bool value_used, cand_args *ca)
 {
     int n = clang_Cursor_getNumArguments(call);
-    *out = false;
+    memset(ca, 0, sizeof *ca);
+    ca->out = -1;
+    int address_like[HS_MAX_SELECTORS];
+    unsigned n_address = 0;
+    bool has_address = false;
     for (int i = 0; i < n; i++) {
         CXCursor arg = hs_strip_expr(clang_Cursor_getArgument(call, (unsigned)i));
         enum CXCursorKind k = hs_cursor_kind(arg);
-        if (address_argument(arg) && n <= 3) {
-            *out = true;
+        if (k == CXCursor_IntegerLiteral || k == CXCursor_GNUNullExpr || k == CXCursor_CXXNullPtrLiteralExpr ||
+            is_null_argument(arg))
             continue;
-        }
-        if (k != CXCursor_IntegerLiteral && k != CXCursor_GNUNullExpr && k != CXCursor_CXXNullPtrLiteralExpr &&
-            !is_null_argument(arg))
+        bool address = address_argument(arg) && n <= 3;
+        bool pointer_param = !address && pointer_parameter(arg);
+        CXCursor root = hs_expr_selector_root(arg);
+        if (!address && hs_cursor_is_null(root))
             return false;
+        if (ca->n_sel == HS_MAX_SELECTORS || n_address == HS_MAX_SELECTORS)
+            return false;
+        has_address |= address;
+        if (address || pointer_param)
+            address_like[n_address++] = i;
+        ca->extended |= !address;
+        if (hs_cursor_is_null(root))
+            continue; /* the address of a local: only where a reading may land */
+        ca->sel[ca->n_sel].pos = (unsigned)i;
+        ca->sel[ca->n_sel].param = hs_cursor_is_null(root) ? -1 : param_index(t, x, root);
+        ca->sel[ca->n_sel].hard = !address && !pointer_param;
+        ca->n_sel++;
     }
+    /* The reading lands in the last address passed, when the value is not used. */
+    if (!value_used && n_address)
+        ca->out = address_like[n_address - 1];
     CXType type = clang_getCanonicalType(clang_getCursorType(call));
     switch (type.kind) {
     case CXType_Int: case CXType_UInt: case CXType_Long: case CXType_ULong:
     case CXType_LongLong: case CXType_ULongLong: case CXType_Int128: case CXType_UInt128:
     case CXType_Float: case CXType_Double: case CXType_LongDouble: case CXType_Record:
-        if (!value_used && !*out)
+        if (!value_used && ca->out < 0)
             return false;
         break;
     default:
-        if (!*out)
+        if (!has_address && ca->out < 0)
             return false;
         break;
     }
     enum CXCursorKind ck = hs_cursor_kind(callee);
-    if (ck == CXCursor_FunctionDecl || ck == CXCursor_CXXMethod || ck == CXCursor_FunctionTemplate)
+    bool direct = ck == CXCursor_FunctionDecl || ck == CXCursor_CXXMethod || ck == CXCursor_FunctionTemplate;
+    if (ca->extended)
+        return direct && hs_location_is_project(x, clang_getCursorLocation(callee)) &&
+               function_reads_clock(t, x, callee, 0);
+    if (direct)
         return hs_location_is_project(x, clang_getCursorLocation(callee));
     /* Through a pointer: a variable, a field or an expression. */
     return hs_cursor_is_null(callee) || ck == CXCursor_VarDecl || ck == CXCursor_FieldDecl ||
@@ -288,7 +416,7 @@ static bool candidate_call(hs_walk *x, CXCursor call, CXCursor callee, bool valu
 }
 
 static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, const hs_timer_api *api,
-                        const char *qname);
+                        const char *qname, const cand_args *ca);
 
 static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee, const char *qname)
 {
@@ -323,10 +451,10 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     if (!clock_api && clang_Cursor_getNumArguments(call) == 0 &&
         clang_getCursorType(call).kind != CXType_Void && value_used)
         note_value_call(t, x, call);
-    bool out_candidate = false;
+    cand_args ca;
     if (!clock_api && !t->is_timer_wrapper && hs_walk_function_usr(x) &&
-        candidate_call(x, call, callee, value_used, &out_candidate))
-        record_read(t, x, call, callee, NULL, qname);
+        candidate_call(t, x, call, callee, value_used, &ca))
+        record_read(t, x, call, callee, NULL, qname, &ca);
     if (!qname)
         return;
     if (hs_ruledata_is_blocking(hs_walk_ruledata(x), qname)) {
@@ -342,7 +470,7 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
     }
     if (t->is_timer_wrapper || !clock_api)
         return;
-    record_read(t, x, call, callee, clock_api, qname);
+    record_read(t, x, call, callee, clock_api, qname, NULL);
 }
 
 /*
@@ -350,7 +478,7 @@ static void timers_call(void *state, hs_walk *x, CXCursor call, CXCursor callee,
  * that reads a clock if its callee turns out to be a clock wrapper.
  */
 static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, const hs_timer_api *api,
-                        const char *qname)
+                        const char *qname, const cand_args *ca)
 {
     hs_pos start, end;
     if (!hs_cursor_pos(x, call, &start, &end))
@@ -359,8 +487,11 @@ static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, c
     hs_cost cost = api ? api->cost : HS_COST_VDSO;
     char *clock_id = NULL;
     json_t *clock_arg = NULL;
+    int clock_id_param = -1;
     if (api && api->clock_id_arg >= 0 && api->clock_id_arg < nargs) {
         CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->clock_id_arg);
+        /* A clock chosen by the caller (`clock_gettime(id, ts)` in a function taking `id`). */
+        clock_id_param = param_index(t, x, hs_expr_selector_root(arg));
         hs_span span;
         if (hs_written_span(x, arg, &span)) {
             const char *name = span.macro_name ? span.macro_name : span.text;
@@ -396,17 +527,13 @@ static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, c
     }
     /* A candidate that passes an address (`elapsedStart(&timer)`): if its callee writes a
      * reading through it, the reading lands there. */
-    if (!api && !(hs_walk_parent_kind(x) != CXCursor_CompoundStmt || hs_walk_has_sink(x))) {
-        for (int i = 0; i < nargs && !sink; i++) {
-            CXCursor arg = hs_strip_expr(clang_Cursor_getArgument(call, (unsigned)i));
-            if (!address_argument(arg))
-                continue;
-            sink = hs_expr_key(x, arg);
-            sink_text = hs_cursor_source(x, arg);
-            sink_static = hs_expr_static_storage(arg);
-            out_to_caller = hs_expr_through_parameter(arg);
-            candidate_out = true;
-        }
+    if (ca && ca->out >= 0) {
+        CXCursor arg = hs_strip_expr(clang_Cursor_getArgument(call, (unsigned)ca->out));
+        sink = hs_expr_key(x, arg);
+        sink_text = hs_cursor_source(x, arg);
+        sink_static = hs_expr_static_storage(arg);
+        out_to_caller = hs_expr_through_parameter(arg);
+        candidate_out = true;
     }
     char *assigned_text = NULL;
     bool exact = false;
@@ -502,6 +629,24 @@ static void record_read(timers *t, hs_walk *x, CXCursor call, CXCursor callee, c
         json_object_set_new_nocheck(fact, "out_to_caller", json_true());
     if (clock_arg)
         json_object_set_new_nocheck(fact, "clock_arg", clock_arg);
+    if (clock_id_param >= 0)
+        json_object_set_new_nocheck(fact, "clock_id_param", json_integer(clock_id_param));
+    /* What a candidate passes that may choose the clock: [position, the caller's parameter
+     * or -1, by value, as written]; the reading's own argument is not one. */
+    json_t *selectors = NULL;
+    for (unsigned i = 0; ca && i < ca->n_sel; i++) {
+        if ((int)ca->sel[i].pos == ca->out)
+            continue;
+        char *arg_text = hs_cursor_source(x, clang_Cursor_getArgument(call, ca->sel[i].pos));
+        if (!selectors)
+            selectors = json_array();
+        json_array_append_new(selectors, json_pack("[i, i, b, s]", (json_int_t)ca->sel[i].pos,
+                                                   (json_int_t)ca->sel[i].param, ca->sel[i].hard,
+                                                   arg_text ? arg_text : ""));
+        free(arg_text);
+    }
+    if (selectors)
+        json_object_set_new_nocheck(fact, "selectors", selectors);
     json_object_set_new_nocheck(fact, "stmt_offset", json_integer(hs_walk_statement_start(x)));
     json_object_set_new_nocheck(fact, "stmt_indent", json_string(statement_indent(x, call, hs_walk_statement_start(x))));
     json_object_set_new_nocheck(fact, "block_end", json_integer(hs_walk_block_end(x)));
@@ -910,6 +1055,7 @@ static void timers_tu_end(void *state, hs_walk *x, json_t *facts)
     json_decref(t->interval_fields);
     json_object_set_new_nocheck(facts, "interval_fields", fields);
     hs_ptrmap_delete(t->apis);
+    hs_strmap_delete(t->reads_clock);
     free(t);
 }
 

@@ -22,6 +22,9 @@ static bool same_api(const hs_clock_read *a, const hs_clock_read *b)
 {
     if (strcmp(a->api, b->api) != 0)
         return false;
+    /* A wrapper told which clock to read (`time_msec__(&monotonic_clock)`) must be told the same. */
+    if ((a->selected || b->selected) && (!a->selected || !b->selected || strcmp(a->selected, b->selected) != 0))
+        return false;
     /* APIs without a clock argument read one clock; others must name the same one. */
     if (!a->clock_id || !b->clock_id)
         return !a->clock_id && !b->clock_id;

@@ -52,6 +52,7 @@ static void free_read(hs_clock_read *r)
     free(r->guards);
     free(r->elapsed);
     free(r->passed_to);
+    free(r->selectors);
 }
 
 bool hs_timer_site_interval_field(const hs_timer_store *s, const char *file, unsigned line, unsigned column)
@@ -160,6 +161,24 @@ static void read_one(hs_intern *in, json_t *o, size_t tu_index, hs_clock_read *r
     for (size_t k = 0; k < r->n_elapsed; k++)
         r->elapsed[k] = (long long)json_integer_value(json_array_get(elapsed, k));
     r->candidate = hs_facts_bool(o, "candidate");
+    long long id_param = hs_facts_int(o, "clock_id_param", -1);
+    r->clock_id_param = id_param >= 0 && id_param <= 30 ? (int)id_param : -1;
+    json_t *selectors = json_object_get(o, "selectors");
+    size_t ns = json_array_size(selectors);
+    r->selectors = ns ? hs_xcalloc(ns, sizeof *r->selectors) : NULL;
+    for (size_t k = 0; k < ns; k++) {
+        json_t *e = json_array_get(selectors, k);
+        json_t *pos = json_array_get(e, 0), *param = json_array_get(e, 1);
+        if (!json_is_integer(pos) || !json_is_integer(param) || json_integer_value(pos) < 0 ||
+            json_integer_value(param) < -1 || !json_is_string(json_array_get(e, 3)))
+            continue;
+        hs_clock_selector *sel = &r->selectors[r->n_selectors++];
+        /* Positions past 30 fit no wrapper's parameters (a mask of 31 bits). */
+        sel->pos = json_integer_value(pos) > 30 ? 31 : (unsigned)json_integer_value(pos);
+        sel->param = json_integer_value(param) > 30 ? -1 : (int)json_integer_value(param);
+        sel->hard = json_is_true(json_array_get(e, 2));
+        sel->text = hs_intern_str(in, json_string_value(json_array_get(e, 3)));
+    }
     r->callee = hs_facts_str(in, o, "callee");
     r->out_to_caller = hs_facts_bool(o, "out_to_caller");
     r->sink_static = hs_facts_bool(o, "sink_static");
@@ -412,6 +431,36 @@ static const hs_clock_wrapper *called_wrapper(const hs_timer_store *s, const hs_
     return NULL;
 }
 
+/* The positions of the arguments a candidate passes by value (hard selectors). */
+static unsigned hard_selectors(const hs_clock_read *c)
+{
+    unsigned mask = 0;
+    for (size_t k = 0; k < c->n_selectors; k++)
+        if (c->selectors[k].hard)
+            mask |= 1u << c->selectors[k].pos;
+    return mask;
+}
+
+/* The parameters of c's function that c passes where wrapper w takes its clock. */
+static unsigned passed_selector_params(const hs_clock_read *c, const hs_clock_wrapper *w)
+{
+    unsigned mask = 0;
+    for (size_t k = 0; k < c->n_selectors; k++)
+        if (c->selectors[k].param >= 0 && (w->selector_params & (1u << c->selectors[k].pos)))
+            mask |= 1u << c->selectors[k].param;
+    return mask;
+}
+
+/* What chooses the clock a call of w reads: what it passes where w takes its clock
+ * (`&monotonic_clock`), else w's own choice. */
+static const char *selected_by(const hs_clock_read *c, const hs_clock_wrapper *w)
+{
+    for (size_t k = 0; k < c->n_selectors; k++)
+        if (w->selector_params & (1u << c->selectors[k].pos))
+            return c->selectors[k].text;
+    return w->selected;
+}
+
 static hs_clock_wrapper *new_wrapper(const hs_clock_read *r, const hs_function *f, const hs_clock_wrapper *next)
 {
     hs_clock_wrapper *w = hs_xcalloc(1, sizeof *w);
@@ -427,6 +476,12 @@ static hs_clock_wrapper *new_wrapper(const hs_clock_read *r, const hs_function *
     w->n_guards = r->n_guards;
     w->depth = next ? next->depth + 1 : 0;
     w->out = !r->returned;
+    if (next) {
+        w->selector_params = passed_selector_params(r, next);
+        w->selected = selected_by(r, next);
+    } else if (r->clock_id_param >= 0) {
+        w->selector_params = 1u << r->clock_id_param;
+    }
     return w;
 }
 
@@ -618,18 +673,20 @@ const hs_clock_cache *hs_timer_cache_for(const hs_timer_store *s, const hs_clock
 /*
  * Is every call of `f` a candidate read, so that each is judged where it is made? A function
  * that returns a reading mixed with its arguments (`key + clock()`) is called with values a
- * candidate does not take: it stays a function that reads a clock, judged at its read.
+ * candidate does not take: it stays a function that reads a clock, judged at its read. A
+ * value passed for a parameter that only names the clock (`selector_params`) is no mix.
  */
-static bool every_call_is_candidate(const hs_function *f, const hs_strmap *candidate_sites)
+static bool every_call_is_candidate(const hs_function *f, const hs_strmap *candidate_sites, unsigned selector_params)
 {
     if (f->callers.len == 0)
         return false;
     for (size_t i = 0; i < f->callers.len; i++) {
         const hs_call_edge *e = f->callers.items[i];
         char *key = site_key(e->file, e->line, e->column);
-        bool has = hs_strmap_has(candidate_sites, key);
+        /* The site's hard selectors + 1: each must be a parameter that names the clock. */
+        uintptr_t hard = (uintptr_t)hs_strmap_get(candidate_sites, key);
         free(key);
-        if (!has)
+        if (!hard || ((hard - 1) & ~(uintptr_t)selector_params))
             return false;
     }
     return true;
@@ -665,7 +722,7 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata 
         const hs_clock_read *c = i < s->n_candidates ? &s->candidates[i] : &s->reads[i - s->n_candidates];
         char *key = site_key(c->site.file, c->site.line, c->site.column);
         if (i < s->n_candidates)
-            hs_strmap_put(candidate_sites, key, (void *)1);
+            hs_strmap_put(candidate_sites, key, (void *)((uintptr_t)hard_selectors(c) + 1));
         hs_strmap_put(variants, key, (void *)((uintptr_t)hs_strmap_get(variants, key) + 1));
         free(key);
     }
@@ -673,8 +730,9 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata 
     for (size_t i = 0; i < s->len; i++) {
         const hs_clock_read *r = &s->reads[i];
         const hs_function *f = passes_reading_on(r) ? hs_strmap_get(p->functions, r->function) : NULL;
+        unsigned selector_params = r->clock_id_param >= 0 ? 1u << r->clock_id_param : 0;
         if (f && !hs_strmap_has(s->wrappers, f->usr) && strcmp(r->cost, "coarse") != 0 &&
-            every_call_is_candidate(f, candidate_sites) && !place_has_other_variant(s, r, variants))
+            every_call_is_candidate(f, candidate_sites, selector_params) && !place_has_other_variant(s, r, variants))
             hs_strmap_put(s->wrappers, f->usr, new_wrapper(r, f, NULL));
     }
     /* Functions that pass a wrapper's reading on, until none is new. */
@@ -685,8 +743,11 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata 
             if (!passes_reading_on(c) || hs_strmap_has(s->wrappers, c->function))
                 continue;
             const hs_clock_wrapper *w = called_wrapper(s, p, c);
+            if (w && (hard_selectors(c) & ~w->selector_params))
+                continue;
             const hs_function *f = w ? hs_strmap_get(p->functions, c->function) : NULL;
-            if (f && every_call_is_candidate(f, candidate_sites) && !place_has_other_variant(s, c, variants)) {
+            if (f && every_call_is_candidate(f, candidate_sites, passed_selector_params(c, w)) &&
+                !place_has_other_variant(s, c, variants)) {
                 hs_strmap_put(s->wrappers, f->usr, new_wrapper(c, f, w));
                 changed = true;
             }
@@ -700,7 +761,7 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata 
         const hs_clock_wrapper *w = called_wrapper(s, p, c);
         /* The reading is what the call returns, or what it writes through an address it is
          * given: a wrapper of the other kind gives this call no reading. */
-        if (!w || w->out != c->out_param)
+        if (!w || w->out != c->out_param || (hard_selectors(c) & ~w->selector_params))
             continue;
         const hs_call_edge *e = w->n_guards ? edge_at(p, c, w->usr) : NULL;
         if (e && hs_guards_contradicted(w->guards, w->n_guards, e->const_args, e->n_const_args))
@@ -709,6 +770,7 @@ void hs_timer_resolve(hs_timer_store *s, const hs_program *p, const hs_ruledata 
         hs_clock_read *r = &s->reads[s->len - 1];
         *r = *c;
         r->wrapper = w;
+        r->selected = selected_by(c, w);
         r->clock = w->clock;
         r->clock_id = w->clock_id;
         r->cost = w->cost;

@@ -41,6 +41,15 @@ typedef struct {
     bool file_only;
 } hs_param_cache;
 
+/* An argument of a candidate call that may choose the clock its callee reads
+ * (`xclock_gettime(c->id, ts)`: `c->id`). */
+typedef struct {
+    unsigned pos;              /* which argument */
+    int param;                 /* the caller's parameter it comes from, or -1 (a static) */
+    bool hard;                 /* passed by value, not as an address: it must choose the clock */
+    const char *text;          /* as written, interned */
+} hs_clock_selector;
+
 typedef struct {
     hs_site site;              /* the call */
     const char *text;          /* the call as written */
@@ -110,6 +119,12 @@ typedef struct {
     size_t n_elapsed_fresh;    /* of n_elapsed_with, those not kept in static storage */
     size_t n_elapsed;
     const hs_clock_wrapper *wrapper; /* a resolved candidate: the wrapper it calls */
+    int clock_id_param;        /* an API read: the function's parameter its clock id comes from, or -1 */
+    hs_clock_selector *selectors; /* a candidate's arguments that may choose the clock */
+    size_t n_selectors;
+    const char *selected;      /* a resolved candidate: what chooses its wrapper's clock (the
+                                  arguments it passes, `&monotonic_clock`, or the wrapper's own
+                                  choice), NULL when the wrapper reads one clock */
     hs_passed_to *passed_to;   /* the project functions the reading is passed to, later on */
     size_t n_passed_to;
 } hs_clock_read;
@@ -130,6 +145,12 @@ struct hs_clock_wrapper {
     size_t n_guards;
     unsigned depth;            /* wrappers between it and the clock API: 0 when it reads it */
     bool out;                  /* it writes the reading through a pointer parameter, not returns it */
+    unsigned selector_params;  /* its parameters (bit i: the i-th) that only name the clock it
+                                  reads (`xclock_gettime(clock_t id, ...)`, `time_msec__(struct
+                                  clock *c)`): its callers may pass them without making the
+                                  reading theirs */
+    const char *selected;      /* the clock it chooses for the wrapper it calls (`&monotonic_clock`
+                                  in time_msec), or NULL */
 };
 
 /* A static-storage name refreshed from a clock reading: the program's cached time. */

@@ -373,8 +373,11 @@ static char *read_name(const hs_clock_read *read)
     if (!read->wrapper)
         return what;
     char *chain = hs_clock_wrapper_chain(read->wrapper);
-    char *base = read->wrapper->clock_id ? hs_printf("%s(%s)", read->wrapper->api, read->wrapper->clock_id)
-                                         : hs_printf("%s()", read->wrapper->api);
+    /* A clock chosen by what the call passes, or its wrapper does (`&mono`): named so. */
+    const char *sel = read->selected && read->selected[0] == '&' ? read->selected + 1 : read->selected;
+    char *base = sel ? hs_printf("%s() for `%s`", read->wrapper->api, sel)
+                 : read->wrapper->clock_id ? hs_printf("%s(%s)", read->wrapper->api, read->wrapper->clock_id)
+                                           : hs_printf("%s()", read->wrapper->api);
     char *longer = hs_printf("%s (it reads %s: %s)", what, base, chain);
     free(chain);
     free(base);

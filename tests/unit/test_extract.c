@@ -118,6 +118,15 @@ static hs_tu_input *relative_command(const fixture *fx, const char *directory)
     return in;
 }
 
+/* The clock API reads among the facts' clock_reads (not the candidate calls). */
+static size_t api_reads(json_t *reads)
+{
+    size_t n = 0, i;
+    json_t *r;
+    json_array_foreach(reads, i, r) n += !json_is_true(json_object_get(r, "candidate"));
+    return n;
+}
+
 static void write_sources(const fixture *fx)
 {
     write_file(fx, "include/ticks.h",
@@ -151,11 +160,13 @@ static void test_relative_command_without_chdir(void **state)
     char *header = hs_path_join(real_dir, "include/ticks.h");
     char *source = hs_path_join(real_dir, "src/app.c");
     json_t *reads = json_object_get(fx->facts, "clock_reads");
-    assert_int_equal(json_array_size(reads), 2);
+    assert_int_equal(api_reads(reads), 2);
     int in_header = 0, in_source = 0;
     size_t i;
     json_t *r;
     json_array_foreach(reads, i, r) {
+        if (json_is_true(json_object_get(r, "candidate")))
+            continue; /* ticks_sum(n): a call that would read a clock if it returned one */
         const char *file = json_string_value(json_object_get(r, "file"));
         in_header += strcmp(file, header) == 0;
         in_source += strcmp(file, source) == 0;
@@ -330,7 +341,7 @@ static void test_unknown_options_left_out_same_facts(void **state)
     assert_int_equal(json_array_size(ignored), 2);
     assert_string_equal(json_string_value(json_array_get(ignored, 0)), "-fvect-cost-model=very-cheap");
     assert_string_equal(json_string_value(json_array_get(ignored, 1)), "-fno-omit-frame-pointr");
-    assert_int_equal(json_array_size(json_object_get(filtered, "clock_reads")), 2);
+    assert_int_equal(api_reads(json_object_get(filtered, "clock_reads")), 2);
     json_decref(filtered);
     hs_arg_filter_delete(filter);
     free(build);
