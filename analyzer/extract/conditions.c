@@ -10,6 +10,10 @@
  *      `d >= server.slow_threshold` (a value     "threshold"
  *      exceeding one held in a global)
  *      an arm that ends in `return -1;`          "error-check"
+ *      an arm that sets the static its           "once"
+ *      condition tests (`if (!inited) {
+ *      inited = 1; ... }`, `if (once_start(&o))
+ *      { ...; once_done(&o); }`): a lazy init
  *    Found on redis (slowlog, latency monitor), memcached (EMFILE on accept) and haproxy
  *    (profiling and tracing under unlikely()); each made a wrong timer-hot-path finding.
  *
@@ -279,6 +283,113 @@ bool hs_arm_returns_error(CXCursor arm)
     CXCursor value;
     long long v;
     return only_child(last, &value) && hs_condition_constant(value, &v) && v < 0;
+}
+
+/* A variable with static storage that `c` names (itself, a member, its address), or a
+ * null cursor. */
+static CXCursor static_flag(CXCursor c)
+{
+    CXCursor d = hs_expr_selector_root(c);
+    return hs_cursor_kind(d) == CXCursor_VarDecl ? d : clang_getNullCursor();
+}
+
+/* The flags a condition tests, holding when it is false: `!inited`, `ready == 0`,
+ * `p == NULL`, and what a call is given the address of (`once_start(&once)`); up to 4. */
+static unsigned condition_flags(CXCursor cond, CXCursor flags[4], unsigned n)
+{
+    cond = strip(cond);
+    enum CXCursorKind k = hs_cursor_kind(cond);
+    CXCursor sub, l, r;
+    if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(cond) == CXUnaryOperator_LNot &&
+        only_child(cond, &sub)) {
+        CXCursor d = static_flag(sub);
+        if (!hs_cursor_is_null(d) && n < 4)
+            flags[n++] = d;
+        return n;
+    }
+    if (k == CXCursor_BinaryOperator && operands(cond, &l, &r)) {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(cond);
+        if (op == CXBinaryOperator_LAnd)
+            return condition_flags(r, flags, condition_flags(l, flags, n));
+        long long v;
+        if (op == CXBinaryOperator_EQ) {
+            CXCursor d = hs_condition_constant(r, &v) && v == 0   ? static_flag(l)
+                         : hs_condition_constant(l, &v) && v == 0 ? static_flag(r)
+                                                                  : clang_getNullCursor();
+            if (!hs_cursor_is_null(d) && n < 4)
+                flags[n++] = d;
+        }
+        return n;
+    }
+    if (k == CXCursor_CallExpr) {
+        int nargs = clang_Cursor_getNumArguments(cond);
+        for (int i = 0; i < nargs && n < 4; i++) {
+            CXCursor arg = strip(clang_Cursor_getArgument(cond, (unsigned)i));
+            if (hs_cursor_kind(arg) == CXCursor_UnaryOperator &&
+                clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
+                CXCursor d = static_flag(arg);
+                if (!hs_cursor_is_null(d))
+                    flags[n++] = d;
+            }
+        }
+    }
+    return n;
+}
+
+typedef struct {
+    const CXCursor *flags;
+    unsigned n;
+    bool found;
+} flag_write;
+
+static bool is_flag(const flag_write *fw, CXCursor c)
+{
+    CXCursor d = static_flag(c);
+    for (unsigned i = 0; !hs_cursor_is_null(d) && i < fw->n; i++)
+        if (clang_equalCursors(d, fw->flags[i]))
+            return true;
+    return false;
+}
+
+static enum CXChildVisitResult find_flag_write(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    flag_write *fw = data;
+    enum CXCursorKind k = hs_cursor_kind(c);
+    bool hit = false;
+    if ((k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) ||
+        k == CXCursor_CompoundAssignOperator) {
+        hit = is_flag(fw, hs_first_child(c));
+    } else if (k == CXCursor_UnaryOperator) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        hit = (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
+               op == CXUnaryOperator_PreDec) && is_flag(fw, hs_first_child(c));
+    } else if (k == CXCursor_CallExpr) {
+        int nargs = clang_Cursor_getNumArguments(c);
+        for (int i = 0; i < nargs && !hit; i++) {
+            CXCursor arg = strip(clang_Cursor_getArgument(c, (unsigned)i));
+            hit = hs_cursor_kind(arg) == CXCursor_UnaryOperator &&
+                  clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf && is_flag(fw, arg);
+        }
+    }
+    if (hit) {
+        fw->found = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+bool hs_arm_runs_once(CXCursor cond, CXCursor arm)
+{
+    CXCursor flags[4];
+    unsigned n = condition_flags(cond, flags, 0);
+    if (!n)
+        return false;
+    flag_write fw = {flags, n, false};
+    /* The arm itself may be the write (`if (!t) t = now();`). */
+    if (find_flag_write(arm, clang_getNullCursor(), &fw) != CXChildVisit_Break)
+        clang_visitChildren(arm, find_flag_write, &fw);
+    return fw.found;
 }
 
 /* The index of the parameter `c` names (a plain reference to one of `fn`'s), or -1. */

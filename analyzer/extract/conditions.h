@@ -20,6 +20,11 @@ bool hs_condition_param_guard(CXTranslationUnit tu, CXCursor fn, CXCursor cond, 
  * error return, whatever its condition. */
 bool hs_arm_returns_error(CXCursor arm);
 
+/* An arm, taken when `cond` holds, that sets a static its condition tests: `if (!inited) {
+ * ...; inited = true; }`, `if (ready == 0)`, `if (once_start(&once)) { ...; once_done(&once);
+ * }`. It runs once per run of the program (a lazy initialisation), not per request. */
+bool hs_arm_runs_once(CXCursor cond, CXCursor arm);
+
 /* A variable with static storage (a global, a static local), or a member of one. */
 bool hs_condition_static_storage(CXCursor c);
 

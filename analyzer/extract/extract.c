@@ -2428,6 +2428,8 @@ static void walk_arm_when(hs_walk *x, CXCursor node, unsigned arm_index, CXCurso
             x->rare = hs_condition_rare(x->tu, cond, truth);
         if (!x->rare && hs_arm_returns_error(arm))
             x->rare = "error-check";
+        if (!x->rare && truth && hs_arm_runs_once(cond, arm))
+            x->rare = "once";
         hs_param_guard g;
         if (x->nguards < HS_MAX_NEST &&
             hs_condition_param_guard(x->tu, x->fn->cursor, cond, truth, &g.param, &g.nonzero))
@@ -3192,6 +3194,8 @@ static void walk_call(hs_walk *x, CXCursor c, const hs_cursor_list *kids)
                 json_object_set_new_nocheck(edge, "in_loop", json_boolean(hs_in_loop(x)));
                 json_object_set_new_nocheck(edge, "error_path", json_boolean(x->error_path > 0));
                 json_object_set_new_nocheck(edge, "callee_noreturn", json_boolean(hs_function_never_returns(x, callee)));
+                if (clang_Cursor_isVariadic(callee))
+                    json_object_set_new_nocheck(edge, "callee_variadic", json_true());
                 /* A virtual call may reach any override: the merge adds those edges. */
                 if (!x->no_indirect && hs_cursor_kind(callee) == CXCursor_CXXMethod &&
                     clang_Cursor_isDynamicCall(c))

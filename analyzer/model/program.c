@@ -259,6 +259,7 @@ static void merge_document(hs_program *p, json_t *facts, size_t tu_index)
         e->guards = hs_facts_guards(json_object_get(cj, "guards"), &e->n_guards);
         /* A callee declared noreturn in a header hotscan does not visit is still cold. */
         callee->cold_attr |= hs_facts_bool(cj, "callee_noreturn");
+        callee->variadic |= hs_facts_bool(cj, "callee_variadic");
         if (hs_facts_bool(cj, "virtual")) {
             e->is_virtual = true;
             e->via = hs_intern_str(p->strings, callee->name);
@@ -377,7 +378,7 @@ static bool wide_edge(const hs_call_edge *e)
  * one in an arm its caller's strong hot callers rule out with constant arguments. */
 static bool weak_edge(const hs_call_edge *e)
 {
-    return wide_edge(e) || e->rare || e->dead || e->once;
+    return wide_edge(e) || e->rare || e->dead || e->once || e->callee->variadic;
 }
 
 bool hs_function_called_only_from_main(const hs_function *f)
@@ -436,8 +437,14 @@ static const char *weak_why(const hs_function *f)
     if (first->once)
         return "it is reached only through a call that a hot root only main calls (an event loop) "
                "makes outside its loops, once per run";
+    if (first->callee->variadic && !first->rare)
+        return "it is reached only through a call of a function that takes `...` (a logger or a "
+               "formatter): output, not per-request work";
     if (!first->rare)
         return "it is reached only through an indirect call with very many possible targets";
+    if (strcmp(first->rare, "once") == 0)
+        return "it is reached only from a branch that sets the static its condition tests: a one-time "
+               "initialisation";
     if (strcmp(first->rare, "unlikely") == 0)
         return "it is reached only from a branch marked unlikely";
     if (strcmp(first->rare, "threshold") == 0)

@@ -68,6 +68,7 @@ struct hs_function {
     int hot_depth;           /* calls from the nearest hot root; -1 when not reachable */
     bool defined;
     bool hot_attr, cold_attr;
+    bool variadic;           /* takes `...`: a logger or a formatter; a call of it is output */
     bool profile_root;       /* its inclusive share of a --profile reaches the threshold
                                 (hs_profile_map_program): a hot root */
     bool hot_root;

@@ -67,7 +67,8 @@ static char *measured_phrase(const hs_ruledata *rd, const hs_clock_read *read, c
  * wide indirect call, not in a rare arm). */
 static bool strong_edge(const hs_call_edge *e)
 {
-    return e->caller->hot_narrow && e->targets <= HS_WIDE_INDIRECT_TARGETS && !e->rare && !e->dead;
+    return e->caller->hot_narrow && e->targets <= HS_WIDE_INDIRECT_TARGETS && !e->rare && !e->dead &&
+           !e->callee->variadic;
 }
 
 /*
@@ -191,6 +192,9 @@ static const char *rare_words(const char *rare)
         return "it runs only in a branch marked unlikely";
     if (strcmp(rare, "threshold") == 0)
         return "it runs only in a branch taken when a value exceeds a configured limit";
+    if (strcmp(rare, "once") == 0)
+        return "it runs only in a branch that sets the static its condition tests: a one-time "
+               "initialisation";
     return "it runs only in an error-handling branch";
 }
 
@@ -248,6 +252,20 @@ static bool passed_to_interval_end(const hs_timer_store *store, const hs_clock_r
                 return true;
     }
     return false;
+}
+
+/* Is every weak edge on f's hot path a call of a logger (a function taking `...`), in no
+ * rare or dead arm, not a wide indirect call? */
+static bool weak_only_through_loggers(const hs_function *f)
+{
+    bool any = false;
+    for (const hs_function *g = f; g && g->hot_via && g->hot_depth > 0; g = g->hot_via->caller) {
+        const hs_call_edge *e = g->hot_via;
+        if (e->rare || e->dead || e->once || e->targets > HS_WIDE_INDIRECT_TARGETS)
+            return false;
+        any |= e->callee->variadic;
+    }
+    return any;
 }
 
 static const char *weak_evidence(const hs_timer_store *store, const hs_clock_read *read, const hs_function *f,
@@ -574,6 +592,11 @@ static void judge(hs_judge_ctx *ctx)
         /* Weak evidence, said in the message: the read, or every strong path to it, sits in
          * a rare arm (an error check, unlikely(), a value over a configured limit), or its
          * arm is dead for the constants every hot caller passes. Low, hidden by default. */
+        /* Weak only for a logger call on the way (a function taking `...`): output, unless
+         * a cheaper source is at hand, which is what maintainers then use (mosquitto's
+         * log__vprintf took db.now_real_s instead of time()). */
+        if (wide_only && (cache || held) && weak_only_through_loggers(f))
+            wide_only = false;
         const char *weak_tag = NULL;
         const char *weak = weak_evidence(store, read, f, wide_only, cache != NULL || held != NULL, &weak_tag);
         /* Outside a tight loop, a cheap clock read beside blocking I/O in the same
