@@ -157,7 +157,9 @@ int main(int argc, char **argv)
         }
         clang_disposeString(dir);
         unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
-        const char **args = calloc(nargs + nextra, sizeof(char *));
+        static const char *const gcc_extra[] = {HS_PARSE_GCC_ARGS};
+        const unsigned ngcc_all = sizeof gcc_extra / sizeof gcc_extra[0];
+        const char **args = calloc(nargs + nextra + ngcc_all, sizeof(char *));
         CXString *keep = calloc(nargs, sizeof(CXString));
         unsigned nkept = 0;
         for (unsigned a = 0; a < nargs; a++) {
@@ -176,9 +178,13 @@ int main(int argc, char **argv)
         }
         for (unsigned e = 0; e < nextra; e++)
             args[nkept + e] = extra[e];
+        /* hotscan's leniency for a gcc-compiled TU (parse_options.h). */
+        unsigned ngcc = !as_written && nargs > 0 && hs_compiler_is_gcc(args[0]) ? ngcc_all : 0;
+        for (unsigned e = 0; e < ngcc; e++)
+            args[nkept + nextra + e] = gcc_extra[e];
         CXTranslationUnit tu = NULL;
         double tu0 = cpu_seconds();
-        if (clang_parseTranslationUnit2FullArgv(index, NULL, args, (int)(nkept + nextra), NULL, 0, options, &tu) ==
+        if (clang_parseTranslationUnit2FullArgv(index, NULL, args, (int)(nkept + nextra + ngcc), NULL, 0, options, &tu) ==
             CXError_Success) {
             parsed++;
             if (visit.mode)

@@ -774,6 +774,19 @@ static void print_summary(const scan_options *o, json_t *report, const hs_merge 
     free(pre);
 }
 
+/* In the report's notes, not on the terminal: nearly every Linux database compiles with gcc. */
+static void note_gcc_lenient(const hs_merge *m, json_t *notes)
+{
+    if (!m->gcc_lenient)
+        return;
+    char *text = hs_printf("%zu translation unit%s compiled by gcc (the compile database says so) parsed with "
+                           "gcc's leniency: what clang rejects and gcc only warns about (`register` in C++17, "
+                           "implicit declarations and int conversions in C, narrowing in braces) is accepted",
+                           m->gcc_lenient, m->gcc_lenient == 1 ? "" : "s");
+    scan_note(notes, false, "note", text);
+    free(text);
+}
+
 static void note_ignored_arguments(const scan_options *o, const hs_merge *m, json_t *notes)
 {
     if (!hs_strmap_size(m->ignored_arguments))
@@ -1367,6 +1380,7 @@ static int run_scan(scan_options *o, char **paths, int npaths)
     bool prefilter_used = prefiltered != NULL;
     free(prefiltered);
     note_ignored_arguments(o, &merge, notes);
+    note_gcc_lenient(&merge, notes);
     if (o->extract_only) {
         hs_facts_cache_close(cache);
         status = finish_facts_out(o, &merge, n, status);

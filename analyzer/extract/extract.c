@@ -5004,7 +5004,9 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
     /* hotscan's own flags after the command's (parse_options.h says why each). */
     const char *extra[] = {HS_PARSE_EXTRA_ARGS};
     int nextra = (int)(sizeof extra / sizeof extra[0]);
-    const char **argv = hs_xcalloc((size_t)(in->argc + nextra + 3), sizeof(char *));
+    const char *gcc[] = {HS_PARSE_GCC_ARGS};
+    int ngcc = in->argc > 0 && hs_compiler_is_gcc(in->argv[0]) ? (int)(sizeof gcc / sizeof gcc[0]) : 0;
+    const char **argv = hs_xcalloc((size_t)(in->argc + nextra + ngcc + 3), sizeof(char *));
     int argc = 0;
     hs_arg_verdict *verdicts = NULL;
     if (filter && in->argc > 0) {
@@ -5029,6 +5031,8 @@ static CXTranslationUnit parse_tu(CXIndex index, const hs_tu_input *in, struct C
     /* Extra flags go before the source file is fine for the driver: it accepts any order. */
     for (int i = 0; i < nextra; i++)
         argv[argc++] = extra[i];
+    for (int i = 0; i < ngcc; i++)
+        argv[argc++] = gcc[i];
     CXTranslationUnit tu = NULL;
     unsigned options = HS_PARSE_OPTIONS;
     if (!detailed)
@@ -5190,6 +5194,8 @@ json_t *hs_extract_tu_cached(CXIndex index, const hs_tu_input *in, const hs_rule
     json_object_set_new_nocheck(facts, "parse_errors", parse_errors(tu, ignored));
     json_object_set_new_nocheck(facts, "error_count", json_integer(errors));
     json_object_set_new_nocheck(facts, "ignored_arguments", ignored);
+    if (in->argc > 0 && hs_compiler_is_gcc(in->argv[0]))
+        json_object_set_new_nocheck(facts, "gcc_lenient", json_true());
     json_t *inputs = json_array();
     clang_getInclusions(tu, add_input, inputs);
     json_object_set_new_nocheck(facts, "inputs", inputs);

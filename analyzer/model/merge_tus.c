@@ -100,6 +100,7 @@ void hs_merge_tu_result(size_t index, hs_tu_result *result, void *user)
         hs_program_merge(m->program, facts);
         size_t k;
         json_t *arg;
+        m->gcc_lenient += json_is_true(json_object_get(facts, "gcc_lenient"));
         json_array_foreach(json_object_get(facts, "ignored_arguments"), k, arg)
             if (json_is_string(arg)) /* a facts file is input too (fuzz_facts found this) */
                 hs_strmap_put(m->ignored_arguments, json_string_value(arg), (void *)1);

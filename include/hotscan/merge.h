@@ -28,6 +28,7 @@ typedef struct {
     json_t *errors;             /* report "errors" entries: failed TUs, TUs with compile errors */
     int *baseline_errors;       /* per TU: compile errors before any fix (for verification) */
     hs_strmap *ignored_arguments; /* compiler options clang did not know, each once */
+    size_t gcc_lenient;            /* TUs parsed with gcc's leniency (parse_options.h) */
     size_t failed;              /* TUs that gave no facts */
     size_t from_cache;          /* TUs whose facts came from the facts cache, unparsed */
     size_t prefiltered;         /* TUs the prefilter left out (stub documents, scan --prefilter) */

@@ -831,4 +831,30 @@ printf '/* edited */\n' >>"$work/verify/good/bump.h"
 verdict_scan good
 check "... and again when the header changes" grep -q "1 reparses in 1 rounds, 0 verdicts" "$work/verify/good.stats"
 
+# A TU the database says gcc compiles parses with gcc's leniency: `register` in C++17 and an
+# implicit declaration in C are no compile errors (gcc only warns), and its findings stay;
+# the same TU under clang++ has the error, as clang would.
+mkdir -p "$work/gcc"
+cat >"$work/gcc/reg.cc" <<'CC'
+#include <ctime>
+__attribute__((hot)) long tally(int n) { register long t = 0; for (int i = 0; i < n; i++) t += std::clock(); return t; }
+CC
+cat >"$work/gcc/implicit.c" <<'C'
+#include <time.h>
+__attribute__((hot)) long stamp(int n) { long t = 0; for (int i = 0; i < n; i++) t += time(NULL); return t + helper(n); }
+C
+gcc_db() { # compiler for reg.cc, compiler for implicit.c
+    printf '[{"directory": "%s", "arguments": ["%s", "-std=c++17", "-c", "reg.cc"], "file": "reg.cc"},\n' "$work/gcc" "$1" >"$work/gcc/compile_commands.json"
+    printf ' {"directory": "%s", "arguments": ["%s", "-std=gnu11", "-c", "implicit.c"], "file": "implicit.c"}]\n' "$work/gcc" "$2" >>"$work/gcc/compile_commands.json"
+}
+gcc_db /usr/bin/x86_64-linux-gnu-g++-12 cc
+(cd "$work/gcc" && "$HOTSCAN" scan --no-cache --format json --exit-zero -p compile_commands.json >"$work/out" 2>"$work/err")
+check "gcc's TUs: no compile errors" test "$(json "len(d['errors'])")" = 0
+check "... both reads found" test "$(json "sorted(f['file'] for f in d['findings'] if f['rule'] == 'timer-hot-path')")" = "['implicit.c', 'reg.cc']"
+check "... and a note in the report says why" test "$(json "sum('2 translation units compiled by gcc' in n['message'] for n in d['invocation'].get('notes', []))")" = 1
+gcc_db clang++-19 clang
+(cd "$work/gcc" && "$HOTSCAN" scan --no-cache --format json --exit-zero -p compile_commands.json >"$work/out" 2>"$work/err")
+check "clang's TUs keep clang's errors" test "$(json "len(d['errors'])")" = 2
+check "... and no such note" test "$(json "sum('compiled by gcc' in n['message'] for n in d['invocation'].get('notes', []))")" = 0
+
 checks_done

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include <clang-c/Index.h>
+#include "hotscan/parse_options.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,7 +219,7 @@ static void test_table_order_is_the_facts_order(void **state)
         fail_msg("extract: %s", err ? err : "?");
     static const char *const keys[] = {"facts_version", "tu", "default_flags", "functions", "calls", "fn_stores", "overrides", "clock_reads", "param_caches",
                                        "timed_calls", "interval_fields", "atomics", "events", "event_objects", "parse_errors",
-                                       "error_count", "ignored_arguments", "inputs"};
+                                       "error_count", "ignored_arguments", "gcc_lenient", "inputs"};
     size_t k = 0;
     const char *key;
     json_t *value;
@@ -348,9 +349,26 @@ static void test_unknown_options_left_out_same_facts(void **state)
     hs_tu_input_free(in);
 }
 
+/* Which compilers get gcc's leniency: gcc by any of its names, not clang nor another cc. */
+static void test_compiler_is_gcc(void **state)
+{
+    (void)state;
+    const char *gcc[] = {"gcc", "g++", "cc", "c++", "/usr/bin/gcc-12", "x86_64-linux-gnu-g++-12",
+                         "/usr/lib/ccache/gcc", "arm-none-eabi-gcc", "g++-12.2"};
+    const char *other[] = {"clang", "clang++-19", "/usr/bin/clang-19", "x86_64-linux-gnu-clang++", "icc", "tcc",
+                           "nvcc", "cl", "", NULL};
+    for (size_t i = 0; i < sizeof gcc / sizeof gcc[0]; i++)
+        if (!hs_compiler_is_gcc(gcc[i]))
+            fail_msg("%s should be gcc", gcc[i]);
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        if (hs_compiler_is_gcc(other[i]))
+            fail_msg("%s should not be gcc", other[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compiler_is_gcc),
         cmocka_unit_test_setup_teardown(test_relative_command_without_chdir, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_directory_is_an_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_table_order_is_the_facts_order, setup, teardown),
