@@ -285,6 +285,12 @@ bool hs_arm_returns_error(CXCursor arm)
     return only_child(last, &value) && hs_condition_constant(value, &v) && v < 0;
 }
 
+/* `&e`: what a call is given to set. */
+static bool is_address_of(CXCursor c)
+{
+    return hs_cursor_kind(c) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf;
+}
+
 /* A variable with static storage that `c` names (itself, a member, its address), or a
  * null cursor. */
 static CXCursor static_flag(CXCursor c)
@@ -325,8 +331,7 @@ static unsigned condition_flags(CXCursor cond, CXCursor flags[4], unsigned n)
         int nargs = clang_Cursor_getNumArguments(cond);
         for (int i = 0; i < nargs && n < 4; i++) {
             CXCursor arg = strip(clang_Cursor_getArgument(cond, (unsigned)i));
-            if (hs_cursor_kind(arg) == CXCursor_UnaryOperator &&
-                clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
+            if (is_address_of(arg)) {
                 CXCursor d = static_flag(arg);
                 if (!hs_cursor_is_null(d))
                     flags[n++] = d;
@@ -368,8 +373,7 @@ static enum CXChildVisitResult find_flag_write(CXCursor c, CXCursor parent, CXCl
         int nargs = clang_Cursor_getNumArguments(c);
         for (int i = 0; i < nargs && !hit; i++) {
             CXCursor arg = strip(clang_Cursor_getArgument(c, (unsigned)i));
-            hit = hs_cursor_kind(arg) == CXCursor_UnaryOperator &&
-                  clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf && is_flag(fw, arg);
+            hit = is_address_of(arg) && is_flag(fw, arg);
         }
     }
     if (hit) {

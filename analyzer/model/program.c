@@ -374,11 +374,14 @@ static bool wide_edge(const hs_call_edge *e)
     return e->targets > HS_WIDE_INDIRECT_TARGETS;
 }
 
-/* An edge that is weak evidence of hotness: a wide indirect call, a call in a rare arm, or
- * one in an arm its caller's strong hot callers rule out with constant arguments. */
+bool hs_call_edge_weak(const hs_call_edge *e, bool loggers)
+{
+    return wide_edge(e) || e->rare || e->dead || e->once || (loggers && e->callee->variadic);
+}
+
 static bool weak_edge(const hs_call_edge *e)
 {
-    return wide_edge(e) || e->rare || e->dead || e->once || e->callee->variadic;
+    return hs_call_edge_weak(e, true);
 }
 
 bool hs_function_called_only_from_main(const hs_function *f)

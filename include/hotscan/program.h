@@ -145,6 +145,11 @@ hs_call_edge *hs_program_add_call(hs_program *p, hs_function *caller, hs_functio
 /* Every call of `f` is made by main (and there is at least one): `f` is entered once per
  * run of the program, as its event loop is. */
 bool hs_function_called_only_from_main(const hs_function *f);
+/* An edge that is weak evidence of hotness: a wide indirect call, a call in a rare arm, one
+ * in an arm its caller's strong hot callers rule out with constant arguments, one a hot root
+ * only main calls makes outside its loops, or (with `loggers`) a call of a function taking
+ * `...`. */
+bool hs_call_edge_weak(const hs_call_edge *e, bool loggers);
 
 /*
  * Marks hot roots (hot attribute, profile_root, or a name in `hot_names`: qualified or

@@ -223,12 +223,12 @@ unsigned hs_walk_count_references(const hs_walk *x, CXCursor decl);
 bool hs_walk_sink_static(const hs_walk *x);
 /* Expression `c`, or what `&c` takes the address of, is (a member of) a static-storage object. */
 bool hs_expr_static_storage(CXCursor c);
-/* Expression `c` names a parameter or a static-storage variable, itself, a member of it or
- * its address (`c->id`, `&monotonic_clock`, `id`): that declaration; else a null cursor. */
-CXCursor hs_expr_selector_root(CXCursor c);
 /* ... and that object is visible in its file only (a `static` global, a static local). */
 bool hs_expr_internal_static(CXCursor c);
 bool hs_walk_sink_internal_static(const hs_walk *x);
+/* Expression `c` names a parameter or a static-storage variable, itself, a member of it or
+ * its address (`c->id`, `&monotonic_clock`, `id`): that declaration; else a null cursor. */
+CXCursor hs_expr_selector_root(CXCursor c);
 /* Expression `c` is the caller's own result through a pointer parameter (`out`, `&*out`). */
 bool hs_expr_through_parameter(CXCursor c);
 /* Once a function is walked: the fields (USRs) of member expressions subtracted from or

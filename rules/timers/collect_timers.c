@@ -280,12 +280,7 @@ static int param_index(timers *t, hs_walk *x, CXCursor decl)
  * `ts`): the callee may write the caller's result through it. */
 static bool pointer_parameter(CXCursor arg)
 {
-    arg = hs_strip_expr(arg);
-    if (hs_cursor_kind(arg) != CXCursor_DeclRefExpr)
-        return false;
-    CXCursor d = clang_getCursorReferenced(arg);
-    return hs_cursor_kind(d) == CXCursor_ParmDecl &&
-           clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_Pointer;
+    return hs_cursor_kind(hs_strip_expr(arg)) == CXCursor_DeclRefExpr && hs_expr_through_parameter(arg);
 }
 
 typedef struct {
@@ -383,7 +378,7 @@ static bool candidate_call(timers *t, hs_walk *x, CXCursor call, CXCursor callee
         if (hs_cursor_is_null(root))
             continue; /* the address of a local: only where a reading may land */
         ca->sel[ca->n_sel].pos = (unsigned)i;
-        ca->sel[ca->n_sel].param = hs_cursor_is_null(root) ? -1 : param_index(t, x, root);
+        ca->sel[ca->n_sel].param = param_index(t, x, root);
         ca->sel[ca->n_sel].hard = !address && !pointer_param;
         ca->n_sel++;
     }

@@ -254,14 +254,14 @@ static bool passed_to_interval_end(const hs_timer_store *store, const hs_clock_r
     return false;
 }
 
-/* Is every weak edge on f's hot path a call of a logger (a function taking `...`), in no
- * rare or dead arm, not a wide indirect call? */
+/* Is every weak edge on f's hot path a call of a logger (a function taking `...`), weak for
+ * no other reason? */
 static bool weak_only_through_loggers(const hs_function *f)
 {
     bool any = false;
     for (const hs_function *g = f; g && g->hot_via && g->hot_depth > 0; g = g->hot_via->caller) {
         const hs_call_edge *e = g->hot_via;
-        if (e->rare || e->dead || e->once || e->targets > HS_WIDE_INDIRECT_TARGETS)
+        if (hs_call_edge_weak(e, false))
             return false;
         any |= e->callee->variadic;
     }
